@@ -1,0 +1,38 @@
+import type { z } from "zod";
+
+/**
+ * Who may make a call.
+ * - `public`: anybody (sign-in, sign-up, ...); the handler decides what to reveal.
+ * - `session`: a signed-in console user (session cookie).
+ */
+export type CallAuth = "public" | "session";
+
+/**
+ * One console call: `POST <path>` with a JSON body. Server routes are registered from these
+ * definitions and the web client derives one typed function per call from them, so a path, a shape or
+ * a timeout is written exactly once.
+ */
+export interface CallDefinition<
+  TRequest extends z.ZodType = z.ZodType,
+  TResponse extends z.ZodType = z.ZodType,
+> {
+  readonly path: `/v1/${string}`;
+  readonly auth: CallAuth;
+  readonly request: TRequest;
+  readonly response: TResponse;
+  /** Client-side timeout in milliseconds (spec 000 §7, 001 §7); the client default applies when absent. */
+  readonly timeoutMs?: number;
+}
+
+export type CallRequest<C extends CallDefinition> = z.input<C["request"]>;
+export type CallParsedRequest<C extends CallDefinition> = z.output<C["request"]>;
+export type CallResponse<C extends CallDefinition> = z.output<C["response"]>;
+
+export function defineCall<TRequest extends z.ZodType, TResponse extends z.ZodType>(
+  definition: CallDefinition<TRequest, TResponse>,
+): CallDefinition<TRequest, TResponse> {
+  return definition;
+}
+
+/** Default client timeout for calls the spec gives no timeout. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;

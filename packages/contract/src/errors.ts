@@ -1,0 +1,68 @@
+/**
+ * The closed list of error codes the API answers with, each bound to one HTTP status.
+ * Every error body is `{ error: <code>, message: <human text> }` (DESIGN.md §3); codes named by the
+ * spec are used verbatim. Adding a code here is the only way to introduce a new error.
+ */
+export const ERROR_STATUS = {
+  // 400: bad input.
+  "invalid-input": 400,
+  "malformed-json": 400,
+  "user-not-found": 400,
+  "user-already-exists": 400,
+  "user-already-active": 400,
+  "verification-code-not-found": 400,
+  "invalid-verification-code": 400,
+  "invalid-reset-code": 400,
+  "email-credentials-not-found": 400,
+  // 401: not signed in, or bad credentials.
+  unauthenticated: 401,
+  "invalid-credentials": 401,
+  "invalid-api-key": 401,
+  // 402: the organization cannot pay for the call.
+  "insufficient-balance": 402,
+  // 403: signed in but not allowed.
+  forbidden: 403,
+  "csrf-rejected": 403,
+  "user-not-active": 403,
+  // 404: not found, or not the caller's (never reveals another tenant's ids).
+  "not-found": 404,
+  "route-not-found": 404,
+  // 405 / 413 / 415 / 422 / 429.
+  "method-not-allowed": 405,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "unprocessable-input": 422,
+  "rate-limited": 429,
+  // 491: the bot check failed (the spec's status for reCAPTCHA failures).
+  "recaptcha-failed": 491,
+  // 5xx: our fault or a dependency's.
+  "internal-error": 500,
+  "feature-unavailable": 503,
+  "service-unavailable": 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_STATUS, value);
+}
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    isErrorCode((value as { error?: unknown }).error) &&
+    typeof (value as { message?: unknown }).message === "string"
+  );
+}

@@ -1,0 +1,2 @@
+export * from "./define-call";
+export * from "./errors";
