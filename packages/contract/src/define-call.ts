@@ -15,9 +15,10 @@ export type CallAuth = "public" | "session";
 export interface CallDefinition<
   TRequest extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
+  TAuth extends CallAuth = CallAuth,
 > {
   readonly path: `/v1/${string}`;
-  readonly auth: CallAuth;
+  readonly auth: TAuth;
   readonly request: TRequest;
   readonly response: TResponse;
   /** Client-side timeout in milliseconds (spec 000 §7, 001 §7); the client default applies when absent. */
@@ -28,9 +29,9 @@ export type CallRequest<C extends CallDefinition> = z.input<C["request"]>;
 export type CallParsedRequest<C extends CallDefinition> = z.output<C["request"]>;
 export type CallResponse<C extends CallDefinition> = z.output<C["response"]>;
 
-export function defineCall<TRequest extends z.ZodType, TResponse extends z.ZodType>(
-  definition: CallDefinition<TRequest, TResponse>,
-): CallDefinition<TRequest, TResponse> {
+export function defineCall<TRequest extends z.ZodType, TResponse extends z.ZodType, TAuth extends CallAuth>(
+  definition: CallDefinition<TRequest, TResponse, TAuth>,
+): CallDefinition<TRequest, TResponse, TAuth> {
   return definition;
 }
 

@@ -14,12 +14,18 @@ export const ERROR_STATUS = {
   "invalid-verification-code": 400,
   "invalid-reset-code": 400,
   "email-credentials-not-found": 400,
+  "invitation-invalid": 400,
   // 401: not signed in, or bad credentials.
   unauthenticated: 401,
   "invalid-credentials": 401,
   "invalid-api-key": 401,
   // 402: the organization cannot pay for the call.
   "insufficient-balance": 402,
+  "payment-method-required": 402,
+  "card-declined": 402,
+  "payment-failed": 402,
+  // Training stays locked for a new organization until its first deposit (spec 001 §6).
+  "first-deposit-required": 402,
   // 403: signed in but not allowed.
   forbidden: 403,
   "csrf-rejected": 403,
@@ -27,11 +33,23 @@ export const ERROR_STATUS = {
   // 404: not found, or not the caller's (never reveals another tenant's ids).
   "not-found": 404,
   "route-not-found": 404,
+  // 409: the request is valid but the current state refuses it.
+  "last-organization": 409,
+  "owner-cannot-leave": 409,
+  "owner-immutable": 409,
+  "last-project": 409,
+  "already-member": 409,
+  "identity-not-ready": 409,
   // 405 / 413 / 415 / 422 / 429.
   "method-not-allowed": 405,
   "payload-too-large": 413,
+  "file-too-large": 413,
+  "image-dimensions-exceeded": 413,
+  "audio-too-long": 413,
   "unsupported-media-type": 415,
+  "unsupported-file-type": 415,
   "unprocessable-input": 422,
+  "unreadable-file": 422,
   "rate-limited": 429,
   // 491: the bot check failed (the spec's status for reCAPTCHA failures).
   "recaptcha-failed": 491,

@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import cookie from "@fastify/cookie";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { AppDependencies } from "./app-dependencies";
+import { registerCsrfProtection } from "./http/csrf";
+import { registerErrorHandling } from "./http/error-handler";
+import { registerRateLimiting, registerSecurityHeaders } from "./http/security";
+import { registerSpa } from "./http/spa";
+import { registerHealthRoutes } from "./modules/health/health.routes";
+import { registerUserRoutes } from "./modules/users/users.routes";
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface BuildAppOptions {
+  /** Pino logger options, or false to silence logs (tests). */
+  logger?: boolean | { level: string };
+}
+
+export async function buildApp(
+  deps: AppDependencies,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.logLevel },
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // A caller's request id is kept when it is sane, so logs can be joined across services.
+    genReqId: (request) => {
+      const incoming = request.headers["x-request-id"];
+      return typeof incoming === "string" && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, deps.config);
+  await app.register(cookie);
+  await registerRateLimiting(app);
+  registerCsrfProtection(app, deps.config);
+
+  registerHealthRoutes(app, deps);
+  registerUserRoutes(app, deps);
+
+  await registerSpa(app, deps.config.webDistDir);
+
+  app.addHook("onClose", async () => {
+    await deps.database.close();
+  });
+
+  return app;
+}

@@ -1,0 +1,105 @@
+import { isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { DEFAULT_WEB_DIST_DIR } from "./paths";
+
+const APP_ENVS = ["development", "test", "production"] as const;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const optionalUrl = optionalString.pipe(
+  z.url({ message: "must be a full URL such as https://example.com" }).optional(),
+);
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""], { message: 'must be "true" or "false"' })
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+/**
+ * Every environment variable the server reads, with its default. The defaults are the embedded setup
+ * (PGlite under DATA_DIR, local files, outbox mail) so that `npm start` needs nothing else.
+ * `.env.example` lists the same variables; keep the two in step.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: "must be a port number" }).int().min(0).max(65_535).default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  APP_ENV: z.enum(APP_ENVS, { message: `must be one of ${APP_ENVS.join(", ")}` }).default("development"),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { message: "must be a postgres:// connection URL" })
+      .optional(),
+  ),
+  PUBLIC_URL: optionalUrl,
+  TRUSTED_ORIGINS: optionalString,
+  TRUST_PROXY: booleanFlag,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WEB_DIST_DIR: optionalString,
+});
+
+export type AppEnv = (typeof APP_ENVS)[number];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  appEnv: AppEnv;
+  isProduction: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** The origin browsers reach us at, when it differs from the Host header (behind a proxy). */
+  publicUrl: string | undefined;
+  /** Extra origins whose cookie-authenticated calls are accepted (the Vite dev server in development). */
+  trustedOrigins: string[];
+  trustProxy: boolean;
+  logLevel: string;
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const DEV_SERVER_ORIGIN = "http://localhost:5173";
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  const toAbsolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  const trustedOrigins = (values.TRUSTED_ORIGINS ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  const problems: string[] = [];
+  for (const origin of trustedOrigins) {
+    if (!URL.canParse(origin)) problems.push(`TRUSTED_ORIGINS: "${origin}" is not a URL`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (values.APP_ENV === "development") trustedOrigins.push(DEV_SERVER_ORIGIN);
+
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    appEnv: values.APP_ENV,
+    isProduction: values.APP_ENV === "production",
+    dataDir: toAbsolute(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    publicUrl: values.PUBLIC_URL ? new URL(values.PUBLIC_URL).origin : undefined,
+    trustedOrigins: trustedOrigins.map((origin) => new URL(origin).origin),
+    trustProxy: values.TRUST_PROXY,
+    logLevel: values.LOG_LEVEL,
+    webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+  };
+}

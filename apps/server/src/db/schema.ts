@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * The tenancy core every later module builds on: users, their sessions, organizations, memberships
+ * and projects. Money is integer micro-dollars in `bigint` columns (DESIGN.md §4); times are
+ * `timestamptz`. Archiving is a soft delete (`archived_at`), so history and ledger rows keep their
+ * references.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Stored lower-cased and trimmed; the unique index makes sign-up races safe. */
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** argon2id; null for accounts that only ever signed in with Google or GitHub. */
+    passwordHash: text("password_hash"),
+    isActive: boolean("is_active").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("users_email_unique").on(table.email)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** SHA-256 of the opaque cookie token: a database leak does not leak usable sessions. */
+    tokenHash: text("token_hash").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rememberMe: boolean("remember_me").notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+  },
+  (table) => [
+    uniqueIndex("sessions_token_hash_unique").on(table.tokenHash),
+    index("sessions_user_id_idx").on(table.userId),
+  ],
+);
+
+export const organizations = pgTable("organizations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** Cached sum of the ledger, updated in the same transaction as every ledger entry. */
+  balanceMicros: bigint("balance_micros", { mode: "bigint" }).notNull().default(sql`0`),
+  /** Spec 000 §3 properties.isNew: true until the first successful recharge. */
+  isNew: boolean("is_new").notNull().default(true),
+  billingName: text("billing_name"),
+  billingEmail: text("billing_email"),
+  taxId: text("tax_id"),
+  address: text("address"),
+  city: text("city"),
+  state: text("state"),
+  zipCode: text("zip_code"),
+  country: text("country"),
+  createdAt: createdAt(),
+  archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+});
+
+/**
+ * A user's place in an organization. `permissions` is the spec's permission tree without the owner
+ * flag, which lives in `is_owner` so that "exactly one owner" is a unique index, not a convention.
+ */
+export const organizationMembers = pgTable(
+  "organization_members",
+  {
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    isOwner: boolean("is_owner").notNull().default(false),
+    permissions: jsonb("permissions").notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.userId] }),
+    index("organization_members_user_id_idx").on(table.userId),
+    uniqueIndex("organization_members_one_owner").on(table.organizationId).where(sql`${table.isOwner}`),
+  ],
+);
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("projects_organization_id_idx").on(table.organizationId)],
+);

@@ -1,0 +1,80 @@
+import type { ErrorBody, ErrorCode } from "@prism/contract";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ZodError } from "zod";
+import { AppError } from "../errors";
+
+/** Fastify's own 4xx errors, mapped onto the contract's codes so clients see one error shape. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "malformed-json", message: "The request body is not valid JSON." },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: "malformed-json",
+    message: "The request body is empty; send a JSON object.",
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: "invalid-input",
+    message: "The Content-Length header does not match the body.",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "payload-too-large", message: "The request body is too large." },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: "unsupported-media-type",
+    message: "This content type is not supported here; send application/json.",
+  },
+  FST_ERR_CTP_INVALID_TYPE: { code: "unsupported-media-type", message: "The content type is invalid." },
+  FST_ERR_BAD_URL: { code: "invalid-input", message: "The request URL is malformed." },
+};
+
+export function describeZodError(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "The request is invalid.";
+  const field = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return `${field}${issue.message}`;
+}
+
+export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.status(status).type("application/json; charset=utf-8").send(body);
+}
+
+function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return new AppError("invalid-input", describeZodError(error));
+  const fastifyError = error as Partial<Pick<FastifyError, "code" | "statusCode" | "message">>;
+  if (fastifyError.code && FASTIFY_CODES[fastifyError.code]) {
+    const known = FASTIFY_CODES[fastifyError.code]!;
+    return new AppError(known.code, known.message);
+  }
+  if (fastifyError.statusCode === 429) {
+    return new AppError("rate-limited", "Too many requests. Please wait a moment and try again.");
+  }
+  if (fastifyError.statusCode === 413)
+    return new AppError("payload-too-large", "The request body is too large.");
+  if (fastifyError.statusCode === 415) {
+    return new AppError("unsupported-media-type", "This content type is not supported here.");
+  }
+  if (
+    typeof fastifyError.statusCode === "number" &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500
+  ) {
+    return new AppError("invalid-input", fastifyError.message ?? "The request is invalid.");
+  }
+  return undefined;
+}
+
+/**
+ * The single error handler: every failure leaves as `{ error, message }` with the contract's status.
+ * Only unexpected errors (5xx) are logged with their stack; client mistakes are not our incidents.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError) {
+      if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+      return sendError(reply, appError.status, { error: appError.code, message: appError.message });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(reply, 500, {
+      error: "internal-error",
+      message: "An unexpected error occurred. Please try again later or contact support.",
+    });
+  });
+}

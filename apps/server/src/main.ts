@@ -1,0 +1,39 @@
+import { existsSync } from "node:fs";
+import closeWithGrace from "close-with-grace";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig } from "./config";
+import { openDatabase, pgliteDirFor } from "./db/client";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  if (existsSync(".env")) process.loadEnvFile(".env");
+  const config = loadConfig();
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? undefined : pgliteDirFor(config.dataDir),
+  });
+  await database.migrate();
+
+  const app = await buildApp({ config, database });
+
+  // On SIGTERM/SIGINT Fastify stops accepting, answers in-flight requests, then the onClose hooks
+  // close the database. A second signal or the grace period forces the exit.
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, "shutting down after a fatal error");
+    else app.log.info({ signal }, "shutting down");
+    await app.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Prism console (${config.appEnv}, ${database.kind}) ready on http://localhost:${config.port}`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

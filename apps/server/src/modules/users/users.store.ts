@@ -1,0 +1,31 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import { organizationMembers, organizations, projects, users } from "../../db/schema";
+
+export async function findUserById(db: Executor, userId: string) {
+  const rows = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0];
+}
+
+/** The user's active organizations in the order they joined, with their membership. */
+export async function listActiveMemberships(db: Executor, userId: string) {
+  return db
+    .select({
+      organization: organizations,
+      isOwner: organizationMembers.isOwner,
+      permissions: organizationMembers.permissions,
+    })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.userId, userId), isNull(organizations.archivedAt)))
+    .orderBy(asc(organizationMembers.createdAt), asc(organizations.id));
+}
+
+export async function listActiveProjects(db: Executor, organizationIds: string[]) {
+  if (organizationIds.length === 0) return [];
+  return db
+    .select()
+    .from(projects)
+    .where(and(inArray(projects.organizationId, organizationIds), isNull(projects.archivedAt)))
+    .orderBy(asc(projects.createdAt), asc(projects.id));
+}

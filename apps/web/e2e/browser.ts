@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { resolve } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+/** Screenshots of every journey land here; CI keeps the folder as an artifact. */
+export const SCREENSHOT_DIR = resolve(import.meta.dirname, "../../../test-results/e2e-screenshots");
+
+export interface BrowserSession {
+  baseUrl: string;
+  context: BrowserContext;
+  page: Page;
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Debian's Chromium (or CHROMIUM_PATH) headless with a fresh profile directory. The flags keep it from
+ * reaching out to Google's services, which this machine's closed network would refuse.
+ */
+export async function openBrowser(): Promise<BrowserSession> {
+  const baseUrl = inject("baseUrl");
+  const userDataDir = mkdtempSync(resolve(tmpdir(), "prism-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+    baseURL: baseUrl,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return {
+    baseUrl,
+    context,
+    page,
+    screenshot: async (name) => {
+      await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+    },
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { Notifications } from "@mantine/notifications";
+import { NOTIFICATION_MS } from "@prism/contract";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { Outlet } from "react-router";
+import { GlobalLoadingOverlay } from "../components/overlays/global-loading-overlay";
+import { SessionProvider } from "../lib/session";
+import { createQueryClient } from "./query-client";
+import { theme } from "./theme";
+
+/** Providers that need no router: theme, data cache, toasts. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light" forceColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <Notifications
+          position="top-right"
+          autoClose={NOTIFICATION_MS}
+          transitionDuration={300}
+          zIndex={2000}
+        />
+        {children}
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+/**
+ * The root route: session and modals live inside the router because logging out and the welcome
+ * dialog navigate.
+ */
+export function RootLayout() {
+  return (
+    <SessionProvider>
+      <ModalsProvider>
+        <Outlet />
+        <GlobalLoadingOverlay />
+      </ModalsProvider>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,121 @@
+import { FEATURES } from "@prism/contract";
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { FullPageLoader } from "../components/full-page-loader";
+import { PATHS } from "../lib/paths";
+import { RedirectIfSignedIn, RequireAuth } from "./guards/require-auth";
+import { RequirePermission } from "./guards/require-permission";
+import { RootLayout } from "./providers";
+
+// Every page is its own chunk, fetched when its route is first visited (React Router's `lazy`).
+// Route table: spec 000 §2 and 001 §2.
+
+const playgroundRoutes: RouteObject[] = FEATURES.map((feature) => ({
+  path: feature.playgroundRoute,
+  lazy: async () => ({
+    Component: (await import("../features/playground/components/playground-page")).PlaygroundPage,
+  }),
+}));
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <FullPageLoader />,
+    children: [
+      { path: PATHS.root, element: <Navigate to={PATHS.home} replace /> },
+      {
+        element: <RedirectIfSignedIn />,
+        children: [
+          {
+            path: PATHS.login,
+            lazy: async () => ({
+              Component: (await import("../features/auth/components/login-page")).LoginPage,
+            }),
+          },
+        ],
+      },
+      {
+        path: PATHS.githubCallback,
+        lazy: async () => ({
+          Component: (await import("../features/auth/components/github-callback-page")).GithubCallbackPage,
+        }),
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import("./shell/app-shell-layout")).AppShellLayout }),
+            children: [
+              {
+                path: PATHS.home,
+                lazy: async () => ({
+                  Component: (await import("../features/home/components/home-page")).HomePage,
+                }),
+              },
+              {
+                path: PATHS.organizationGeneral,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/organization-general-page"))
+                    .OrganizationGeneralPage,
+                }),
+              },
+              {
+                path: PATHS.organizationMembers,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/members-page")).MembersPage,
+                }),
+              },
+              {
+                path: PATHS.organizationPayments,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/payments-page")).PaymentsPage,
+                }),
+              },
+              {
+                path: PATHS.organizationBilling,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/billing-page")).BillingPage,
+                }),
+              },
+              {
+                path: PATHS.organizationInvoices,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/invoices-page")).InvoicesPage,
+                }),
+              },
+              {
+                path: PATHS.projectsGeneral,
+                lazy: async () => ({
+                  Component: (await import("../features/projects/components/project-general-page"))
+                    .ProjectGeneralPage,
+                }),
+              },
+              {
+                path: PATHS.projectsApiKeys,
+                lazy: async () => ({
+                  Component: (await import("../features/projects/components/api-keys-page")).ApiKeysPage,
+                }),
+              },
+              {
+                // Spec 001 §2: without organization.playground the playground pages lead to /home.
+                element: <RequirePermission permission="organization.playground" redirectTo={PATHS.home} />,
+                children: playgroundRoutes,
+              },
+              {
+                path: PATHS.settingsProfile,
+                lazy: async () => ({
+                  Component: (await import("../features/settings/components/profile-page")).ProfilePage,
+                }),
+              },
+            ],
+          },
+        ],
+      },
+      {
+        path: "*",
+        lazy: async () => ({ Component: (await import("./not-found-page")).NotFoundPage }),
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

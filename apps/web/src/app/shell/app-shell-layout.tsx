@@ -1,0 +1,38 @@
+import { AppShell } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { Suspense } from "react";
+import { Outlet } from "react-router";
+import { PageLoader } from "../../components/full-page-loader";
+import classes from "./shell.module.css";
+import { Sidebar } from "./sidebar";
+import { TopBar } from "./top-bar";
+import { useWelcomePopup } from "./welcome-popup";
+
+/** The signed-in frame: sidebar, top bar and the routed page. */
+export function AppShellLayout() {
+  const [navbarOpened, { toggle, close }] = useDisclosure(false);
+  useWelcomePopup();
+
+  return (
+    <AppShell
+      layout="alt"
+      header={{ height: 64 }}
+      navbar={{ width: 264, breakpoint: "sm", collapsed: { mobile: !navbarOpened } }}
+      padding={0}
+    >
+      <AppShell.Header className={classes.header}>
+        <TopBar navbarOpened={navbarOpened} onToggleNavbar={toggle} />
+      </AppShell.Header>
+      <AppShell.Navbar className={classes.navbar} aria-label="Sidebar">
+        <Sidebar onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main className={classes.main}>
+        <div className={classes.content}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

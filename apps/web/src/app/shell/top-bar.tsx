@@ -1,0 +1,150 @@
+import { Avatar, Burger, Button, Group, Menu, Text, UnstyledButton } from "@mantine/core";
+import { LOGOUT_CONFIRM } from "@prism/contract";
+import { IconBook, IconChevronDown, IconLogout, IconUser } from "@tabler/icons-react";
+import { Link, useNavigate } from "react-router";
+import { openConfirmModal } from "../../components/overlays/modals";
+import { formatUsd } from "../../lib/format";
+import { PATHS } from "../../lib/paths";
+import { useCan } from "../../lib/permissions";
+import { useSession } from "../../lib/session";
+import { OrganizationPicker, ProjectPicker } from "./pickers";
+import classes from "./shell.module.css";
+
+function BalanceDisplay() {
+  const { selectedOrganization } = useSession();
+  const canPay = useCan("organization.payments");
+  if (!selectedOrganization) return null;
+  const content = (
+    <>
+      <Text span size="xs" c="dimmed" fz={10} tt="uppercase" style={{ letterSpacing: "0.04em" }}>
+        Balance
+      </Text>
+      <Text span size="sm" fw={600} ff="monospace" data-testid="balance">
+        {formatUsd(selectedOrganization.balance)}
+      </Text>
+    </>
+  );
+  // Those who may pay get a shortcut to the payments page; others just read the figure.
+  return canPay ? (
+    <Link
+      to={PATHS.organizationPayments}
+      className={classes.balance}
+      aria-label={`Balance ${formatUsd(selectedOrganization.balance)}. Open payments`}
+    >
+      {content}
+    </Link>
+  ) : (
+    <div
+      className={classes.balance}
+      role="status"
+      aria-label={`Balance ${formatUsd(selectedOrganization.balance)}`}
+    >
+      {content}
+    </div>
+  );
+}
+
+function initialsOf(firstName: string, lastName: string, email: string): string {
+  const initials = `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`;
+  return (initials || email.charAt(0)).toUpperCase();
+}
+
+function UserMenu() {
+  const { userInfo, logout } = useSession();
+  const navigate = useNavigate();
+  if (!userInfo) return null;
+  const fullName = `${userInfo.firstName} ${userInfo.lastName}`.trim() || userInfo.email;
+
+  const confirmLogout = async () => {
+    const confirmed = await openConfirmModal({
+      title: "Logout",
+      message: LOGOUT_CONFIRM,
+    });
+    if (confirmed) await logout();
+  };
+
+  return (
+    <Menu position="bottom-end" width={240}>
+      <Menu.Target>
+        <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${fullName}`}>
+          <Avatar color="prism" radius="xl" size={32}>
+            {initialsOf(userInfo.firstName, userInfo.lastName, userInfo.email)}
+          </Avatar>
+          <Text size="sm" fw={500} className={classes.hideOnMobile} truncate="end" maw={160}>
+            {fullName}
+          </Text>
+          <IconChevronDown size={14} stroke={1.6} aria-hidden className={classes.hideOnMobile} />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="dark" truncate="end">
+            {fullName}
+          </Text>
+          <Text size="xs" c="dimmed" truncate="end">
+            {userInfo.email}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item
+          leftSection={<IconUser size={16} aria-hidden />}
+          onClick={() => navigate(PATHS.settingsProfile)}
+        >
+          Your Profile
+        </Menu.Item>
+        <Menu.Item
+          leftSection={<IconLogout size={16} aria-hidden />}
+          color="red"
+          onClick={() => void confirmLogout()}
+        >
+          Logout
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function TopBar({
+  navbarOpened,
+  onToggleNavbar,
+}: {
+  navbarOpened: boolean;
+  onToggleNavbar: () => void;
+}) {
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      <Group gap="xs" wrap="nowrap" miw={0}>
+        <Burger
+          opened={navbarOpened}
+          onClick={onToggleNavbar}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label={navbarOpened ? "Close navigation" : "Open navigation"}
+        />
+        <OrganizationPicker />
+        <span className={classes.separator} aria-hidden>
+          /
+        </span>
+        <ProjectPicker />
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        <BalanceDisplay />
+        <Button
+          component="a"
+          href={PATHS.docs}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="subtle"
+          color="gray"
+          c="gray.7"
+          fw={500}
+          leftSection={<IconBook size={16} aria-hidden />}
+          className={classes.hideOnMobile}
+        >
+          Docs
+        </Button>
+        <UserMenu />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,215 @@
+import { Button, Group, Stack, Text, TextInput, ThemeIcon, Title, Typography } from "@mantine/core";
+import { modals } from "@mantine/modals";
+import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@prism/contract";
+import { IconSparkles } from "@tabler/icons-react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { useNavigate } from "react-router";
+import { PATHS } from "../../lib/paths";
+
+// Promise-returning dialogs of the shell (spec 000 §2, 001 §2). Each settles exactly once, whichever
+// way the modal closes (button, Escape, click outside), so callers can simply `await` the answer.
+
+let nextModalId = 0;
+
+function openSettled<T>(
+  fallback: T,
+  options: { title: string; size?: string },
+  render: (answer: (value: T) => void) => ReactNode,
+): Promise<T> {
+  nextModalId += 1;
+  const modalId = `prism-modal-${nextModalId}`;
+  return new Promise<T>((resolve) => {
+    let settled = false;
+    const settle = (value: T) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    const answer = (value: T) => {
+      settle(value);
+      modals.close(modalId);
+    };
+    modals.open({
+      modalId,
+      title: options.title,
+      size: options.size ?? "md",
+      centered: true,
+      onClose: () => settle(fallback),
+      children: render(answer),
+    });
+  });
+}
+
+function InfoBody({ html, onClose }: { html: string; onClose: () => void }) {
+  return (
+    <Stack gap="lg">
+      <Typography>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: only the app's own fixed message strings are passed here, never user or server text. */}
+        <div className="prism-modal-html" dangerouslySetInnerHTML={{ __html: html }} />
+      </Typography>
+      <Group justify="flex-end">
+        <Button onClick={onClose} data-autofocus>
+          Close
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Title plus an HTML message and a Close button. `html` must be a trusted app string (from the
+ * contract's messages or this code base), never text that came from a user or the server.
+ */
+export function openInfoModal({ title, html }: { title: string; html: string }): Promise<void> {
+  return openSettled<void>(undefined, { title }, (answer) => (
+    <InfoBody html={html} onClose={() => answer(undefined)} />
+  ));
+}
+
+export interface ConfirmModalOptions {
+  title: string;
+  message: ReactNode;
+  /** "delete" words the buttons "Yes, proceed" / "No" and colours the confirmation red. */
+  variant?: "default" | "delete";
+}
+
+function ConfirmBody({
+  message,
+  variant,
+  onAnswer,
+}: {
+  message: ReactNode;
+  variant: "default" | "delete";
+  onAnswer: (confirmed: boolean) => void;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onAnswer(true);
+  };
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="lg">
+        {typeof message === "string" ? <Text size="sm">{message}</Text> : message}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={() => onAnswer(false)}>
+            {CONFIRM_NO}
+          </Button>
+          <Button type="submit" color={variant === "delete" ? "red" : undefined} data-autofocus>
+            {variant === "delete" ? CONFIRM_DELETE_YES : CONFIRM_YES}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Resolves true on Yes (or Enter), false on No, Escape or closing the dialog. */
+export function openConfirmModal({
+  title,
+  message,
+  variant = "default",
+}: ConfirmModalOptions): Promise<boolean> {
+  return openSettled(false, { title, size: "sm" }, (answer) => (
+    <ConfirmBody message={message} variant={variant} onAnswer={answer} />
+  ));
+}
+
+function NameInputBody({
+  label,
+  placeholder,
+  submitLabel,
+  onAnswer,
+}: {
+  label: string;
+  placeholder?: string;
+  submitLabel: string;
+  onAnswer: (name: string | null) => void;
+}) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (trimmed === "") {
+      setError(NAME_REQUIRED);
+      return;
+    }
+    onAnswer(trimmed);
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="lg">
+        <TextInput
+          label={label}
+          placeholder={placeholder}
+          value={name}
+          onChange={(event) => {
+            setName(event.currentTarget.value);
+            if (error) setError(null);
+          }}
+          error={error}
+          required
+          data-autofocus
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={() => onAnswer(null)}>
+            Cancel
+          </Button>
+          <Button type="submit">{submitLabel}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export interface NameInputModalOptions {
+  title: string;
+  label: string;
+  placeholder?: string;
+  submitLabel?: string;
+}
+
+/** Asks for a required name; resolves the trimmed name, or null when cancelled. */
+export function openNameInputModal({
+  title,
+  label,
+  placeholder,
+  submitLabel = "Create",
+}: NameInputModalOptions): Promise<string | null> {
+  return openSettled<string | null>(null, { title, size: "sm" }, (answer) => (
+    <NameInputBody label={label} placeholder={placeholder} submitLabel={submitLabel} onAnswer={answer} />
+  ));
+}
+
+function WelcomeBody({ onDone }: { onDone: () => void }) {
+  const navigate = useNavigate();
+  return (
+    <Stack gap="md" align="center" ta="center" py="xs">
+      <ThemeIcon size={56} radius="xl" variant="light">
+        <IconSparkles size={30} aria-hidden />
+      </ThemeIcon>
+      <Title order={3}>Welcome to Prism!</Title>
+      <Text size="sm" c="dimmed">
+        Your account is ready. Add a payment method and top up your balance to start calling the image and
+        speech APIs from the playground or your own code.
+      </Text>
+      <Button
+        fullWidth
+        data-autofocus
+        onClick={() => {
+          onDone();
+          navigate(PATHS.organizationPayments);
+        }}
+      >
+        Add a Payment Method
+      </Button>
+    </Stack>
+  );
+}
+
+/** The first-visit welcome (spec 000 §4); its button goes to /organization/payments. */
+export function openWelcomeModal(): Promise<void> {
+  return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
+    <WelcomeBody onDone={() => answer(undefined)} />
+  ));
+}

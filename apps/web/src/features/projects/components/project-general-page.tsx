@@ -1,0 +1,5 @@
+import { ComingSoon } from "../../../components/coming-soon";
+
+export function ProjectGeneralPage() {
+  return <ComingSoon title="Project" description="The selected project's name and identifier." />;
+}

@@ -1,0 +1,162 @@
+import {
+  type CallDefinition,
+  type CallRequest,
+  type CallResponse,
+  calls,
+  DEFAULT_CALL_TIMEOUT_MS,
+  type ErrorCode,
+  isErrorBody,
+} from "@prism/contract";
+
+/** Codes the client itself produces when no error body came back from the server. */
+export type ClientErrorCode = "network-error" | "timeout" | "aborted" | "invalid-response" | "http-error";
+
+/**
+ * Every failed call rejects with this. `status` is the HTTP status, or 0 when no response arrived
+ * (network failure, timeout, abort); `code` is the server's error code (DESIGN.md §3) or a client code.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | ClientErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export interface CallOptions {
+  /** Cancels the call, e.g. TanStack Query's signal when a query is no longer needed. */
+  signal?: AbortSignal;
+}
+
+type UnauthorizedHandler = (error: ApiError, definition: CallDefinition) => void;
+
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * The one place a 401 is handled: the session provider registers a handler that signs the user out.
+ * Public calls never reach it, so a 401 "Invalid password" from users/login stays a form error.
+ * Returns an unregister function.
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null;
+  };
+}
+
+function combineSignals(timeout: AbortSignal, external: AbortSignal | undefined): AbortSignal {
+  if (!external) return timeout;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([timeout, external]);
+  const controller = new AbortController();
+  const forward = (source: AbortSignal) => () => controller.abort(source.reason);
+  timeout.addEventListener("abort", forward(timeout), { once: true });
+  external.addEventListener("abort", forward(external), { once: true });
+  return controller.signal;
+}
+
+function transportError(error: unknown, timeout: AbortSignal): ApiError {
+  if (timeout.aborted) return new ApiError(0, "timeout", "The request timed out. Please try again.");
+  if (error instanceof DOMException && error.name === "AbortError") {
+    return new ApiError(0, "aborted", "The request was cancelled.");
+  }
+  return new ApiError(0, "network-error", "The server could not be reached. Please check your connection.");
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes one console call: `POST <path>` with a JSON body and the session cookie, bounded by the
+ * call's timeout, the answer validated by the contract's response schema.
+ */
+export async function callApi<C extends CallDefinition>(
+  definition: C,
+  payload?: CallRequest<C>,
+  options: CallOptions = {},
+): Promise<CallResponse<C>> {
+  const timeout = AbortSignal.timeout(definition.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+  let response: Response;
+  let body: unknown;
+  try {
+    response = await fetch(definition.path, {
+      method: "POST",
+      credentials: "include",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(payload ?? {}),
+      signal: combineSignals(timeout, options.signal),
+    });
+    body = await readJson(response);
+  } catch (error) {
+    throw transportError(error, timeout);
+  }
+
+  if (!response.ok) {
+    const error = isErrorBody(body)
+      ? new ApiError(response.status, body.error, body.message)
+      : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
+    if (response.status === 401 && definition.auth !== "public") unauthorizedHandler?.(error, definition);
+    throw error;
+  }
+
+  // A bodiless success (204, or an empty 200) stands for the empty object of "not shown" answers.
+  const parsed = definition.response.safeParse(body ?? {});
+  if (!parsed.success) {
+    throw new ApiError(response.status, "invalid-response", "The server sent an unexpected answer.");
+  }
+  return parsed.data as CallResponse<C>;
+}
+
+/** A call's function: the payload is optional when the request has no required field. */
+export type CallFunction<C extends CallDefinition> =
+  undefined extends CallRequest<C>
+    ? (payload?: CallRequest<C>, options?: CallOptions) => Promise<CallResponse<C>>
+    : // biome-ignore lint/complexity/noBannedTypes: `{}` is exactly "an object with no required keys".
+      {} extends CallRequest<C>
+      ? (payload?: CallRequest<C>, options?: CallOptions) => Promise<CallResponse<C>>
+      : (payload: CallRequest<C>, options?: CallOptions) => Promise<CallResponse<C>>;
+
+/** The call registry with every definition replaced by its function, keeping the nesting. */
+export type ApiOf<T> = {
+  readonly [K in keyof T]: T[K] extends CallDefinition ? CallFunction<T[K]> : ApiOf<T[K]>;
+};
+
+function isCallDefinition(value: unknown): value is CallDefinition {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { path?: unknown }).path === "string" &&
+    "request" in value &&
+    "response" in value
+  );
+}
+
+export function bindCalls<T extends object>(registry: T): ApiOf<T> {
+  const bound: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(registry)) {
+    if (isCallDefinition(value)) {
+      bound[key] = (payload?: unknown, options?: CallOptions) =>
+        callApi(value, payload as CallRequest<typeof value>, options);
+    } else if (typeof value === "object" && value !== null) {
+      bound[key] = bindCalls(value);
+    }
+  }
+  return bound as ApiOf<T>;
+}
+
+/** `api.users.me()`, `api.projects.create({ name, organizationId })`, ... typed from the contract. */
+export const api = bindCalls(calls);

@@ -1,0 +1,84 @@
+// Display formats of spec 000 §9 and 001 §9. Every function is pure; the time zone is a parameter so
+// tests are deterministic and the default (undefined) renders in the viewer's own time zone.
+
+const INVALID = "—";
+
+/** A trailing `Z` or `±hh:mm` / `±hhmm` offset: the timestamp names its own zone. */
+const HAS_ZONE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * Parses an API timestamp. Spec rule: a timestamp without a zone designator is UTC, not local time
+ * (the browser's `Date` would otherwise read "2026-11-03T16:05:00" as local).
+ */
+export function parseUtcTimestamp(value: string | number | Date): Date {
+  if (value instanceof Date) return new Date(value.getTime());
+  if (typeof value === "number") return new Date(value);
+  const text = value.trim().replace(" ", "T");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return new Date(`${text}T00:00:00Z`);
+  return new Date(HAS_ZONE.test(text) ? text : `${text}Z`);
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateTimeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? "";
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      month: "short",
+      day: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hour12: true,
+      timeZone,
+    });
+    dateTimeFormats.set(key, format);
+  }
+  return format;
+}
+
+/** "Nov 03, 2026, 04:05 PM": month abbreviation, two-digit day, year, 12-hour time. */
+export function formatDateTime(value: string | number | Date, timeZone?: string): string {
+  const date = parseUtcTimestamp(value);
+  if (Number.isNaN(date.getTime())) return INVALID;
+  return dateTimeFormat(timeZone).format(date);
+}
+
+const shortDateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "2-digit",
+  day: "2-digit",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+/** "11/03/2026": the invoice date, read and shown in UTC so the calendar day never shifts. */
+export function formatShortDate(value: string | number | Date): string {
+  const date = parseUtcTimestamp(value);
+  if (Number.isNaN(date.getTime())) return INVALID;
+  return shortDateFormat.format(date);
+}
+
+const usdFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+const costFormat = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 3,
+  maximumFractionDigits: 3,
+});
+
+/** "$1,234.50": balances, invoices, recharge amounts. */
+export function formatUsd(amount: number): string {
+  return Number.isFinite(amount) ? usdFormat.format(amount) : INVALID;
+}
+
+/** "$0.125": per-call prices and usage costs. */
+export function formatCost(amount: number): string {
+  return Number.isFinite(amount) ? costFormat.format(amount) : INVALID;
+}

@@ -1,0 +1,17 @@
+/** Every console route (spec 000 §2, 001 §2). Playground routes come from the feature catalog. */
+export const PATHS = {
+  root: "/",
+  home: "/home",
+  login: "/login",
+  githubCallback: "/login-github-callback",
+  organizationGeneral: "/organization/general",
+  organizationMembers: "/organization/members",
+  organizationPayments: "/organization/payments",
+  organizationBilling: "/organization/billing",
+  organizationInvoices: "/organization/invoices",
+  projectsGeneral: "/projects/general",
+  projectsApiKeys: "/projects/api-keys",
+  playground: "/playground",
+  settingsProfile: "/settings/profile",
+  docs: "/docs",
+} as const;

@@ -1,0 +1,19 @@
+import "@mantine/core/styles.css";
+import "@mantine/notifications/styles.css";
+import "./app/styles.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router";
+import { AppProviders } from "./app/providers";
+import { router } from "./app/router";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("The page has no #root element.");
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);

@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// Component and unit tests of the console. End-to-end journeys live in vitest.e2e.config.ts.
+export default defineConfig({
+  plugins: [react()],
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  test: {
+    name: "web",
+    environment: "jsdom",
+    include: ["src/**/*.test.{ts,tsx}"],
+    setupFiles: ["./src/test/setup.ts"],
+    css: false,
+  },
+});

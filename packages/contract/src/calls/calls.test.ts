@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { emptyPermissions } from "../permissions";
+import { allCalls, calls } from ".";
+import { parseEmailList } from "./members";
+import { sandboxConfirmSetupRequest, updateAutoRechargeRequest } from "./payments";
+import { statisticsQueryDate } from "./statistics";
+
+describe("call registry", () => {
+  it("gives every call a unique /v1/ path", () => {
+    const paths = allCalls.map((call) => call.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const path of paths) {
+      expect(path).toMatch(/^\/v1\/[a-z0-9/-]+$/);
+    }
+  });
+
+  it("covers both call tables of the spec", () => {
+    // 37 rows in 000 §7; 6 new ones in 001 §7 (recharge, users/me and logout-all are shared); the sandbox card form.
+    expect(allCalls).toHaveLength(37 + 6 + 1);
+    const areaCount = Object.values(calls).reduce((sum, area) => sum + Object.keys(area).length, 0);
+    expect(areaCount).toBe(allCalls.length);
+  });
+
+  it("keeps public only the calls a signed-out visitor makes", () => {
+    const publicPaths = allCalls.filter((call) => call.auth === "public").map((call) => call.path);
+    expect(publicPaths.sort()).toEqual(
+      [
+        "/v1/users/login",
+        "/v1/users/create",
+        "/v1/users/confirm",
+        "/v1/users/forgot-password",
+        "/v1/users/reset-password",
+        "/v1/users/google-login-request",
+        "/v1/users/github-login-request",
+        "/v1/users/organization-members/check-invitation",
+        "/v1/payments/sandbox/confirm-setup",
+      ].sort(),
+    );
+  });
+
+  it("carries the spec's timeouts", () => {
+    expect(calls.users.me.timeoutMs).toBe(5_000);
+    expect(calls.users.logout.timeoutMs).toBe(5_000);
+    expect(calls.projects.update.timeoutMs).toBe(5_000);
+    expect(calls.projects.delete.timeoutMs).toBe(5_000);
+    expect(calls.users.create.timeoutMs).toBe(10_000);
+    expect(calls.users.confirm.timeoutMs).toBe(10_000);
+    expect(calls.users.resetPassword.timeoutMs).toBe(10_000);
+    expect(calls.users.googleLogin.timeoutMs).toBe(7_000);
+    expect(calls.users.githubLogin.timeoutMs).toBe(7_000);
+    expect(calls.statistics.get.timeoutMs).toBe(5_000);
+  });
+});
+
+describe("request schemas", () => {
+  it("normalises sign-in input", () => {
+    expect(calls.users.login.request.parse({ email: "  Ann@Example.COM ", password: "x" })).toEqual({
+      email: "ann@example.com",
+      password: "x",
+      rememberMe: false,
+    });
+    expect(calls.users.login.request.safeParse({ email: "nope", password: "x" }).success).toBe(false);
+    expect(
+      calls.users.login.request.safeParse({ email: "a@b.co", password: "x", recaptchaType: "v4" }).success,
+    ).toBe(false);
+  });
+
+  it("applies the password rules to new passwords only", () => {
+    const signUp = { firstName: "Ann", lastName: "Lee", email: "a@b.co" };
+    expect(calls.users.create.request.safeParse({ ...signUp, password: "weak" }).success).toBe(false);
+    expect(calls.users.create.request.safeParse({ ...signUp, password: "Strong1!" }).success).toBe(true);
+    expect(
+      calls.users.create.request.safeParse({ ...signUp, firstName: " ", password: "Strong1!" }).success,
+    ).toBe(false);
+  });
+
+  it("enforces the 20 dollar minimum on recharges", () => {
+    const recharge = calls.payments.rechargeAccount.request;
+    expect(recharge.safeParse({ organizationId: "o", amount: 19.99 }).success).toBe(false);
+    expect(recharge.safeParse({ organizationId: "o", amount: 20 }).success).toBe(true);
+    expect(recharge.safeParse({ organizationId: "o", amount: 20.001 }).success).toBe(false);
+  });
+
+  it("lets auto recharge be turned off with the never-set zeros", () => {
+    expect(
+      updateAutoRechargeRequest.safeParse({ organizationId: "o", enabled: false, threshold: 0, amount: 0 })
+        .success,
+    ).toBe(true);
+    expect(
+      updateAutoRechargeRequest.safeParse({ organizationId: "o", enabled: true, threshold: 0, amount: 50 })
+        .success,
+    ).toBe(false);
+    expect(
+      updateAutoRechargeRequest.safeParse({ organizationId: "o", enabled: true, threshold: 20, amount: 50 })
+        .success,
+    ).toBe(true);
+  });
+
+  it("names empty API keys with the spec's placeholder", () => {
+    expect(calls.apiKeys.insert.request.parse({ projectId: "p", apiKeyName: "  " }).apiKeyName).toBe(
+      "- no name -",
+    );
+  });
+
+  it("pages invoices from 1 and history from offset 0", () => {
+    expect(calls.invoices.get.request.parse({ organizationId: "o" }).page).toBe(1);
+    expect(calls.invoices.get.request.safeParse({ organizationId: "o", page: 0 }).success).toBe(false);
+    const history = calls.playground.getRequests.request.parse({
+      endpoint: "/v1/speech/transcription",
+      projectId: "p",
+    });
+    expect(history.offset).toBe(0);
+  });
+
+  it("accepts invite lists separated by spaces or commas", () => {
+    expect(parseEmailList("a@b.co  C@d.org,e@f.net")).toEqual(["a@b.co", "c@d.org", "e@f.net"]);
+    expect(parseEmailList("a@b.co nope")).toBeNull();
+    expect(parseEmailList("  ")).toBeNull();
+    const invite = calls.members.invite.request;
+    expect(
+      invite.safeParse({ organizationId: "o", emailList: "a@b.co", permissions: emptyPermissions() }).success,
+    ).toBe(true);
+    expect(
+      invite.safeParse({ organizationId: "o", emailList: "", permissions: emptyPermissions() }).success,
+    ).toBe(false);
+  });
+
+  it("asks statistics for the first of a month at midnight UTC", () => {
+    expect(statisticsQueryDate(2025, 3)).toBe("2025-03-01T00:00:00.000Z");
+    const statistics = calls.statistics.get.request;
+    expect(statistics.safeParse({ projectIds: ["p"], queryDate: "2025-03-01T00:00:00.000Z" }).success).toBe(
+      true,
+    );
+    expect(statistics.safeParse({ projectIds: ["p"], queryDate: "2025-02-28T22:00:00.000Z" }).success).toBe(
+      false,
+    );
+  });
+
+  it("reads sandbox card data as card forms type it", () => {
+    expect(
+      sandboxConfirmSetupRequest.parse({
+        clientSecret: "seti_secret",
+        number: "4242 4242 4242 4242",
+        expMonth: "12",
+        expYear: "34",
+        cvc: "123",
+      }),
+    ).toEqual({
+      clientSecret: "seti_secret",
+      number: "4242424242424242",
+      expMonth: 12,
+      expYear: 2034,
+      cvc: "123",
+    });
+  });
+});

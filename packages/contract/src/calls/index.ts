@@ -1,0 +1,40 @@
+import type { CallDefinition } from "../define-call";
+import { apiKeyCalls } from "./api-keys";
+import { invoiceCalls } from "./invoices";
+import { memberCalls } from "./members";
+import { organizationCalls } from "./organizations";
+import { paymentCalls } from "./payments";
+import { playgroundCalls } from "./playground";
+import { projectCalls } from "./projects";
+import { statisticsCalls } from "./statistics";
+import { userCalls } from "./users";
+
+export * from "./api-keys";
+export * from "./features";
+export * from "./invoices";
+export * from "./members";
+export * from "./organizations";
+export * from "./payments";
+export * from "./playground";
+export * from "./projects";
+export * from "./statistics";
+export * from "./users";
+
+/** Every JSON console call by area; the server registers routes from it and the web derives its client. */
+export const calls = {
+  users: userCalls,
+  organizations: organizationCalls,
+  members: memberCalls,
+  projects: projectCalls,
+  apiKeys: apiKeyCalls,
+  payments: paymentCalls,
+  invoices: invoiceCalls,
+  playground: playgroundCalls,
+  statistics: statisticsCalls,
+} as const;
+
+export type CallArea = keyof typeof calls;
+
+export const allCalls: readonly CallDefinition[] = Object.values(calls).flatMap((area): CallDefinition[] =>
+  Object.values(area),
+);

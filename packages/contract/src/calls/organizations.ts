@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { defineCall } from "../define-call";
+import { organizationSchema } from "../entities";
+import { emailSchema, emptyResponse, idSchema } from "../fields";
+import { BILLING_FIELD_MAX_LENGTH, NAME_MAX_LENGTH } from "../limits";
+import { REQUIRED_FIELDS_MISSING } from "../messages";
+import { permissionsSchema } from "../permissions";
+
+/** Organization calls (000 §7). Every call naming an organization is checked against the caller's memberships. */
+
+const organizationNameSchema = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH);
+const requiredBillingField = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(BILLING_FIELD_MAX_LENGTH);
+
+export const createOrganizationRequest = z.object({
+  name: organizationNameSchema,
+});
+/** The new organization with its first project, the caller as owner. */
+export const createOrganizationResponse = organizationSchema;
+export const createOrganizationCall = defineCall({
+  path: "/v1/users/organizations/create",
+  auth: "session",
+  request: createOrganizationRequest,
+  response: createOrganizationResponse,
+});
+
+export const updateOrganizationNameRequest = z.object({
+  organizationId: idSchema,
+  name: organizationNameSchema,
+});
+export const updateOrganizationNameResponse = emptyResponse;
+export const updateOrganizationNameCall = defineCall({
+  path: "/v1/users/organizations/update-name",
+  auth: "session",
+  request: updateOrganizationNameRequest,
+  response: updateOrganizationNameResponse,
+});
+
+/** Archives the organization (owner only); refused with `last-organization` for the caller's only one. */
+export const deleteOrganizationRequest = z.object({
+  organizationId: idSchema,
+});
+export const deleteOrganizationResponse = emptyResponse;
+export const deleteOrganizationCall = defineCall({
+  path: "/v1/users/organizations/delete",
+  auth: "session",
+  request: deleteOrganizationRequest,
+  response: deleteOrganizationResponse,
+});
+
+export const changeOwnerRequest = z.object({
+  organizationId: idSchema,
+  newOwnerUserId: idSchema,
+});
+/** The former owner's permissions after the transfer; the client replaces its own with them. */
+export const changeOwnerResponse = z.object({
+  newPermissions: permissionsSchema,
+});
+export const changeOwnerCall = defineCall({
+  path: "/v1/users/organizations/change-owner",
+  auth: "session",
+  request: changeOwnerRequest,
+  response: changeOwnerResponse,
+});
+
+export const updateBillingRequest = z.object({
+  organizationId: idSchema,
+  billingName: requiredBillingField,
+  billingEmail: emailSchema,
+  /** Optional: an empty value clears it. */
+  taxId: z
+    .string()
+    .trim()
+    .max(BILLING_FIELD_MAX_LENGTH)
+    .nullish()
+    .transform((value) => value || null),
+  address: requiredBillingField,
+  city: requiredBillingField,
+  state: requiredBillingField,
+  zipCode: requiredBillingField,
+  country: requiredBillingField,
+});
+export const updateBillingResponse = emptyResponse;
+export const updateBillingCall = defineCall({
+  path: "/v1/users/organizations/update-billing",
+  auth: "session",
+  request: updateBillingRequest,
+  response: updateBillingResponse,
+});
+
+export const organizationCalls = {
+  create: createOrganizationCall,
+  updateName: updateOrganizationNameCall,
+  delete: deleteOrganizationCall,
+  changeOwner: changeOwnerCall,
+  updateBilling: updateBillingCall,
+} as const;
+
+export type CreateOrganizationRequest = z.infer<typeof createOrganizationRequest>;
+export type UpdateOrganizationNameRequest = z.infer<typeof updateOrganizationNameRequest>;
+export type DeleteOrganizationRequest = z.infer<typeof deleteOrganizationRequest>;
+export type ChangeOwnerRequest = z.infer<typeof changeOwnerRequest>;
+export type ChangeOwnerResponse = z.infer<typeof changeOwnerResponse>;
+export type UpdateBillingRequest = z.infer<typeof updateBillingRequest>;

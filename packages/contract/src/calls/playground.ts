@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { featureEndpointSchema } from "../catalog";
+import { defineCall } from "../define-call";
+import { historyRequestRecordSchema, trainedIdentitySchema } from "../entities";
+import { emptyResponse, idSchema, usdSchema } from "../fields";
+
+/** Playground history (001 §7): the past feature calls of a project, their price, and the AI Clones. */
+
+/** Offset paging: the client passes the count of finished items it holds (001 §4). */
+const offsetSchema = z.number().int().min(0).default(0);
+
+export const getRequestsRequest = z.object({
+  endpoint: featureEndpointSchema,
+  projectId: idSchema,
+  offset: offsetSchema,
+});
+export const priceInfoSchema = z.object({
+  /** Dollars per unit of the feature's billing unit (per call, per image, or per audio minute). */
+  price: usdSchema,
+  /** Dollars per image when an AI Clone is used (Pegasus generation only). */
+  priceIdentity: usdSchema.optional(),
+});
+export const getRequestsResponse = z.object({
+  /** Newest first, one page (`HISTORY_PAGE_SIZE`). */
+  requests: z.array(historyRequestRecordSchema),
+  priceInfo: priceInfoSchema,
+  hasMoreItems: z.boolean(),
+});
+export const getRequestsCall = defineCall({
+  path: "/v1/users/playground/get-requests",
+  auth: "session",
+  request: getRequestsRequest,
+  response: getRequestsResponse,
+});
+
+export const deleteRequestRequest = z.object({
+  projectId: idSchema,
+  requestId: idSchema,
+});
+export const deleteRequestResponse = emptyResponse;
+export const deleteRequestCall = defineCall({
+  path: "/v1/users/playground/delete-request",
+  auth: "session",
+  request: deleteRequestRequest,
+  response: deleteRequestResponse,
+});
+
+export const getTrainedIdentitiesRequest = z.object({
+  projectId: idSchema,
+  offset: offsetSchema,
+});
+export const getTrainedIdentitiesResponse = z.object({
+  /** Newest first. */
+  requests: z.array(trainedIdentitySchema),
+  hasMoreItems: z.boolean(),
+});
+export const getTrainedIdentitiesCall = defineCall({
+  path: "/v1/users/playground/get-trained-identities",
+  auth: "session",
+  request: getTrainedIdentitiesRequest,
+  response: getTrainedIdentitiesResponse,
+});
+
+export const playgroundCalls = {
+  getRequests: getRequestsCall,
+  deleteRequest: deleteRequestCall,
+  getTrainedIdentities: getTrainedIdentitiesCall,
+} as const;
+
+export type PriceInfo = z.infer<typeof priceInfoSchema>;
+export type GetRequestsRequest = z.infer<typeof getRequestsRequest>;
+export type GetRequestsResponse = z.infer<typeof getRequestsResponse>;
+export type DeleteRequestRequest = z.infer<typeof deleteRequestRequest>;
+export type GetTrainedIdentitiesRequest = z.infer<typeof getTrainedIdentitiesRequest>;
+export type GetTrainedIdentitiesResponse = z.infer<typeof getTrainedIdentitiesResponse>;

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import {
+  billableUnits,
+  ENDPOINT_DESCRIPTORS,
+  FEATURE_ENDPOINTS,
+  FEATURES,
+  featureByEndpoint,
+  featureById,
+  featureEndpointSchema,
+  imageExtensionFeature,
+  pegasusGenerationFeature,
+  textRemovalFeature,
+  transcriptionFeature,
+} from "./catalog";
+import { LANGUAGES } from "./languages";
+import { MAX_UPSCALE_PIXELS } from "./limits";
+
+/** The playground routes of spec 001 §2. */
+const SPEC_PLAYGROUND_ROUTES = [
+  "/playground/image-generation",
+  "/playground/pegasus-generation",
+  "/playground/pegasus-training",
+  "/playground/generative-fill",
+  "/playground/object-removal",
+  "/playground/text-removal",
+  "/playground/image-extension",
+  "/playground/image-background-removal",
+  "/playground/image-upscaling",
+  "/playground/speech-to-text",
+  "/playground/face-swapping",
+  "/playground/reimagine",
+  "/playground/identity-inpainting",
+];
+
+describe("feature catalog", () => {
+  it("has the 13 features with unique ids, endpoints and orderPos", () => {
+    expect(FEATURES).toHaveLength(13);
+    expect(new Set(FEATURES.map((f) => f.id)).size).toBe(13);
+    expect(new Set(FEATURES.map((f) => f.endpoint)).size).toBe(13);
+    expect(new Set(FEATURES.map((f) => f.orderPos)).size).toBe(13);
+  });
+
+  it("covers every playground route of the spec, in menu order", () => {
+    expect(FEATURES.map((f) => f.playgroundRoute)).toEqual(SPEC_PLAYGROUND_ROUTES);
+    for (const feature of FEATURES) {
+      expect(feature.playgroundRoute).toBe(`/playground/${feature.id}`);
+    }
+  });
+
+  it("lists the same endpoints in the get-requests enum", () => {
+    expect([...FEATURE_ENDPOINTS].sort()).toEqual(FEATURES.map((f) => f.endpoint).sort());
+    expect(featureEndpointSchema.options).toEqual([...FEATURE_ENDPOINTS]);
+    expect(featureEndpointSchema.safeParse("/v1/images/unknown").success).toBe(false);
+  });
+
+  it("finds features by endpoint and id", () => {
+    for (const feature of FEATURES) {
+      expect(featureByEndpoint(feature.endpoint)).toBe(feature);
+      expect(featureById(feature.id)).toBe(feature);
+    }
+    expect(featureByEndpoint("/v1/images/nothing")).toBeUndefined();
+  });
+
+  it("keeps the usage descriptors unique and lower-case", () => {
+    const keys = ENDPOINT_DESCRIPTORS.map((d) => `${d.endpoint} ${d.callType}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(ENDPOINT_DESCRIPTORS.map((d) => d.orderPos)).size).toBe(ENDPOINT_DESCRIPTORS.length);
+    for (const descriptor of ENDPOINT_DESCRIPTORS) {
+      expect(descriptor.callType).toBe(descriptor.callType.toLowerCase());
+    }
+  });
+
+  it("describes each body field in the body schema and prices every feature", () => {
+    for (const feature of FEATURES) {
+      expect(Number.isInteger(feature.billing.defaultPriceMicros)).toBe(true);
+      expect(feature.billing.defaultPriceMicros).toBeGreaterThan(0);
+      const requiredFiles = feature.inputs.files.filter((file) => file.required);
+      expect(requiredFiles.length + feature.inputs.body.length).toBeGreaterThan(0);
+    }
+    expect(pegasusGenerationFeature.billing.identityPriceMicros).toBeGreaterThan(0);
+    expect(FEATURES.find((f) => f.id === "image-upscaling")?.inputs.files[0]?.maxPixels).toBe(
+      MAX_UPSCALE_PIXELS,
+    );
+  });
+
+  it("shows identity inpainting only outside production", () => {
+    expect(FEATURES.filter((f) => f.productionHidden).map((f) => f.id)).toEqual(["identity-inpainting"]);
+  });
+});
+
+describe("feature body schemas", () => {
+  it("parse multipart strings, including false booleans", () => {
+    expect(textRemovalFeature.bodySchema.parse({ fast_mode: "false" })).toEqual({ fast_mode: false });
+    expect(textRemovalFeature.bodySchema.parse({ fast_mode: "true" })).toEqual({ fast_mode: true });
+    expect(textRemovalFeature.bodySchema.parse({})).toEqual({ fast_mode: false });
+    expect(textRemovalFeature.bodySchema.safeParse({ fast_mode: "maybe" }).success).toBe(false);
+  });
+
+  it("applies defaults to empty values", () => {
+    expect(
+      pegasusGenerationFeature.bodySchema.parse({ prompt: " a cat ", width: "", identity_id: "" }),
+    ).toEqual({
+      prompt: "a cat",
+      width: 1024,
+      height: 1024,
+      identity_id: undefined,
+      artistic: false,
+    });
+    expect(transcriptionFeature.bodySchema.parse({})).toEqual({ language: "en" });
+    expect(transcriptionFeature.bodySchema.safeParse({ language: "xx" }).success).toBe(false);
+  });
+
+  it("refuses an extension of zero pixels and out-of-range sides", () => {
+    expect(imageExtensionFeature.bodySchema.safeParse({}).success).toBe(false);
+    expect(imageExtensionFeature.bodySchema.parse({ top: "64" })).toEqual({
+      top: 64,
+      bottom: 0,
+      left: 0,
+      right: 0,
+    });
+    expect(imageExtensionFeature.bodySchema.safeParse({ top: "5000" }).success).toBe(false);
+    expect(imageExtensionFeature.bodySchema.safeParse({ top: "1.5" }).success).toBe(false);
+  });
+
+  it("bills transcription per started minute", () => {
+    expect(billableUnits(transcriptionFeature, 0)).toBe(1);
+    expect(billableUnits(transcriptionFeature, 60)).toBe(1);
+    expect(billableUnits(transcriptionFeature, 61)).toBe(2);
+    expect(billableUnits(textRemovalFeature, 61)).toBe(1);
+  });
+});
+
+describe("languages", () => {
+  it("offers 100 distinct languages including the spec's examples", () => {
+    expect(LANGUAGES).toHaveLength(100);
+    const codes = LANGUAGES.map((l) => l.code);
+    expect(new Set(codes).size).toBe(100);
+    for (const code of ["en", "zh", "de", "yue"]) {
+      expect(codes).toContain(code);
+    }
+  });
+});

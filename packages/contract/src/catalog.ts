@@ -1,0 +1,806 @@
+import { z } from "zod";
+import type { EndpointDescriptor } from "./entities";
+import { DEFAULT_LANGUAGE, languageCodeSchema } from "./languages";
+import {
+  ACCEPTED_AUDIO_EXTENSIONS,
+  ACCEPTED_AUDIO_MIME_TYPES,
+  ACCEPTED_IMAGE_EXTENSIONS,
+  ACCEPTED_IMAGE_MIME_TYPES,
+  AUDIO_BILLING_SECONDS,
+  CFG_MAX,
+  CFG_MIN,
+  DEFAULT_RESOLUTION,
+  GENERATION_MAX_SIDE,
+  GENERATION_MIN_SIDE,
+  GENERATIVE_FILL_DEFAULT_CFG,
+  GENERATIVE_FILL_DEFAULT_DENOISE,
+  IDENTITY_REQUEST_HEADER,
+  MAX_AUDIO_BYTES,
+  MAX_AUDIO_SECONDS,
+  MAX_EXTENSION_SIDE,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_UPSCALE_PIXELS,
+  NAME_MAX_LENGTH,
+  PROMPT_MAX_LENGTH,
+  REIMAGINE_DENOISE_DEFAULT,
+  REIMAGINE_DENOISE_MAX,
+  REIMAGINE_DENOISE_MIN,
+  REIMAGINE_DENOISE_STEP,
+  TRAINING_MAX_IMAGES,
+  TRAINING_MIN_IMAGES,
+} from "./limits";
+import {
+  AI_CLONE_NAME_MISSING,
+  DELETE_AI_CLONE_TITLE,
+  DELETE_IMAGE_TITLE,
+  DELETE_TRANSCRIPTION_TITLE,
+  ERROR_DIALOGS,
+  type TitledMessage,
+} from "./messages";
+
+/**
+ * The feature catalog (DESIGN.md §2, §5): the 13 paid feature calls of spec 001 §7 and everything the
+ * server, the playground screens, the usage page and the API snippets need to know about each. Feature
+ * calls are multipart (`POST <endpoint>`, files plus string fields) and authenticate with a session plus
+ * the `x-authorization-project` header, or with an API key.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Descriptors.
+// ---------------------------------------------------------------------------------------------------
+
+export type FileKind = "image" | "audio";
+
+export interface FileInput {
+  /** The multipart field name. */
+  readonly name: string;
+  readonly required: boolean;
+  readonly kind: FileKind;
+  /** How many files the field takes (repeat the field name for several). */
+  readonly minCount: number;
+  readonly maxCount: number;
+  readonly maxBytes: number;
+  /** Width times height limit of an image, checked from the header before decoding. */
+  readonly maxPixels?: number;
+  /** Longest playable duration of an audio file. */
+  readonly maxSeconds?: number;
+  readonly acceptedExtensions: readonly string[];
+  readonly acceptedMimeTypes: readonly string[];
+  readonly description: string;
+}
+
+export type BodyFieldType = "string" | "number" | "boolean" | "enum";
+
+export interface BodyField {
+  /** The multipart field name (snake_case, as the public API spells it). */
+  readonly name: string;
+  readonly type: BodyFieldType;
+  readonly required: boolean;
+  readonly integer?: boolean;
+  readonly min?: number;
+  readonly max?: number;
+  readonly step?: number;
+  readonly maxLength?: number;
+  readonly default?: string | number | boolean;
+  /** Allowed values of an enum field. */
+  readonly values?: readonly string[];
+  /**
+   * The playground shows and sends this control only outside production (001 §6); API users may
+   * always send it.
+   */
+  readonly nonProductionOnly: boolean;
+  readonly description: string;
+}
+
+export interface HeaderInput {
+  readonly name: string;
+  readonly required: boolean;
+  /** The header is required whenever this body field is present. */
+  readonly requiredWith?: string;
+  readonly description: string;
+}
+
+export type BillingUnit = "call" | "image" | "audio-minute";
+
+export interface FeatureBilling {
+  readonly unit: BillingUnit;
+  /** Price of one unit in micro-dollars unless the organization has its own price. */
+  readonly defaultPriceMicros: number;
+  /** Price of one unit when an AI Clone is used (the spec's `priceIdentity`). */
+  readonly identityPriceMicros?: number;
+}
+
+export interface FeatureCallType {
+  /** Lower case, as statistics records carry it. */
+  readonly callType: string;
+  /** The usage page's display name of this call type. */
+  readonly name: string;
+}
+
+export interface FeatureDefinition {
+  /** Kebab slug, the last segment of the playground route. */
+  readonly id: string;
+  readonly endpoint: `/v1/${string}`;
+  readonly playgroundRoute: `/playground/${string}`;
+  readonly name: string;
+  /** Distinct; the usage page sorts features by it, descending. */
+  readonly orderPos: number;
+  readonly description: string;
+  readonly inputs: {
+    readonly files: readonly FileInput[];
+    readonly body: readonly BodyField[];
+  };
+  /** Parses the non-file multipart fields, which arrive as strings. */
+  readonly bodySchema: z.ZodType;
+  readonly headers: readonly HeaderInput[];
+  readonly billing: FeatureBilling;
+  readonly callTypes: readonly FeatureCallType[];
+  readonly historyListName: string;
+  readonly historyLoadError: TitledMessage;
+  readonly deleteConfirmTitle: string;
+  readonly deleteError: TitledMessage;
+  /** The dialog shown when the call fails; null where the history item is only marked Generation Error. */
+  readonly failureDialog: TitledMessage | null;
+  /** The name a downloaded result gets; null when there is nothing to download. */
+  readonly downloadName: string | null;
+  /** The menu entry is shown only outside production. */
+  readonly productionHidden: boolean;
+  readonly mobileUnavailable: boolean;
+  /** Locked for an organization until its first deposit (001 §6). */
+  readonly requiresFirstDeposit: boolean;
+  /** The call returns at once and the work continues in the job queue. */
+  readonly asynchronous: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Multipart field parsers: every value arrives as a string, and an empty one means "not given".
+// ---------------------------------------------------------------------------------------------------
+
+function emptyToUndefined(value: unknown): unknown {
+  return value === "" || value === null ? undefined : value;
+}
+
+const TRUE_TEXTS = new Set(["true", "1", "on", "yes"]);
+const FALSE_TEXTS = new Set(["false", "0", "off", "no"]);
+
+/** `z.coerce.boolean()` would read "false" as true, so form booleans are parsed by their text. */
+function formBoolean() {
+  return z.preprocess((value) => {
+    const given = emptyToUndefined(value);
+    if (typeof given !== "string") {
+      return given;
+    }
+    const text = given.trim().toLowerCase();
+    if (TRUE_TEXTS.has(text)) {
+      return true;
+    }
+    return FALSE_TEXTS.has(text) ? false : given;
+  }, z.boolean().default(false));
+}
+
+function formNumber(min: number, max: number) {
+  return z.coerce.number().finite().min(min).max(max);
+}
+
+function formInteger(min: number, max: number) {
+  return z.coerce.number().int().min(min).max(max);
+}
+
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess(emptyToUndefined, schema.optional());
+}
+
+function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
+  return z.preprocess(emptyToUndefined, schema.default(value as never));
+}
+
+const promptSchema = z.string().trim().min(1, "Please enter a prompt.").max(PROMPT_MAX_LENGTH);
+const optionalPromptSchema = optional(z.string().trim().max(PROMPT_MAX_LENGTH));
+const sideSchema = withDefault(
+  formInteger(GENERATION_MIN_SIDE, GENERATION_MAX_SIDE),
+  DEFAULT_RESOLUTION.width,
+);
+const sideHeightSchema = withDefault(
+  formInteger(GENERATION_MIN_SIDE, GENERATION_MAX_SIDE),
+  DEFAULT_RESOLUTION.height,
+);
+const denoiseSchema = withDefault(
+  formNumber(REIMAGINE_DENOISE_MIN, REIMAGINE_DENOISE_MAX),
+  REIMAGINE_DENOISE_DEFAULT,
+);
+const extensionSideSchema = withDefault(formInteger(0, MAX_EXTENSION_SIDE), 0);
+
+// ---------------------------------------------------------------------------------------------------
+// Input descriptors shared by several features.
+// ---------------------------------------------------------------------------------------------------
+
+function imageFile(name: string, description: string, overrides: Partial<FileInput> = {}): FileInput {
+  return {
+    name,
+    required: true,
+    kind: "image",
+    minCount: 1,
+    maxCount: 1,
+    maxBytes: MAX_IMAGE_BYTES,
+    maxPixels: MAX_IMAGE_PIXELS,
+    acceptedExtensions: ACCEPTED_IMAGE_EXTENSIONS,
+    acceptedMimeTypes: ACCEPTED_IMAGE_MIME_TYPES,
+    description,
+    ...overrides,
+  };
+}
+
+const IMAGE_INPUT = imageFile("image", "The image to work on.");
+const MASK_INPUT = imageFile(
+  "mask",
+  "White where the image should change, black elsewhere, same size as the image.",
+);
+
+const PROMPT_FIELD: BodyField = {
+  name: "prompt",
+  type: "string",
+  required: true,
+  maxLength: PROMPT_MAX_LENGTH,
+  nonProductionOnly: false,
+  description: "What the image should show.",
+};
+const OPTIONAL_PROMPT_FIELD: BodyField = { ...PROMPT_FIELD, required: false };
+
+function sideField(name: "width" | "height"): BodyField {
+  return {
+    name,
+    type: "number",
+    required: false,
+    integer: true,
+    min: GENERATION_MIN_SIDE,
+    max: GENERATION_MAX_SIDE,
+    default: DEFAULT_RESOLUTION[name],
+    nonProductionOnly: false,
+    description: `Output ${name} in pixels.`,
+  };
+}
+
+const ARTISTIC_FIELD: BodyField = {
+  name: "artistic",
+  type: "boolean",
+  required: false,
+  default: false,
+  nonProductionOnly: false,
+  description: "Use the artistic checkpoint instead of the photographic one.",
+};
+
+function denoiseField(nonProductionOnly: boolean): BodyField {
+  return {
+    name: "denoise",
+    type: "number",
+    required: false,
+    min: REIMAGINE_DENOISE_MIN,
+    max: REIMAGINE_DENOISE_MAX,
+    step: REIMAGINE_DENOISE_STEP,
+    default: REIMAGINE_DENOISE_DEFAULT,
+    nonProductionOnly,
+    description: "How far the result may move away from the original (higher changes more).",
+  };
+}
+
+function extensionField(name: "top" | "bottom" | "left" | "right"): BodyField {
+  return {
+    name,
+    type: "number",
+    required: false,
+    integer: true,
+    min: 0,
+    max: MAX_EXTENSION_SIDE,
+    default: 0,
+    nonProductionOnly: false,
+    description: `Pixels to add on the ${name}.`,
+  };
+}
+
+const IDENTITY_HEADER: HeaderInput = {
+  name: IDENTITY_REQUEST_HEADER,
+  required: true,
+  description: "The request id of the AI Clone's training (the clone's `id` in get-trained-identities).",
+};
+
+function imageHistory(loadError: TitledMessage) {
+  return {
+    historyListName: "Your Images",
+    historyLoadError: loadError,
+    deleteConfirmTitle: DELETE_IMAGE_TITLE,
+    deleteError: ERROR_DIALOGS.deleteImage,
+    downloadName: "image.png",
+  } as const;
+}
+
+const ALWAYS_AVAILABLE = {
+  productionHidden: false,
+  mobileUnavailable: false,
+  requiresFirstDeposit: false,
+  asynchronous: false,
+} as const;
+
+function defineFeature<const T extends FeatureDefinition>(feature: T): T {
+  return feature;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The features, in menu order (001 §2); orderPos descends with it.
+// ---------------------------------------------------------------------------------------------------
+
+export const imageGenerationFeature = defineFeature({
+  id: "image-generation",
+  endpoint: "/v1/images/generation",
+  playgroundRoute: "/playground/image-generation",
+  name: "Image Generation",
+  orderPos: 130,
+  description: "Creates an image from a text prompt, optionally steered away from a negative prompt.",
+  inputs: {
+    files: [],
+    body: [
+      PROMPT_FIELD,
+      { ...OPTIONAL_PROMPT_FIELD, name: "negative_prompt", description: "What the image should not show." },
+      sideField("width"),
+      sideField("height"),
+    ],
+  },
+  bodySchema: z.object({
+    prompt: promptSchema,
+    negative_prompt: optionalPromptSchema,
+    width: sideSchema,
+    height: sideHeightSchema,
+  }),
+  headers: [],
+  billing: { unit: "image", defaultPriceMicros: 20_000 },
+  callTypes: [{ callType: "generation", name: "Image Generation" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveYourImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const pegasusGenerationFeature = defineFeature({
+  id: "pegasus-generation",
+  endpoint: "/v1/images/pegasus-generation",
+  playgroundRoute: "/playground/pegasus-generation",
+  name: "Pegasus Generation",
+  orderPos: 120,
+  description:
+    "Creates an image from a text prompt with the Pegasus model, optionally featuring a trained AI Clone.",
+  inputs: {
+    files: [],
+    body: [
+      PROMPT_FIELD,
+      sideField("width"),
+      sideField("height"),
+      {
+        name: "identity_id",
+        type: "string",
+        required: false,
+        nonProductionOnly: false,
+        description: "The AI Clone to feature (its identity_id); needs the identity request header.",
+      },
+      ARTISTIC_FIELD,
+    ],
+  },
+  bodySchema: z.object({
+    prompt: promptSchema,
+    width: sideSchema,
+    height: sideHeightSchema,
+    identity_id: optional(z.string().trim().min(1).max(NAME_MAX_LENGTH)),
+    artistic: formBoolean(),
+  }),
+  headers: [{ ...IDENTITY_HEADER, required: false, requiredWith: "identity_id" }],
+  billing: { unit: "image", defaultPriceMicros: 30_000, identityPriceMicros: 50_000 },
+  callTypes: [
+    { callType: "pegasus-generation", name: "Pegasus Generation" },
+    { callType: "pegasus-generation-identity", name: "Pegasus Generation with AI Clone" },
+  ],
+  ...imageHistory(ERROR_DIALOGS.retrieveYourImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const pegasusTrainingFeature = defineFeature({
+  id: "pegasus-training",
+  endpoint: "/v1/images/pegasus-training",
+  playgroundRoute: "/playground/pegasus-training",
+  name: "AI Clone Training",
+  orderPos: 110,
+  description: "Trains an AI Clone of a person from 10 to 15 photos; training takes 30 minutes or more.",
+  inputs: {
+    files: [
+      imageFile("images", "Photos of the person, each resized so its short side is 1024 px.", {
+        minCount: TRAINING_MIN_IMAGES,
+        maxCount: TRAINING_MAX_IMAGES,
+      }),
+    ],
+    body: [
+      {
+        name: "description",
+        type: "string",
+        required: true,
+        maxLength: NAME_MAX_LENGTH,
+        nonProductionOnly: false,
+        description: "The AI Clone's name.",
+      },
+    ],
+  },
+  bodySchema: z.object({
+    description: z
+      .string({ error: AI_CLONE_NAME_MISSING.message })
+      .trim()
+      .min(1, AI_CLONE_NAME_MISSING.message)
+      .max(NAME_MAX_LENGTH),
+  }),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 5_000_000 },
+  callTypes: [{ callType: "pegasus-training", name: "AI Clone Training" }],
+  historyListName: "Your AI Clones",
+  historyLoadError: ERROR_DIALOGS.retrieveAiClones,
+  deleteConfirmTitle: DELETE_AI_CLONE_TITLE,
+  deleteError: ERROR_DIALOGS.deleteAiClone,
+  failureDialog: ERROR_DIALOGS.startTraining,
+  downloadName: null,
+  productionHidden: false,
+  mobileUnavailable: false,
+  requiresFirstDeposit: true,
+  asynchronous: true,
+});
+
+export const generativeFillFeature = defineFeature({
+  id: "generative-fill",
+  endpoint: "/v1/images/generative-fill",
+  playgroundRoute: "/playground/generative-fill",
+  name: "Generative Fill",
+  orderPos: 100,
+  description: "Repaints the masked area of an image following a prompt.",
+  inputs: {
+    files: [IMAGE_INPUT, MASK_INPUT],
+    body: [
+      OPTIONAL_PROMPT_FIELD,
+      { ...denoiseField(true), default: GENERATIVE_FILL_DEFAULT_DENOISE },
+      {
+        name: "cfg",
+        type: "number",
+        required: false,
+        min: CFG_MIN,
+        max: CFG_MAX,
+        default: GENERATIVE_FILL_DEFAULT_CFG,
+        nonProductionOnly: true,
+        description: "How strictly the result follows the prompt.",
+      },
+    ],
+  },
+  bodySchema: z.object({
+    prompt: optionalPromptSchema,
+    denoise: withDefault(
+      formNumber(REIMAGINE_DENOISE_MIN, REIMAGINE_DENOISE_MAX),
+      GENERATIVE_FILL_DEFAULT_DENOISE,
+    ),
+    cfg: withDefault(formNumber(CFG_MIN, CFG_MAX), GENERATIVE_FILL_DEFAULT_CFG),
+  }),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 30_000 },
+  callTypes: [{ callType: "generative-fill", name: "Generative Fill" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: ERROR_DIALOGS.removeObject,
+  ...ALWAYS_AVAILABLE,
+  mobileUnavailable: true,
+});
+
+export const objectRemovalFeature = defineFeature({
+  id: "object-removal",
+  endpoint: "/v1/images/object-removal",
+  playgroundRoute: "/playground/object-removal",
+  name: "Object Removal",
+  orderPos: 90,
+  description: "Removes the masked object from an image and fills the gap with matching surroundings.",
+  inputs: { files: [IMAGE_INPUT, MASK_INPUT], body: [] },
+  bodySchema: z.object({}),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 20_000 },
+  callTypes: [{ callType: "object-removal", name: "Object Removal" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: ERROR_DIALOGS.removeObject,
+  ...ALWAYS_AVAILABLE,
+  mobileUnavailable: true,
+});
+
+export const textRemovalFeature = defineFeature({
+  id: "text-removal",
+  endpoint: "/v1/images/text-removal",
+  playgroundRoute: "/playground/text-removal",
+  name: "Text Removal",
+  orderPos: 80,
+  description: "Finds the text in an image and paints it out.",
+  inputs: {
+    files: [IMAGE_INPUT],
+    body: [
+      {
+        name: "fast_mode",
+        type: "boolean",
+        required: false,
+        default: false,
+        nonProductionOnly: true,
+        description: "Trade quality for speed.",
+      },
+    ],
+  },
+  bodySchema: z.object({
+    fast_mode: formBoolean(),
+  }),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 15_000 },
+  callTypes: [{ callType: "text-removal", name: "Text Removal" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const imageExtensionFeature = defineFeature({
+  id: "image-extension",
+  endpoint: "/v1/images/extension",
+  playgroundRoute: "/playground/image-extension",
+  name: "Image Extension",
+  orderPos: 70,
+  description: "Extends an image beyond its borders; no side of the result may exceed 4096 px.",
+  inputs: {
+    files: [IMAGE_INPUT],
+    body: [extensionField("top"), extensionField("bottom"), extensionField("left"), extensionField("right")],
+  },
+  bodySchema: z
+    .object({
+      top: extensionSideSchema,
+      bottom: extensionSideSchema,
+      left: extensionSideSchema,
+      right: extensionSideSchema,
+    })
+    .refine((sides) => sides.top + sides.bottom + sides.left + sides.right > 0, {
+      message: "Extend at least one side.",
+    }),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 30_000 },
+  callTypes: [{ callType: "extension", name: "Image Extension" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const backgroundRemovalFeature = defineFeature({
+  id: "image-background-removal",
+  endpoint: "/v1/images/background-removal",
+  playgroundRoute: "/playground/image-background-removal",
+  name: "Background Removal",
+  orderPos: 60,
+  description: "Cuts the main subject out of an image onto a transparent background.",
+  inputs: { files: [IMAGE_INPUT], body: [] },
+  bodySchema: z.object({}),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 10_000 },
+  callTypes: [{ callType: "background-removal", name: "Background Removal" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const upscalingFeature = defineFeature({
+  id: "image-upscaling",
+  endpoint: "/v1/images/upscaling",
+  playgroundRoute: "/playground/image-upscaling",
+  name: "Image Upscaling",
+  orderPos: 50,
+  description: "Enlarges an image of up to 4 megapixels while keeping it sharp.",
+  inputs: { files: [{ ...IMAGE_INPUT, maxPixels: MAX_UPSCALE_PIXELS }], body: [] },
+  bodySchema: z.object({}),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 20_000 },
+  callTypes: [{ callType: "upscaling", name: "Image Upscaling" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const transcriptionFeature = defineFeature({
+  id: "speech-to-text",
+  endpoint: "/v1/speech/transcription",
+  playgroundRoute: "/playground/speech-to-text",
+  name: "Speech to Text",
+  orderPos: 40,
+  description: "Transcribes speech in an audio file of up to 5 minutes into timed text segments.",
+  inputs: {
+    files: [
+      {
+        name: "audio",
+        required: true,
+        kind: "audio",
+        minCount: 1,
+        maxCount: 1,
+        maxBytes: MAX_AUDIO_BYTES,
+        maxSeconds: MAX_AUDIO_SECONDS,
+        acceptedExtensions: ACCEPTED_AUDIO_EXTENSIONS,
+        acceptedMimeTypes: ACCEPTED_AUDIO_MIME_TYPES,
+        description: "The recording to transcribe.",
+      },
+    ],
+    body: [
+      {
+        name: "language",
+        type: "enum",
+        required: false,
+        default: DEFAULT_LANGUAGE,
+        values: languageCodeSchema.options,
+        nonProductionOnly: false,
+        description: "The spoken language.",
+      },
+    ],
+  },
+  bodySchema: z.object({
+    language: withDefault(languageCodeSchema, DEFAULT_LANGUAGE),
+  }),
+  headers: [],
+  billing: { unit: "audio-minute", defaultPriceMicros: 6_000 },
+  callTypes: [{ callType: "transcription", name: "Speech to Text" }],
+  historyListName: "Your Audio Transcriptions",
+  historyLoadError: ERROR_DIALOGS.retrieveTranscriptions,
+  deleteConfirmTitle: DELETE_TRANSCRIPTION_TITLE,
+  deleteError: ERROR_DIALOGS.deleteTranscription,
+  failureDialog: null,
+  downloadName: "speech.json",
+  ...ALWAYS_AVAILABLE,
+});
+
+export const faceSwappingFeature = defineFeature({
+  id: "face-swapping",
+  endpoint: "/v1/images/face-swapping",
+  playgroundRoute: "/playground/face-swapping",
+  name: "Face Swapping",
+  orderPos: 30,
+  description:
+    "Puts the face of the source image onto the target image with a classical landmark-based swap (warp and blend), not a generative model.",
+  inputs: {
+    files: [
+      imageFile("source", "The image with the face to use."),
+      imageFile("target", "The image with the face to replace."),
+      { ...MASK_INPUT, required: false, description: "Optional: where on the target the face may change." },
+    ],
+    body: [],
+  },
+  bodySchema: z.object({}),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 20_000 },
+  callTypes: [{ callType: "face-swapping", name: "Face Swapping" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: ERROR_DIALOGS.swapFaces,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const reimagineFeature = defineFeature({
+  id: "reimagine",
+  endpoint: "/v1/images/reimagine",
+  playgroundRoute: "/playground/reimagine",
+  name: "Reimagine",
+  orderPos: 20,
+  description: "Creates a variation of an image, optionally only inside a mask.",
+  inputs: {
+    files: [IMAGE_INPUT, { ...MASK_INPUT, required: false, description: "Optional: the area to change." }],
+    body: [denoiseField(false)],
+  },
+  bodySchema: z.object({
+    denoise: denoiseSchema,
+  }),
+  headers: [],
+  billing: { unit: "call", defaultPriceMicros: 30_000 },
+  callTypes: [{ callType: "reimagine", name: "Reimagine" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: null,
+  ...ALWAYS_AVAILABLE,
+});
+
+export const identityInpaintingFeature = defineFeature({
+  id: "identity-inpainting",
+  endpoint: "/v1/images/identity-inpainting",
+  playgroundRoute: "/playground/identity-inpainting",
+  name: "Identity Inpainting",
+  orderPos: 10,
+  description: "Paints a trained AI Clone into the masked area of an image, following an optional prompt.",
+  inputs: {
+    files: [IMAGE_INPUT, MASK_INPUT],
+    body: [
+      {
+        name: "identity_id",
+        type: "string",
+        required: true,
+        nonProductionOnly: false,
+        description: "The AI Clone to paint in (its identity_id).",
+      },
+      ARTISTIC_FIELD,
+      OPTIONAL_PROMPT_FIELD,
+    ],
+  },
+  bodySchema: z.object({
+    identity_id: z.string().trim().min(1).max(NAME_MAX_LENGTH),
+    artistic: formBoolean(),
+    prompt: optionalPromptSchema,
+  }),
+  headers: [IDENTITY_HEADER],
+  billing: { unit: "call", defaultPriceMicros: 50_000 },
+  callTypes: [{ callType: "identity-inpainting", name: "Identity Inpainting" }],
+  ...imageHistory(ERROR_DIALOGS.retrieveImages),
+  failureDialog: ERROR_DIALOGS.inpaintImage,
+  ...ALWAYS_AVAILABLE,
+  productionHidden: true,
+  mobileUnavailable: true,
+});
+
+/** Every feature, in menu order. */
+export const FEATURES = [
+  imageGenerationFeature,
+  pegasusGenerationFeature,
+  pegasusTrainingFeature,
+  generativeFillFeature,
+  objectRemovalFeature,
+  textRemovalFeature,
+  imageExtensionFeature,
+  backgroundRemovalFeature,
+  upscalingFeature,
+  transcriptionFeature,
+  faceSwappingFeature,
+  reimagineFeature,
+  identityInpaintingFeature,
+] as const;
+
+export type Feature = (typeof FEATURES)[number];
+export type FeatureId = Feature["id"];
+
+/** The endpoint values get-requests accepts, in the order spec 001 §7 lists them. */
+export const FEATURE_ENDPOINTS = [
+  "/v1/images/generation",
+  "/v1/images/upscaling",
+  "/v1/images/object-removal",
+  "/v1/images/generative-fill",
+  "/v1/images/pegasus-generation",
+  "/v1/images/pegasus-training",
+  "/v1/images/text-removal",
+  "/v1/images/face-swapping",
+  "/v1/images/reimagine",
+  "/v1/images/identity-inpainting",
+  "/v1/images/background-removal",
+  "/v1/images/extension",
+  "/v1/speech/transcription",
+] as const satisfies readonly Feature["endpoint"][];
+
+export type FeatureEndpoint = (typeof FEATURE_ENDPOINTS)[number];
+
+export const featureEndpointSchema = z.enum(FEATURE_ENDPOINTS);
+
+export function featureByEndpoint(endpoint: string): Feature | undefined {
+  return FEATURES.find((feature) => feature.endpoint === endpoint);
+}
+
+export function featureById(id: string): Feature | undefined {
+  return FEATURES.find((feature) => feature.id === id);
+}
+
+/** The usage page's descriptors: one per call type, orderPos descending within a feature. */
+export const ENDPOINT_DESCRIPTORS: readonly EndpointDescriptor[] = FEATURES.flatMap((feature) =>
+  feature.callTypes.map((callType, index) => ({
+    endpoint: feature.endpoint,
+    callType: callType.callType,
+    name: callType.name,
+    orderPos: feature.orderPos - index,
+  })),
+);
+
+/** Whole minutes billed for an audio file: its length rounded up, at least one. */
+export function billableAudioMinutes(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / AUDIO_BILLING_SECONDS));
+}
+
+/**
+ * The units one call of a feature consumes: one for per-call and per-image features (the playground
+ * sends one call per image), the started minutes of the audio for transcription.
+ */
+export function billableUnits(feature: Pick<FeatureDefinition, "billing">, audioSeconds = 0): number {
+  return feature.billing.unit === "audio-minute" ? billableAudioMinutes(audioSeconds) : 1;
+}

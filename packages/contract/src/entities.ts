@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "./fields";
+import { permissionsSchema } from "./permissions";
+
+/** The entities of spec 000 §3 and 001 §3 as they travel on the wire. Ids are strings (UUIDs). */
+
+export const projectSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  organizationId: idSchema,
+});
+export type Project = z.infer<typeof projectSchema>;
+
+export const organizationPropertiesSchema = z.object({
+  /** Set until the first successful recharge; locks AI Clone training meanwhile. */
+  isNew: z.boolean(),
+});
+
+export const billingDetailsSchema = z.object({
+  billingName: z.string().nullable(),
+  billingEmail: z.string().nullable(),
+  taxId: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipCode: z.string().nullable(),
+  country: z.string().nullable(),
+});
+export type BillingDetails = z.infer<typeof billingDetailsSchema>;
+
+export const organizationSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  /** Dollars. */
+  balance: usdSchema,
+  /** The projects the caller may see, in creation order; the first is selected by default. */
+  projects: z.array(projectSchema),
+  /** The caller's own permissions in this organization. */
+  permissions: permissionsSchema,
+  properties: organizationPropertiesSchema,
+  ...billingDetailsSchema.shape,
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export const userInfoSchema = z.object({
+  id: idSchema,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  creationDate: isoDateTimeSchema,
+  /** Active organizations the user belongs to, in the order the pickers show them. */
+  organizations: z.array(organizationSchema),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+export const memberSchema = z.object({
+  id: idSchema,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  permissions: permissionsSchema,
+});
+export type Member = z.infer<typeof memberSchema>;
+
+export const invitationSchema = z.object({
+  id: idSchema,
+  email: z.string(),
+});
+export type Invitation = z.infer<typeof invitationSchema>;
+
+export const paymentCardSchema = z.object({
+  /** Lower-case brand: visa, mastercard, american express, discover, or another (generic logo). */
+  brand: z.string(),
+  /** credit, debit, prepaid or unknown. */
+  funding: z.string(),
+  last4: z.string(),
+  country: z.string().nullable(),
+  expMonth: z.number().int().min(1).max(12),
+  expYear: z.number().int(),
+});
+export type PaymentCard = z.infer<typeof paymentCardSchema>;
+
+/** The spec's "empty object means no card". */
+export const noPaymentCardSchema = z.strictObject({});
+
+export const paymentInfoSchema = z.union([paymentCardSchema, noPaymentCardSchema]);
+export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
+
+export function hasPaymentCard(info: PaymentInfo | null | undefined): info is PaymentCard {
+  return typeof info === "object" && info !== null && "last4" in info;
+}
+
+export const autorechargeSchema = z.object({
+  enabled: z.boolean(),
+  /** Dollars: recharge when the balance falls below this. */
+  threshold: usdSchema,
+  /** Dollars charged each time. */
+  amount: usdSchema,
+});
+export type Autorecharge = z.infer<typeof autorechargeSchema>;
+
+export const invoiceSchema = z.object({
+  id: idSchema,
+  /** The invoice number shown in the Invoice column and passed to retrieve-link. */
+  invoiceId: z.string(),
+  /** Dollars. */
+  amount: usdSchema,
+  createdAt: isoDateTimeSchema,
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+export const apiKeySchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  lastFourDigits: z.string(),
+  lastUsed: isoDateTimeSchema.nullable(),
+  creationDate: isoDateTimeSchema,
+  /** Null when the creator's account is gone; the table shows "Unknown" when both names are missing. */
+  creationUserFirstName: z.string().nullable(),
+  creationUserLastName: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+/** A key as returned once at creation: the only time its secret `content` leaves the server. */
+export const createdApiKeySchema = apiKeySchema.extend({
+  content: z.string(),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const statisticsRecordSchema = z.object({
+  endpoint: z.string(),
+  /** Lower case. */
+  callType: z.string(),
+  /** The UTC day of the rollup. */
+  recordDate: isoDateSchema,
+  unitsUsed: z.number(),
+  /** Dollars. */
+  balanceUsed: usdSchema,
+});
+export type StatisticsRecord = z.infer<typeof statisticsRecordSchema>;
+
+export const endpointDescriptorSchema = z.object({
+  endpoint: z.string(),
+  callType: z.string(),
+  name: z.string(),
+  /** The usage page sorts features by this, descending. */
+  orderPos: z.number(),
+});
+export type EndpointDescriptor = z.infer<typeof endpointDescriptorSchema>;
+
+export const REQUEST_STATUSES = ["generating", "done", "error"] as const;
+export const requestStatusSchema = z.enum(REQUEST_STATUSES);
+export type RequestStatus = z.infer<typeof requestStatusSchema>;
+
+/**
+ * One past feature call of a project (001 §3), snake_case as the spec gives it. `request_data.files`
+ * maps each file field (image, mask, source, target, images, audio) to stored file URLs; `body` holds
+ * the non-file inputs. `response_data.file` is the result URL; `body` carries the transcription or the
+ * training result.
+ */
+export const historyRequestRecordSchema = z.object({
+  id: idSchema,
+  request_date: isoDateTimeSchema,
+  request_data: z.object({
+    files: z.record(z.string(), z.array(z.string())),
+    body: z.record(z.string(), z.unknown()),
+  }),
+  response_data: z.object({
+    file: z.string().optional(),
+    body: z.unknown().optional(),
+  }),
+  status: requestStatusSchema,
+});
+export type HistoryRequestRecord = z.infer<typeof historyRequestRecordSchema>;
+
+/** Ours: the spec shows that training statuses change over time but not their values. */
+export const IDENTITY_STATUSES = ["pending", "training", "ready", "failed"] as const;
+export const identityStatusSchema = z.enum(IDENTITY_STATUSES);
+export type IdentityStatus = z.infer<typeof identityStatusSchema>;
+
+/**
+ * An AI Clone: its training request plus the identity it produced. `id` is the training request id,
+ * sent as `x-authorization-identity-request-id` when the clone is used; `request_data.files.images`
+ * lists the training images, the first being the clone's thumbnail.
+ */
+export const trainedIdentitySchema = historyRequestRecordSchema.extend({
+  description: z.string(),
+  identity_id: z.string(),
+  identity_status: identityStatusSchema,
+});
+export type TrainedIdentity = z.infer<typeof trainedIdentitySchema>;
+
+/** The body of a finished training request's `response_data`. */
+export const trainingResultSchema = z.object({
+  identityId: z.string(),
+});
+
+/** One transcribed segment; the result body of a transcription is `{ segments, language }`. */
+export const transcriptionSegmentSchema = z.object({
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+});
+
+export const transcriptionResultSchema = z.object({
+  language: z.string(),
+  segments: z.array(transcriptionSegmentSchema),
+});
+export type TranscriptionResult = z.infer<typeof transcriptionResultSchema>;

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import {
+  EMAIL_MAX_LENGTH,
+  ID_MAX_LENGTH,
+  isWholeCents,
+  MAX_RECHARGE_USD,
+  MIN_RECHARGE_USD,
+  NAME_MAX_LENGTH,
+  TOKEN_MAX_LENGTH,
+} from "./limits";
+import { EMAIL_ADDRESS_REQUIRED, INVALID_EMAIL_ADDRESS, NAME_REQUIRED } from "./messages";
+
+/** Building blocks shared by the entity and call schemas, so one rule is written once. */
+
+/** An entity id (UUID on our server; only non-empty and bounded is promised to clients). */
+export const idSchema = z.string().trim().min(1).max(ID_MAX_LENGTH);
+
+/** An e-mail address as typed: trimmed and lower-cased before it is checked, so lookups are case-blind. */
+export const emailSchema = z
+  .string({ error: EMAIL_ADDRESS_REQUIRED })
+  .trim()
+  .toLowerCase()
+  .min(1, EMAIL_ADDRESS_REQUIRED)
+  .max(EMAIL_MAX_LENGTH, INVALID_EMAIL_ADDRESS)
+  .pipe(z.email(INVALID_EMAIL_ADDRESS));
+
+/** A required display name (organization, project, clone, ...). */
+export const nameSchema = z
+  .string({ error: NAME_REQUIRED })
+  .trim()
+  .min(1, NAME_REQUIRED)
+  .max(NAME_MAX_LENGTH);
+
+/** An opaque token from a third party (captcha, OAuth credential, client secret). */
+export const tokenSchema = z.string().trim().min(1).max(TOKEN_MAX_LENGTH);
+
+/** ISO-8601 timestamp as the server sends it (`Date.prototype.toISOString`, offsets tolerated). */
+export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+
+/** A calendar day `YYYY-MM-DD` (UTC). */
+export const isoDateSchema = z.iso.date();
+
+/** A dollar amount on the wire. */
+export const usdSchema = z.number().finite();
+
+/** A recharge or auto-recharge amount: at least 20 dollars, whole cents, bounded. */
+export const rechargeUsdSchema = z
+  .number()
+  .finite()
+  .min(MIN_RECHARGE_USD, `The minimum amount is $${MIN_RECHARGE_USD}.`)
+  .max(MAX_RECHARGE_USD, `The maximum amount is $${MAX_RECHARGE_USD}.`)
+  .refine(isWholeCents, "The amount must be in whole cents.");
+
+/** Bot-check fields carried by the public account calls; absent when the bot check is off. */
+export const recaptchaFields = {
+  recaptchaToken: tokenSchema.optional(),
+  recaptchaType: z.enum(["v3", "v2"]).optional(),
+};
+
+export const RECAPTCHA_TYPES = ["v3", "v2"] as const;
+export type RecaptchaType = (typeof RECAPTCHA_TYPES)[number];
+
+/**
+ * The answer of a call whose response the spec does not show: `{}`. The schema is a plain (stripping)
+ * object so the server may add fields later without breaking older clients.
+ */
+export const emptyResponse = z.object({});
+export type EmptyResponse = z.infer<typeof emptyResponse>;

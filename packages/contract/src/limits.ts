@@ -1,0 +1,291 @@
+/**
+ * Every business constant and limit of the specification (000 §5, §9 and 001 §5, §9), defined once and
+ * named after its meaning. Values the spec leaves open but the server must still bound are marked
+ * "our choice" so a reader knows they can move without breaking the spec.
+ */
+
+// ---------------------------------------------------------------------------------------------------
+// Money (DESIGN.md §3, §4): integer micro-dollars in storage and arithmetic, dollars on the wire.
+// ---------------------------------------------------------------------------------------------------
+
+export const CURRENCY = "USD";
+export const MICROS_PER_USD = 1_000_000;
+/** Balances and invoice amounts are shown with 2 decimals. */
+export const BALANCE_DECIMALS = 2;
+/** Per-call cost and the usage table's cost column are shown with 3 decimals. */
+export const COST_DECIMALS = 3;
+
+/** Minimum for a recharge, an auto-recharge threshold and an auto-recharge amount; smaller values are raised to it. */
+export const MIN_RECHARGE_USD = 20;
+export const DEFAULT_RECHARGE_USD = 100;
+/** Our choice: an upper bound so a typo cannot charge a card a fortune. */
+export const MAX_RECHARGE_USD = 10_000;
+/** Auto recharge when none was ever set: disabled, threshold 0, amount 0 (spec 000 §3). */
+export const DEFAULT_AUTORECHARGE = { enabled: false, threshold: 0, amount: 0 } as const;
+
+/** After a recharge the client re-reads the user until the balance moves. */
+export const BALANCE_POLL_ATTEMPTS = 5;
+export const BALANCE_POLL_INTERVAL_MS = 2_000;
+
+const MICROS_PER_USD_BIG = 1_000_000n;
+const MICRO_DIGITS = 6;
+
+/**
+ * Converts dollars to integer micro-dollars, rounding half away from zero on the decimal value the
+ * number prints as. Multiplying by 1e6 in floating point is not exact (4.0000005 * 1e6 is
+ * 4000000.4999999995), so the conversion works on the shortest decimal representation instead.
+ */
+export function usdToMicros(usd: number): bigint {
+  if (!Number.isFinite(usd)) {
+    throw new RangeError(`Not a finite dollar amount: ${usd}`);
+  }
+  const negative = usd < 0;
+  const [digits, pointPosition] = decimalDigits(Math.abs(usd));
+  // Shift the decimal point 6 places right; digits past it decide the rounding.
+  const integerLength = pointPosition + MICRO_DIGITS;
+  let micros: bigint;
+  if (integerLength <= 0) {
+    micros = integerLength === 0 && Number(digits[0] ?? "0") >= 5 ? 1n : 0n;
+  } else {
+    const padded = digits.padEnd(integerLength, "0");
+    micros = BigInt(padded.slice(0, integerLength));
+    if (Number(padded[integerLength] ?? "0") >= 5) {
+      micros += 1n;
+    }
+  }
+  return negative && micros !== 0n ? -micros : micros;
+}
+
+/** Converts micro-dollars to the nearest dollar number (exact for every amount below 9 billion dollars). */
+export function microsToUsd(micros: bigint | number): number {
+  const value = typeof micros === "bigint" ? micros : BigInt(Math.round(micros));
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const whole = magnitude / MICROS_PER_USD_BIG;
+  const fraction = (magnitude % MICROS_PER_USD_BIG).toString().padStart(MICRO_DIGITS, "0");
+  // Parsing the decimal text gives the correctly rounded double, unlike a float division for big values.
+  const usd = Number(`${whole}.${fraction}`);
+  return negative ? -usd : usd;
+}
+
+/** Whether a dollar amount is a whole number of cents, as card payments require. */
+export function isWholeCents(usd: number): boolean {
+  return Number.isFinite(usd) && usdToMicros(usd) % 10_000n === 0n;
+}
+
+/** The significant digits of a non-negative number and where its decimal point falls among them. */
+function decimalDigits(value: number): [digits: string, pointPosition: number] {
+  const [mantissa = "0", exponentText] = value.toString().split("e");
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
+  const [integerPart = "0", fractionPart = ""] = mantissa.split(".");
+  return [`${integerPart}${fractionPart}`, integerPart.length + exponent];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sessions, accounts, codes.
+// ---------------------------------------------------------------------------------------------------
+
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Our choice: bounds the work of hashing an attacker-supplied password. */
+export const PASSWORD_MAX_LENGTH = 256;
+/** Session lifetime with Remember Me: 1 year. */
+export const REMEMBER_ME_SESSION_MS = 365 * DAY_MS;
+/** Session lifetime without Remember Me: 1 day. */
+export const SESSION_MS = DAY_MS;
+/** Our choice: verification and reset codes are short-lived and attempt-limited (DESIGN.md §3). */
+export const VERIFICATION_CODE_TTL_MS = 15 * MINUTE_MS;
+export const VERIFICATION_CODE_MAX_ATTEMPTS = 5;
+export const VERIFICATION_CODE_LENGTH = 6;
+/** Our choice: how long an invitation link stays valid. */
+export const INVITATION_TTL_MS = 7 * DAY_MS;
+/** Our choice: how many addresses one invite may carry. */
+export const INVITE_MAX_EMAILS = 50;
+/** Our choice: length bounds of free-text names (people, organizations, projects, keys, clones). */
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+/** Our choice: bound of billing detail fields. */
+export const BILLING_FIELD_MAX_LENGTH = 200;
+/** Our choice: bound of opaque ids and tokens received from the client. */
+export const ID_MAX_LENGTH = 128;
+export const TOKEN_MAX_LENGTH = 4_096;
+
+/** The name an API key gets when it is created with an empty name. */
+export const API_KEY_NO_NAME = "- no name -";
+/** Shown in the API key table when both creator names are missing. */
+export const API_KEY_UNKNOWN_CREATOR = "Unknown";
+
+// ---------------------------------------------------------------------------------------------------
+// Client timings (spec 000 §7, §9; 001 §7, §9).
+// ---------------------------------------------------------------------------------------------------
+
+export const NOTIFICATION_MS = 3_000;
+export const SNIPPET_COPIED_MS = 2_000;
+export const ELAPSED_TIMER_REFRESH_MS = 100;
+export const STATISTICS_TIMEOUT_MS = 5_000;
+/** users/me, logout, project update and project delete. */
+export const SHORT_CALL_TIMEOUT_MS = 5_000;
+/** users/create, users/confirm, users/reset-password. */
+export const ACCOUNT_CALL_TIMEOUT_MS = 10_000;
+/** Google and GitHub sign-in. */
+export const OAUTH_CALL_TIMEOUT_MS = 7_000;
+export const LIGHTBOX_FADE_MS = 200;
+export const LIGHTBOX_RESIZE_MS = 200;
+export const LIGHTBOX_IMAGE_FADE_MS = 100;
+export const LOADING_PARTICLE_COUNT = 100;
+
+// ---------------------------------------------------------------------------------------------------
+// Paging.
+// ---------------------------------------------------------------------------------------------------
+
+/** Our choice: the spec shows the invoice pager but not its page size. */
+export const INVOICES_PAGE_SIZE = 10;
+/** Our choice: "page size is decided by the server" (001 §4). */
+export const HISTORY_PAGE_SIZE = 20;
+/** Pagination shows every page link up to this many pages; beyond, first, last and a window. */
+export const PAGINATION_FULL_LINKS = 9;
+/** Pages either side of the current one in the windowed pager. */
+export const PAGINATION_WINDOW = 2;
+
+// ---------------------------------------------------------------------------------------------------
+// Usage page (001 §2, §9).
+// ---------------------------------------------------------------------------------------------------
+
+/** The pie chart shows features above this share of the cost ... */
+export const PIE_MIN_PERCENT = 1;
+/** ... or the top ones by cost when fewer than this many qualify. */
+export const PIE_MIN_SLICES = 4;
+export const PIE_PALETTE_SIZE = 5;
+export const FEATURE_DROPDOWN_MAX_HEIGHT_PX = 500;
+export const MONTH_PICKER_FORMAT = "Y-m";
+
+// ---------------------------------------------------------------------------------------------------
+// Prompts and generation (001 §5, §9).
+// ---------------------------------------------------------------------------------------------------
+
+export const PROMPT_MAX_LENGTH = 1_000;
+export const IMAGE_COUNT_MIN = 1;
+export const IMAGE_COUNT_MAX = 4;
+export const IMAGE_COUNT_DEFAULT = 1;
+/** About 50 random prompts per generation screen. */
+export const RANDOM_PROMPT_COUNT = 50;
+
+export interface Resolution {
+  readonly width: number;
+  readonly height: number;
+  readonly label: string;
+}
+
+/** The resolution choices; any other size is labelled custom. */
+export const RESOLUTIONS = [
+  { width: 1024, height: 1024, label: "1:1" },
+  { width: 1024, height: 576, label: "16:9" },
+  { width: 576, height: 1024, label: "9:16" },
+  { width: 820, height: 1024, label: "4:5" },
+] as const satisfies readonly Resolution[];
+export const DEFAULT_RESOLUTION: Resolution = RESOLUTIONS[0];
+export const CUSTOM_RESOLUTION_LABEL = "custom";
+/** Our choice: bounds of a custom generation size. */
+export const GENERATION_MIN_SIDE = 256;
+export const GENERATION_MAX_SIDE = 2_048;
+
+export function resolutionLabel(width: number, height: number): string {
+  return RESOLUTIONS.find((r) => r.width === width && r.height === height)?.label ?? CUSTOM_RESOLUTION_LABEL;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Uploads (001 §5, §9).
+// ---------------------------------------------------------------------------------------------------
+
+/** 30 MB. */
+export const MAX_IMAGE_BYTES = 31_457_280;
+/** 16 megapixels. */
+export const MAX_IMAGE_PIXELS = 16_777_216;
+/** 4 megapixels, for upscaling. */
+export const MAX_UPSCALE_PIXELS = 4_194_304;
+/** No side of an extended image may exceed this. */
+export const MAX_EXTENSION_SIDE = 4_096;
+/** 20 MB. */
+export const MAX_AUDIO_BYTES = 20_971_520;
+/** 5 minutes. */
+export const MAX_AUDIO_SECONDS = 300;
+/** Transcription is billed per started minute. */
+export const AUDIO_BILLING_SECONDS = 60;
+
+export const ACCEPTED_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"] as const;
+export const ACCEPTED_IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export const ACCEPTED_AUDIO_EXTENSIONS = [".mp3", ".wav", ".ogg", ".flac"] as const;
+export const ACCEPTED_AUDIO_MIME_TYPES = [
+  "audio/mpeg",
+  "audio/mp3",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/wave",
+  "audio/ogg",
+  "audio/flac",
+  "audio/x-flac",
+] as const;
+
+/** Stored images have a thumbnail at the same URL with this suffix before the extension. */
+export const THUMBNAIL_SUFFIX = "_thumb";
+
+// ---------------------------------------------------------------------------------------------------
+// AI Clone training (001 §5).
+// ---------------------------------------------------------------------------------------------------
+
+export const TRAINING_MIN_IMAGES = 10;
+/** Extra images beyond this are ignored by the client. */
+export const TRAINING_MAX_IMAGES = 15;
+/** Each training image is resized so its short side is this many pixels ... */
+export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
+/** ... and encoded as JPEG at this quality. */
+export const TRAINING_JPEG_QUALITY = 0.95;
+/** "Training takes 30 minutes or more." */
+export const TRAINING_EXPECTED_MINUTES = 30;
+
+// ---------------------------------------------------------------------------------------------------
+// Mask editor and debug controls (001 §6, §9).
+// ---------------------------------------------------------------------------------------------------
+
+export const BRUSH_MIN = 2;
+export const BRUSH_MAX = 200;
+export const BRUSH_DEFAULT = 30;
+export const MASK_OPACITY_MIN = 0;
+export const MASK_OPACITY_MAX = 1;
+export const MASK_OPACITY_STEP = 0.05;
+export const MASK_OPACITY_DEFAULT = 0.8;
+/** Face swapping with a custom mask but nothing drawn sends an all-black JPEG at this quality. */
+export const EMPTY_MASK_JPEG_QUALITY = 1;
+
+export const GENERATIVE_FILL_DEFAULT_DENOISE = 0.7;
+export const GENERATIVE_FILL_DEFAULT_CFG = 46;
+export const CFG_MIN = 1;
+export const CFG_MAX = 100;
+
+/** The denoise slider of reimagine, also the non-production debug slider of generative fill. */
+export const REIMAGINE_DENOISE_MIN = 0.5;
+export const REIMAGINE_DENOISE_MAX = 1;
+export const REIMAGINE_DENOISE_STEP = 0.01;
+export const REIMAGINE_DENOISE_DEFAULT = 0.7;
+export const REIMAGINE_DENOISE_DECIMALS = 2;
+
+// ---------------------------------------------------------------------------------------------------
+// Transcription.
+// ---------------------------------------------------------------------------------------------------
+
+export const DEFAULT_TRANSCRIPTION_LANGUAGE = "en";
+
+// ---------------------------------------------------------------------------------------------------
+// Feature calls (001 §7).
+// ---------------------------------------------------------------------------------------------------
+
+/** Feature calls from the console name their project in this header. */
+export const PROJECT_HEADER = "x-authorization-project";
+/** Calls that use an AI Clone name its training request in this header. */
+export const IDENTITY_REQUEST_HEADER = "x-authorization-identity-request-id";
+/** API users authenticate feature calls with `Authorization: Bearer <key>` (DESIGN.md §1). */
+export const API_KEY_HEADER = "authorization";

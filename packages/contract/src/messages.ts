@@ -1,0 +1,327 @@
+import type { ErrorCode } from "./errors";
+import { COST_DECIMALS, MAX_AUDIO_SECONDS } from "./limits";
+
+/**
+ * User-visible texts that the server and more than one web screen share, in the spec's exact wording
+ * (typos included: the spec is the product). Where the spec elides part of a message ("An error
+ * occurred ... Please try again later"), the elided middle is ours and says which action failed.
+ */
+
+export interface TitledMessage {
+  readonly title: string;
+  readonly message: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Password rules (000 §5, 001 §5).
+// ---------------------------------------------------------------------------------------------------
+
+export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters long.";
+export const PASSWORD_TOO_WEAK =
+  "Password must include at least one uppercase letter, one lowercase letter, one number, and one special character.";
+export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match.";
+export const PASSWORD_STRONG = "Password is strong!";
+/** Ours: the spec sets no maximum; the server bounds hashing work. */
+export const PASSWORD_TOO_LONG = "Password must be at most 256 characters long.";
+
+// ---------------------------------------------------------------------------------------------------
+// Sign-up, sign-in and recovery validation (000 §5).
+// ---------------------------------------------------------------------------------------------------
+
+export const FIRST_NAME_REQUIRED = "First Name is required";
+export const LAST_NAME_REQUIRED = "Last Name is required";
+export const EMAIL_ADDRESS_REQUIRED = "Email Address is required";
+export const INVALID_EMAIL_ADDRESS = "Invalid email address";
+export const PASSWORD_REQUIRED = "Password is required";
+export const TERMS_REQUIRED = "You must accept the terms and conditions";
+export const VERIFICATION_CODE_REQUIRED = "Verification code is required";
+/** The forgot-password form's wording differs from sign-up's ("address" in lower case). */
+export const FORGOT_PASSWORD_EMAIL_REQUIRED = "Email address is required";
+
+// ---------------------------------------------------------------------------------------------------
+// Generic form texts.
+// ---------------------------------------------------------------------------------------------------
+
+export const REQUIRED_FIELDS_MISSING = "Please fill all the required fields";
+export const NAME_REQUIRED = "Please enter a name.";
+export const LOGOUT_CONFIRM = "Are you sure you want to logout?";
+export const LOGOUT_ALL_SESSIONS_CONFIRM = "Are you sure you want to logout from all sessions?";
+export const CONFIRM_YES = "Yes";
+export const CONFIRM_NO = "No";
+export const CONFIRM_DELETE_YES = "Yes, proceed";
+export const SECURITY_CHALLENGE_TITLE = "Security Challenge";
+export const SECURITY_CHALLENGE_MESSAGE = "Please complete the security challenge below";
+export const JOIN_ORGANIZATION_TITLE = "Join Organization";
+export const API_CALL_DETAILS_TITLE = "API Call Details";
+export const NOT_FOUND_TITLE = "Not Found";
+
+// ---------------------------------------------------------------------------------------------------
+// Domain refusals (000 §5).
+// ---------------------------------------------------------------------------------------------------
+
+export const ARCHIVE_LAST_ORGANIZATION =
+  "You must belong to at least one active organization. Please create a new organization before archiving this one.";
+/** The spec shows this text when an owner tries to leave; its wording is about the last organization. */
+export const LEAVE_ORGANIZATION_REFUSED =
+  "You must belong at least to one organization. Please create a new organization before leaving.";
+export const ARCHIVE_LAST_PROJECT =
+  "At least one project is required within the organization. Please create a new project before archiving this one.";
+export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
+
+// ---------------------------------------------------------------------------------------------------
+// Success notices.
+// ---------------------------------------------------------------------------------------------------
+
+export const RECHARGE_SUCCESSFUL = "Recharge Successful!";
+export const CHANGES_SAVED = "Changes have been saved!";
+/** The spec's typo ("delete!") is the product's wording; keep it. */
+export const API_KEY_DELETED = "The API Key has been delete!";
+export const PROFILE_UPDATED = "Profile Updated!";
+export const PASSWORD_CHANGED = "Password Changed!";
+export const TRAINING_STARTED = "Training has started!";
+export const CODE_COPIED = "Code copied to clipboard!";
+export const INVITATION_CONFIRMED = "Invitation Confirmed";
+
+// ---------------------------------------------------------------------------------------------------
+// Empty states and fixed labels.
+// ---------------------------------------------------------------------------------------------------
+
+export const INVOICES_EMPTY =
+  "You don't have any invoices yet. Your billing history will appear here once invoices are generated.";
+export const API_KEYS_EMPTY =
+  "No API keys have been created yet. Generate a new key to start making API requests.";
+export const HISTORY_EMPTY =
+  "You haven't used this section yet. Start now using the options in the left panel!";
+export const INVOICE_STATUS_PAID = "Paid";
+export const GENERATION_ERROR_LABEL = "Generation Error";
+export const TRANSCRIPTION_ERROR = "There was an error processing the transcription.";
+export const ALL_FEATURES = "All Features";
+export const TEXT_REMOVAL_HINT = "Select your image and click on Remove Texts to eliminate all text from it.";
+export const PROMPT_PLACEHOLDER = "Type your prompt here..";
+
+/** "Are you sure you want to recharge $100?" with the amount as the user typed it. */
+export function rechargeConfirmText(amount: number | string): string {
+  return `Are you sure you want to recharge $${amount}?`;
+}
+
+/** The price line of the edit screens, e.g. "$0.010 will be charged". */
+export function chargeNoticeText(priceUsd: number): string {
+  return `$${priceUsd.toFixed(COST_DECIMALS)} will be charged`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Upload limits (001 §5).
+// ---------------------------------------------------------------------------------------------------
+
+export const IMAGE_SIZE_LIMIT_TITLE = "Image Size Limit Exceeded";
+export const IMAGE_PIXELS_EXCEEDED: TitledMessage = {
+  title: IMAGE_SIZE_LIMIT_TITLE,
+  message:
+    "The uploaded image exceeds the 16 Megapixel limit. Please use an image with dimensions under 16 Megapixels.",
+};
+/** The second wording the spec shows on some screens for the same limit. */
+export const IMAGE_PIXELS_EXCEEDED_ALT: TitledMessage = {
+  title: IMAGE_SIZE_LIMIT_TITLE,
+  message:
+    "The uploaded image exceeds the 16 Megapixel limit. Please upload an image with dimensions below 16 Megapixels.",
+};
+export const UPSCALE_PIXELS_EXCEEDED: TitledMessage = {
+  title: IMAGE_SIZE_LIMIT_TITLE,
+  message: "The uploaded image exceeds the 4 Megapixel limit.",
+};
+export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
+  title: IMAGE_SIZE_LIMIT_TITLE,
+  message: "The uploaded image exceeds the 30MB limit. Please use an image smaller than 30MB.",
+};
+export const IMAGE_UNREADABLE: TitledMessage = {
+  title: "Error Reading Image",
+  message: "An error occurred while reading the image. Please try with a different one.",
+};
+export const AUDIO_TOO_LONG: TitledMessage = {
+  title: "Audio File Too Long",
+  message: `The audio file exceeds the ${MAX_AUDIO_SECONDS / 60} minute limit. Please use a shorter file.`,
+};
+export const AUDIO_TOO_LARGE: TitledMessage = {
+  title: "Audio File Too Large",
+  message: "The audio file exceeds the 20MB limit. Please use a smaller file.",
+};
+export const AUDIO_UNREADABLE: TitledMessage = {
+  title: "Error Reading Audio File",
+  message: "An error occurred while reading the audio file. Please try with a different one.",
+};
+export const AI_CLONE_NOT_SELECTED: TitledMessage = {
+  title: "AI Clone not Selected",
+  message: "Please select an AI Clone from the list.",
+};
+export const AI_CLONE_NAME_MISSING: TitledMessage = {
+  title: "Missing AI Clone Name",
+  message: "Please provide a name for your AI Clone.",
+};
+/** Ours: the spec shows the lock and its link to payments but not the sentence. */
+export const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
+
+// ---------------------------------------------------------------------------------------------------
+// Sign-in and account errors (000 §8).
+// ---------------------------------------------------------------------------------------------------
+
+export const GENERIC_ERROR = "An error occurred. Please try again later or contact support.";
+export const RECAPTCHA_FAILED = "Recaptcha check failed. Please try again.";
+export const INVALID_PASSWORD = "Invalid password";
+export const LOGIN_USER_NOT_FOUND = "We cannot find the provided email on our database.";
+export const USER_ALREADY_EXISTS = "The email already exists. Please select a different one";
+/** Ours: the spec says only that this message sends the user back to sign-in. */
+export const USER_ALREADY_ACTIVE = "Your account is already active. Please go back and sign in.";
+export const VERIFICATION_CODE_NOT_FOUND =
+  "No active verification code found. Please go back and generate a new one.";
+export const INVALID_VERIFICATION_CODE = "Invalid verification code";
+export const RESET_USER_NOT_FOUND = "Email address not found.";
+export const GOOGLE_EMAIL_NOT_FOUND =
+  "Unable to retrieve email from Google. Please try again or contact support.";
+export const GITHUB_EMAIL_NOT_FOUND =
+  "Unable to retrieve email from GitHub. Please try again or contact support.";
+export const SIGNUP_ERROR = "Signup error. Please try again later or contact support.";
+
+// ---------------------------------------------------------------------------------------------------
+// Error dialogs (000 §8, 001 §8): { title, message }.
+// ---------------------------------------------------------------------------------------------------
+
+function supportError(title: string, action: string): TitledMessage {
+  return { title, message: `An error occurred while ${action}. Please try again later or contact support.` };
+}
+
+function ourSupportError(title: string, action: string): TitledMessage {
+  return {
+    title,
+    message: `An error occurred while ${action}. Please try again later or contact our support.`,
+  };
+}
+
+export const ERROR_DIALOGS = {
+  retrieveMembers: supportError("Failed to Retrieve Members", "retrieving the members"),
+  updateOrganization: supportError("Error Updating Organization", "updating the organization"),
+  deleteOrganization: supportError("Error Deleting Organization", "archiving the organization"),
+  createOrganization: supportError("Error Creating Organization", "creating the organization"),
+  checkInvitations: supportError("Error Checking Invitations", "checking the invitation"),
+  invalidInvitation: supportError("Invalid Invitation", "reading the invitation"),
+  invitationConfirmationFailed: supportError("Invitation Confirmation Failed", "confirming the invitation"),
+  /** The spec shows this title when revoking an invitation fails. */
+  revokeInvitation: supportError("Error Confirming Invitation", "revoking the invitation"),
+  removeUser: supportError("Error Removing User", "removing the user"),
+  saveSettings: supportError("Error Saving Settings", "saving the settings"),
+  transferOwnership: supportError("Error Transferring Ownership", "transferring the ownership"),
+  paymentMethodUpdate: supportError("Payment Method Update Failed", "updating the payment method"),
+  paymentMethodDelete: supportError("Payment Method Delete Failed", "deleting the payment method"),
+  paymentRetrieval: {
+    title: "Payment Retrieval Failed",
+    message:
+      "We encountered an error while retrieving your payment information. Please try again later or contact support for assistance.",
+  },
+  recharge: {
+    title: "Error Recharging",
+    message:
+      "There was an error trying to process the recharge. Please try again later or contact our support.",
+  },
+  savePaymentSettings: {
+    title: "Failed to Save Settings",
+    message:
+      "An error occurred while saving your payment settings. Please try again later or contact support for assistance.",
+  },
+  updateBilling: {
+    title: "Error",
+    message: "There was an error updating the organization. Please try again later or contact support.",
+  },
+  invoiceRetrieval: {
+    title: "Invoice Retrieval Failed",
+    message:
+      "We encountered an error while retrieving your invoice information. Please try again later or contact support for assistance.",
+  },
+  updateProject: ourSupportError("Error Updating Project", "updating the project"),
+  archiveProject: ourSupportError("Error Archiving Project", "archiving the project"),
+  createProject: supportError("Error Creating Project", "creating the project"),
+  fetchApiKeys: supportError("Error fetching API Keys", "fetching the API keys"),
+  deleteApiKey: supportError("Error Deleting API Key", "deleting the API key"),
+  createApiKey: supportError("Error Creating API Key", "creating the API key"),
+  updateApiKey: supportError("Error updating API Key", "updating the API key"),
+  insufficientBalance: {
+    title: "Insufficient Balance",
+    message:
+      "Insufficient balance to complete the request. Please add funds to your organization to continue.",
+  },
+  removeObject: ourSupportError("Error Removing Object", "removing the object"),
+  swapFaces: ourSupportError("Error Swapping Faces", "applying the face swapping"),
+  inpaintImage: ourSupportError("Error Inpainting Image", "applying the inpainting"),
+  startTraining: ourSupportError("Error Starting Training", "starting the training"),
+  deleteImage: ourSupportError("Error Deleting Image", "deleting the image"),
+  deleteAiClone: ourSupportError("Error Deleting AI Clone", "deleting the image"),
+  deleteTranscription: ourSupportError("Error Deleting Transcription", "deleting the transcription"),
+  retrieveYourImages: ourSupportError("Error Retrieving Your Images", "retrieving your images"),
+  retrieveImages: ourSupportError("Error Retrieving Images", "retrieving the images"),
+  retrieveAiClones: ourSupportError("Error Retrieving Your AI Clones", "retrieving your AI Clones"),
+  retrieveTranscriptions: ourSupportError("Error Retrieving Transcriptions", "retrieving the transcriptions"),
+  statistics: ourSupportError("Error retrieving statistics", "retrieving the statistics"),
+  updateProfile: ourSupportError("Error Updating Your Profile", "updating your profile"),
+  changePassword: ourSupportError("Error Changing Your Password", "changing your password"),
+  logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
+} as const satisfies Record<string, TitledMessage>;
+
+export type ErrorDialogName = keyof typeof ERROR_DIALOGS;
+
+/** Confirm dialog titles of history deletes (001 §8). */
+export const DELETE_IMAGE_TITLE = "Delete Image";
+export const DELETE_AI_CLONE_TITLE = "Delete AI Clone";
+export const DELETE_TRANSCRIPTION_TITLE = "Delete Transcription";
+
+// ---------------------------------------------------------------------------------------------------
+// The human text the server sends with each error code when it has nothing more specific.
+// ---------------------------------------------------------------------------------------------------
+
+export const ERROR_MESSAGES = {
+  "invalid-input": "The request is not valid.",
+  "malformed-json": "The request body is not valid JSON.",
+  "user-not-found": LOGIN_USER_NOT_FOUND,
+  "user-already-exists": USER_ALREADY_EXISTS,
+  "user-already-active": USER_ALREADY_ACTIVE,
+  "verification-code-not-found": VERIFICATION_CODE_NOT_FOUND,
+  "invalid-verification-code": INVALID_VERIFICATION_CODE,
+  "invalid-reset-code": INVALID_VERIFICATION_CODE,
+  "email-credentials-not-found":
+    "Unable to retrieve email from the identity provider. Please try again or contact support.",
+  "invitation-invalid": "This invitation is no longer valid.",
+  unauthenticated: "You are not signed in.",
+  "invalid-credentials": INVALID_PASSWORD,
+  "invalid-api-key": "The API key is missing or not valid.",
+  "insufficient-balance": ERROR_DIALOGS.insufficientBalance.message,
+  "payment-method-required": PAYMENT_METHOD_REQUIRED,
+  "card-declined": "The card was declined.",
+  "payment-failed": ERROR_DIALOGS.recharge.message,
+  "first-deposit-required": TRAINING_LOCKED,
+  forbidden: "You do not have permission to do this.",
+  "csrf-rejected": "The request was rejected. Please reload the page and try again.",
+  "user-not-active": "Your account is not verified yet.",
+  "not-found": "Not found.",
+  "route-not-found": "Not found.",
+  "last-organization": ARCHIVE_LAST_ORGANIZATION,
+  "owner-cannot-leave": LEAVE_ORGANIZATION_REFUSED,
+  "owner-immutable": "The owner's membership and permissions cannot be changed.",
+  "last-project": ARCHIVE_LAST_PROJECT,
+  "already-member": "This user is already a member of the organization.",
+  "identity-not-ready": "The AI Clone has not finished training yet.",
+  "method-not-allowed": "Method not allowed.",
+  "payload-too-large": "The request is too large.",
+  "file-too-large": IMAGE_BYTES_EXCEEDED.message,
+  "image-dimensions-exceeded": IMAGE_PIXELS_EXCEEDED.message,
+  "audio-too-long": AUDIO_TOO_LONG.message,
+  "unsupported-media-type": "Unsupported content type.",
+  "unsupported-file-type": "Unsupported file type.",
+  "unprocessable-input": "The request could not be processed.",
+  "unreadable-file": IMAGE_UNREADABLE.message,
+  "rate-limited": "Too many requests. Please wait a moment and try again.",
+  "recaptcha-failed": RECAPTCHA_FAILED,
+  "internal-error": GENERIC_ERROR,
+  "feature-unavailable": "This feature is not available right now.",
+  "service-unavailable": "The service is temporarily unavailable. Please try again later.",
+} as const satisfies Record<ErrorCode, string>;
+
+export function errorMessageOf(code: ErrorCode): string {
+  return ERROR_MESSAGES[code];
+}
