@@ -20,7 +20,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dataDir = mkdtempSync(join(tmpdir(), "prism-test-"));
   const config = loadConfig({ APP_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env });
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database }, { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false });
+  const app = await buildApp(
+    { config, database },
+    { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false },
+  );
   await app.ready();
   return {
     app,
