@@ -13,6 +13,7 @@ export default defineConfig({
           environment: "node",
         },
       },
+      "packages/engine/vitest.config.ts",
       "apps/server/vitest.config.ts",
       "apps/web/vitest.config.ts",
       "apps/web/vitest.e2e.config.ts",

@@ -7,6 +7,7 @@ import { paymentCalls } from "./payments";
 import { playgroundCalls } from "./playground";
 import { projectCalls } from "./projects";
 import { statisticsCalls } from "./statistics";
+import { systemCalls } from "./system";
 import { userCalls } from "./users";
 
 export * from "./api-keys";
@@ -18,10 +19,12 @@ export * from "./payments";
 export * from "./playground";
 export * from "./projects";
 export * from "./statistics";
+export * from "./system";
 export * from "./users";
 
 /** Every JSON console call by area; the server registers routes from it and the web derives its client. */
 export const calls = {
+  system: systemCalls,
   users: userCalls,
   organizations: organizationCalls,
   members: memberCalls,
