@@ -1,5 +1,11 @@
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db/client";
+import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
+import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
+import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
+import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
 
 /**
  * Everything a module needs from the outside world, built once at start-up (or per test) and passed
@@ -8,4 +14,27 @@ import type { DatabaseHandle } from "./db/client";
 export interface AppDependencies {
   config: AppConfig;
   database: DatabaseHandle;
+  mailer: Mailer;
+  /** The outbox is always there: it is the mailer by default and the dev mailbox reads it. */
+  outbox: OutboxMailer;
+  botCheck: BotCheck;
+  verifyGoogleCredential: GoogleVerifier | undefined;
+  signInWithGitHub: GitHubSignIn | undefined;
+}
+
+export function createDependencies(
+  config: AppConfig,
+  database: DatabaseHandle,
+  log?: FastifyBaseLogger,
+): AppDependencies {
+  const outbox = new OutboxMailer(join(config.dataDir, "outbox"), config.mail.from, log);
+  return {
+    config,
+    database,
+    outbox,
+    mailer: config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : outbox,
+    botCheck: config.recaptcha ? createRecaptchaBotCheck(config.recaptcha) : noBotCheck,
+    verifyGoogleCredential: config.google ? createGoogleVerifier(config.google) : undefined,
+    signInWithGitHub: config.github ? createGitHubSignIn(config.github) : undefined,
+  };
 }

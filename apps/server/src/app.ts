@@ -4,9 +4,12 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
-import { registerRateLimiting, registerSecurityHeaders } from "./http/security";
+import { registerRateLimiting, registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
+import { registerAuthRoutes } from "./modules/auth/auth.routes";
+import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
 import { registerHealthRoutes } from "./modules/health/health.routes";
+import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -37,13 +40,16 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
-  await registerSecurityHeaders(app, deps.config);
+  await registerSecurityHeaders(app, deps.config, thirdPartySources(deps.config));
   await app.register(cookie);
   await registerRateLimiting(app);
   registerCsrfProtection(app, deps.config);
 
   registerHealthRoutes(app, deps);
+  registerPublicConfigRoutes(app, deps);
+  registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerDevMailboxRoutes(app, deps);
 
   await registerSpa(app, deps.config.webDistDir);
 

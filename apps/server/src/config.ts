@@ -40,6 +40,34 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST_DIR: optionalString,
+
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, { message: "must be an smtp:// or smtps:// URL" })
+      .optional(),
+  ),
+  MAIL_FROM: z.string().trim().min(3).default("Prism <no-reply@prism.local>"),
+
+  RECAPTCHA_V3_SITE_KEY: optionalString,
+  RECAPTCHA_V3_SECRET_KEY: optionalString,
+  RECAPTCHA_V2_SITE_KEY: optionalString,
+  RECAPTCHA_V2_SECRET_KEY: optionalString,
+  RECAPTCHA_MIN_SCORE: z.coerce
+    .number({ message: "must be a number between 0 and 1" })
+    .min(0)
+    .max(1)
+    .default(0.5),
+  RECAPTCHA_VERIFY_URL: z.url().default("https://www.google.com/recaptcha/api/siteverify"),
+  RECAPTCHA_SCRIPT_URL: z.url().default("https://www.google.com/recaptcha/api.js"),
+
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_JWKS_URL: z.url().default("https://www.googleapis.com/oauth2/v3/certs"),
+
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_OAUTH_BASE_URL: z.url().default("https://github.com"),
+  GITHUB_API_BASE_URL: z.url().default("https://api.github.com"),
 });
 
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -58,6 +86,21 @@ export interface AppConfig {
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
+  mail: { smtpUrl: string | undefined; from: string };
+  /** reCAPTCHA, on when all four keys are set. */
+  recaptcha:
+    | {
+        v3SiteKey: string;
+        v3SecretKey: string;
+        v2SiteKey: string;
+        v2SecretKey: string;
+        minScore: number;
+        verifyUrl: string;
+        scriptUrl: string;
+      }
+    | undefined;
+  google: { clientId: string; jwksUrl: string } | undefined;
+  github: { clientId: string; clientSecret: string; oauthBaseUrl: string; apiBaseUrl: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +129,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   for (const origin of trustedOrigins) {
     if (!URL.canParse(origin)) problems.push(`TRUSTED_ORIGINS: "${origin}" is not a URL`);
   }
+  const recaptchaKeys = [
+    values.RECAPTCHA_V3_SITE_KEY,
+    values.RECAPTCHA_V3_SECRET_KEY,
+    values.RECAPTCHA_V2_SITE_KEY,
+    values.RECAPTCHA_V2_SECRET_KEY,
+  ];
+  if (recaptchaKeys.some(Boolean) && !recaptchaKeys.every(Boolean)) {
+    problems.push(
+      "RECAPTCHA_V3_SITE_KEY, RECAPTCHA_V3_SECRET_KEY, RECAPTCHA_V2_SITE_KEY and RECAPTCHA_V2_SECRET_KEY: set all four or none",
+    );
+  }
+  if (Boolean(values.GITHUB_CLIENT_ID) !== Boolean(values.GITHUB_CLIENT_SECRET)) {
+    problems.push("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: set both or neither");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.APP_ENV === "development") trustedOrigins.push(DEV_SERVER_ORIGIN);
 
@@ -101,5 +158,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: values.TRUST_PROXY,
     logLevel: values.LOG_LEVEL,
     webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
+    recaptcha:
+      values.RECAPTCHA_V3_SITE_KEY &&
+      values.RECAPTCHA_V3_SECRET_KEY &&
+      values.RECAPTCHA_V2_SITE_KEY &&
+      values.RECAPTCHA_V2_SECRET_KEY
+        ? {
+            v3SiteKey: values.RECAPTCHA_V3_SITE_KEY,
+            v3SecretKey: values.RECAPTCHA_V3_SECRET_KEY,
+            v2SiteKey: values.RECAPTCHA_V2_SITE_KEY,
+            v2SecretKey: values.RECAPTCHA_V2_SECRET_KEY,
+            minScore: values.RECAPTCHA_MIN_SCORE,
+            verifyUrl: values.RECAPTCHA_VERIFY_URL,
+            scriptUrl: values.RECAPTCHA_SCRIPT_URL,
+          }
+        : undefined,
+    google: values.GOOGLE_CLIENT_ID
+      ? { clientId: values.GOOGLE_CLIENT_ID, jwksUrl: values.GOOGLE_JWKS_URL }
+      : undefined,
+    github:
+      values.GITHUB_CLIENT_ID && values.GITHUB_CLIENT_SECRET
+        ? {
+            clientId: values.GITHUB_CLIENT_ID,
+            clientSecret: values.GITHUB_CLIENT_SECRET,
+            oauthBaseUrl: values.GITHUB_OAUTH_BASE_URL.replace(/\/+$/, ""),
+            apiBaseUrl: values.GITHUB_API_BASE_URL.replace(/\/+$/, ""),
+          }
+        : undefined,
   };
 }

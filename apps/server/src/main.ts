@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app";
+import { createDependencies } from "./app-dependencies";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase, pgliteDirFor } from "./db/client";
 
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   });
   await database.migrate();
 
-  const app = await buildApp({ config, database });
+  const app = await buildApp(createDependencies(config, database));
 
   // On SIGTERM/SIGINT Fastify stops accepting, answers in-flight requests, then the onClose hooks
   // close the database. A second signal or the grace period forces the exit.

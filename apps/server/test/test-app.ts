@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app";
+import { type AppDependencies, createDependencies } from "../src/app-dependencies";
 import { type AppConfig, loadConfig } from "../src/config";
 import type { DatabaseHandle } from "../src/db/client";
 import { createTestDatabase } from "./test-database";
 
 export interface TestApp {
   app: FastifyInstance;
+  deps: AppDependencies;
   database: DatabaseHandle;
   config: AppConfig;
   /** Closes the app, drops the database and removes the temp data directory. */
@@ -16,17 +18,19 @@ export interface TestApp {
 }
 
 /** The real app on an isolated database and a temp DATA_DIR; env overrides go through loadConfig. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<AppDependencies> = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "prism-test-"));
   const config = loadConfig({ APP_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env });
   const database = await createTestDatabase();
-  const app = await buildApp(
-    { config, database },
-    { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false },
-  );
+  const deps = { ...createDependencies(config, database), ...overrides };
+  const app = await buildApp(deps, { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false });
   await app.ready();
   return {
     app,
+    deps,
     database,
     config,
     close: async () => {

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -115,3 +116,53 @@ export const projects = pgTable(
   },
   (table) => [index("projects_organization_id_idx").on(table.organizationId)],
 );
+
+export const VERIFICATION_PURPOSES = ["verify-email", "reset-password"] as const;
+export type VerificationPurpose = (typeof VERIFICATION_PURPOSES)[number];
+
+/**
+ * Short-lived codes mailed for email verification and password reset. Only a hash is stored; a new
+ * code replaces the previous one of the same purpose; wrong guesses are counted and lock the code.
+ */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: VERIFICATION_PURPOSES }).notNull(),
+    codeHash: text("code_hash").notNull(),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [uniqueIndex("verification_codes_user_purpose_unique").on(table.userId, table.purpose)],
+);
+
+/** A Google or GitHub identity linked to a user (by the provider's stable subject id, not the email). */
+export const oauthAccounts = pgTable(
+  "oauth_accounts",
+  {
+    provider: text("provider", { enum: ["google", "github"] }).notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.provider, table.providerUserId] }),
+    index("oauth_accounts_user_id_idx").on(table.userId),
+  ],
+);
+
+/**
+ * Fixed-window counters for throttling (per IP, per email). Kept in the database, not in process
+ * memory, so every server process behind a load balancer shares the same limits.
+ */
+export const rateLimitBuckets = pgTable("rate_limit_buckets", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull(),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true, mode: "date" }).notNull(),
+});

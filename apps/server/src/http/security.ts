@@ -4,6 +4,34 @@ import type { FastifyInstance } from "fastify";
 import type { AppConfig } from "../config";
 import { AppError } from "../errors";
 
+export type ExtraSources = Partial<
+  Record<"scriptSrc" | "styleSrc" | "connectSrc" | "frameSrc" | "imgSrc", string[]>
+>;
+
+/** The third-party origins the SPA needs for the providers this deployment has configured. */
+export function thirdPartySources(config: AppConfig): ExtraSources {
+  const sources: Required<ExtraSources> = {
+    scriptSrc: [],
+    styleSrc: [],
+    connectSrc: [],
+    frameSrc: [],
+    imgSrc: [],
+  };
+  if (config.recaptcha) {
+    const origin = new URL(config.recaptcha.scriptUrl).origin;
+    sources.scriptSrc.push(origin, "https://www.gstatic.com");
+    sources.frameSrc.push(origin, "https://recaptcha.google.com");
+  }
+  if (config.google) {
+    const gsi = "https://accounts.google.com";
+    sources.scriptSrc.push(gsi);
+    sources.styleSrc.push(gsi);
+    sources.connectSrc.push(gsi);
+    sources.frameSrc.push(gsi);
+  }
+  return sources;
+}
+
 /**
  * Security headers. The CSP allows only our own scripts; styles may be inline because Mantine writes
  * CSS variables into style elements at run time. Third-party origins (payments, bot check, sign-in
@@ -12,7 +40,7 @@ import { AppError } from "../errors";
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   config: AppConfig,
-  extraSources: Partial<Record<"scriptSrc" | "connectSrc" | "frameSrc" | "imgSrc", string[]>> = {},
+  extraSources: ExtraSources = {},
 ): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -20,7 +48,7 @@ export async function registerSecurityHeaders(
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", ...(extraSources.scriptSrc ?? [])],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'", ...(extraSources.styleSrc ?? [])],
         imgSrc: ["'self'", "data:", "blob:", ...(extraSources.imgSrc ?? [])],
         fontSrc: ["'self'", "data:"],
         connectSrc: ["'self'", ...(extraSources.connectSrc ?? [])],

@@ -1,6 +1,11 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { REMEMBER_ME_SESSION_MS, SESSION_MS } from "@prism/contract";
+import { and, eq, ne } from "drizzle-orm";
+import type { FastifyReply } from "fastify";
 import type { Executor } from "../../db/client";
+import { sessions } from "../../db/schema";
 import { findSessionByTokenHash } from "./session.store";
+import { SESSION_COOKIE } from "./session-cookie";
 
 export interface AuthenticatedUser {
   sessionId: string;
@@ -31,4 +36,63 @@ export async function authenticateSessionToken(
     firstName: row.firstName,
     lastName: row.lastName,
   };
+}
+
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+  rememberMe: boolean;
+}
+
+/** A new session: 256 random bits in the cookie, only their SHA-256 in the database. */
+export async function createSession(
+  db: Executor,
+  input: { userId: string; rememberMe: boolean; ipAddress?: string; userAgent?: string | undefined },
+  now = new Date(),
+): Promise<NewSession> {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(now.getTime() + (input.rememberMe ? REMEMBER_ME_SESSION_MS : SESSION_MS));
+  await db.insert(sessions).values({
+    tokenHash: hashSessionToken(token),
+    userId: input.userId,
+    rememberMe: input.rememberMe,
+    createdAt: now,
+    expiresAt,
+    ipAddress: input.ipAddress ?? null,
+    userAgent: input.userAgent?.slice(0, 512) ?? null,
+  });
+  return { token, expiresAt, rememberMe: input.rememberMe };
+}
+
+export async function endSession(db: Executor, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of the user, or every one but `exceptSessionId` (password change). */
+export async function endAllSessions(db: Executor, userId: string, exceptSessionId?: string): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      exceptSessionId
+        ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId))
+        : eq(sessions.userId, userId),
+    );
+}
+
+/**
+ * httpOnly so scripts never see the token, SameSite=Lax against cross-site sends, Secure in production.
+ * Without Remember Me the cookie is a browser-session cookie; the server-side expiry (1 day) holds anyway.
+ */
+export function setSessionCookie(reply: FastifyReply, session: NewSession, secure: boolean): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    ...(session.rememberMe ? { expires: session.expiresAt } : {}),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: "lax", secure, path: "/" });
 }

@@ -2,10 +2,28 @@ import { calls } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
+import { hashPassword } from "../auth/password-hashing";
+import { endAllSessions } from "../auth/session.service";
 import { getUserInfo } from "./users.service";
+import { updateUser } from "./users.store";
 
 export function registerUserRoutes(app: FastifyInstance, deps: AppDependencies): void {
-  registerCall(app, deps, calls.users.me, async ({ user, deps }) =>
-    getUserInfo(deps.database.db, user.userId),
-  );
+  const db = deps.database.db;
+
+  registerCall(app, deps, calls.users.me, async ({ user }) => getUserInfo(db, user.userId));
+
+  registerCall(app, deps, calls.users.updateProfile, async ({ user, body }) => {
+    await updateUser(db, user.userId, { firstName: body.firstName, lastName: body.lastName });
+    return {};
+  });
+
+  // A password change keeps this session and ends every other one.
+  registerCall(app, deps, calls.users.changePassword, async ({ user, body }) => {
+    const passwordHash = await hashPassword(body.password);
+    await db.transaction(async (tx) => {
+      await updateUser(tx, user.userId, { passwordHash });
+      await endAllSessions(tx, user.userId, user.sessionId);
+    });
+    return {};
+  });
 }

@@ -29,3 +29,28 @@ export async function listActiveProjects(db: Executor, organizationIds: string[]
     .where(and(inArray(projects.organizationId, organizationIds), isNull(projects.archivedAt)))
     .orderBy(asc(projects.createdAt), asc(projects.id));
 }
+
+export async function findUserByEmail(db: Executor, email: string) {
+  const rows = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return rows[0];
+}
+
+export async function hasAnyMembership(db: Executor, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: organizationMembers.userId })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.userId, userId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function updateUser(
+  db: Executor,
+  userId: string,
+  changes: Partial<Pick<typeof users.$inferInsert, "firstName" | "lastName" | "passwordHash" | "isActive">>,
+) {
+  await db
+    .update(users)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}

@@ -1,0 +1,178 @@
+import { calls } from "@prism/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
+import { registerCall } from "../../http/register-call";
+import type { BotCheckKind } from "../../providers/bot-check/bot-check";
+import { type OAuthProfile, OAuthVerificationError } from "../../providers/oauth/google";
+import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import { getUserInfo } from "../users/users.service";
+import {
+  confirmEmail,
+  logIn,
+  requestPasswordReset,
+  resetPassword,
+  signInWithOAuth,
+  signUp,
+} from "./auth.service";
+import {
+  clearSessionCookie,
+  createSession,
+  endAllSessions,
+  endSession,
+  setSessionCookie,
+} from "./session.service";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Throttles for the calls that guess at secrets or send mail. Per IP they are generous (offices share
+ * addresses); per email they are tight, which is what stops guessing one account's password or codes.
+ */
+export const AUTH_RATE_LIMITS = {
+  login: [
+    { name: "login:ip", limit: 60, windowMs: 10 * MINUTE },
+    { name: "login:email", limit: 10, windowMs: 10 * MINUTE },
+  ],
+  create: [
+    { name: "create:ip", limit: 30, windowMs: HOUR },
+    { name: "create:email", limit: 5, windowMs: HOUR },
+  ],
+  confirm: [
+    { name: "confirm:ip", limit: 60, windowMs: 10 * MINUTE },
+    { name: "confirm:email", limit: 10, windowMs: 10 * MINUTE },
+  ],
+  forgotPassword: [
+    { name: "forgot:ip", limit: 30, windowMs: HOUR },
+    { name: "forgot:email", limit: 5, windowMs: HOUR },
+  ],
+  resetPassword: [
+    { name: "reset:ip", limit: 60, windowMs: 10 * MINUTE },
+    { name: "reset:email", limit: 10, windowMs: 10 * MINUTE },
+  ],
+} satisfies Record<string, [RateLimitRule, RateLimitRule]>;
+
+async function guardPublicCall(
+  deps: AppDependencies,
+  request: FastifyRequest,
+  rules: readonly [RateLimitRule, RateLimitRule],
+  body: { email: string; recaptchaToken?: string | undefined; recaptchaType?: BotCheckKind | undefined },
+): Promise<void> {
+  const [perIp, perEmail] = rules;
+  await consumeRateLimit(deps.database.db, perIp, request.ip);
+  await consumeRateLimit(deps.database.db, perEmail, body.email);
+  const human = await deps.botCheck.verify({
+    token: body.recaptchaToken,
+    kind: body.recaptchaType,
+    ip: request.ip,
+  });
+  if (!human) throw new AppError("recaptcha-failed", "Recaptcha check failed. Please try again.");
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies): void {
+  const secureCookies = deps.config.isProduction;
+
+  const startSession = async (request: FastifyRequest, userId: string, rememberMe: boolean) => {
+    const session = await createSession(deps.database.db, {
+      userId,
+      rememberMe,
+      ipAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
+    return session;
+  };
+
+  registerCall(app, deps, calls.users.login, async ({ body, request, reply }) => {
+    await guardPublicCall(deps, request, AUTH_RATE_LIMITS.login, body);
+    const userId = await logIn(deps, body);
+    setSessionCookie(reply, await startSession(request, userId, body.rememberMe), secureCookies);
+    return getUserInfo(deps.database.db, userId);
+  });
+
+  registerCall(app, deps, calls.users.create, async ({ body, request }) => {
+    await guardPublicCall(deps, request, AUTH_RATE_LIMITS.create, body);
+    await signUp(deps, body);
+    return {};
+  });
+
+  registerCall(app, deps, calls.users.confirm, async ({ body, request, reply }) => {
+    await guardPublicCall(deps, request, AUTH_RATE_LIMITS.confirm, body);
+    const userId = await confirmEmail(deps, body);
+    setSessionCookie(reply, await startSession(request, userId, false), secureCookies);
+    return getUserInfo(deps.database.db, userId);
+  });
+
+  registerCall(app, deps, calls.users.forgotPassword, async ({ body, request }) => {
+    await guardPublicCall(deps, request, AUTH_RATE_LIMITS.forgotPassword, body);
+    await requestPasswordReset(deps, body);
+    return {};
+  });
+
+  registerCall(app, deps, calls.users.resetPassword, async ({ body, request }) => {
+    await guardPublicCall(deps, request, AUTH_RATE_LIMITS.resetPassword, body);
+    await resetPassword(deps, body, (tx, userId) => endAllSessions(tx, userId));
+    return {};
+  });
+
+  const oauthSignIn = async (
+    request: FastifyRequest,
+    verify: () => Promise<OAuthProfile>,
+    rememberMe: boolean,
+    providerName: string,
+  ) => {
+    let profile: OAuthProfile;
+    try {
+      profile = await verify();
+    } catch (error) {
+      if (error instanceof OAuthVerificationError) {
+        request.log.warn({ err: error }, `${providerName} sign-in refused`);
+        throw new AppError("invalid-credentials", `The ${providerName} sign-in could not be verified.`);
+      }
+      throw error;
+    }
+    const userId = await signInWithOAuth(deps, profile);
+    return { userId, session: await startSession(request, userId, rememberMe) };
+  };
+
+  registerCall(app, deps, calls.users.googleLogin, async ({ body, request, reply }) => {
+    const verifyGoogleCredential = deps.verifyGoogleCredential;
+    if (!verifyGoogleCredential)
+      throw new AppError("service-unavailable", "Google sign-in is not configured.");
+    await consumeRateLimit(deps.database.db, AUTH_RATE_LIMITS.login[0], request.ip);
+    const { userId, session } = await oauthSignIn(
+      request,
+      () => verifyGoogleCredential(body.credential),
+      body.rememberMe,
+      "Google",
+    );
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(deps.database.db, userId);
+  });
+
+  registerCall(app, deps, calls.users.githubLogin, async ({ body, request, reply }) => {
+    const signInWithGitHub = deps.signInWithGitHub;
+    if (!signInWithGitHub) throw new AppError("service-unavailable", "GitHub sign-in is not configured.");
+    await consumeRateLimit(deps.database.db, AUTH_RATE_LIMITS.login[0], request.ip);
+    const { userId, session } = await oauthSignIn(
+      request,
+      () => signInWithGitHub(body.credential),
+      body.rememberMe,
+      "GitHub",
+    );
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(deps.database.db, userId);
+  });
+
+  registerCall(app, deps, calls.users.logout, async ({ user, reply }) => {
+    await endSession(deps.database.db, user.sessionId);
+    clearSessionCookie(reply, secureCookies);
+    return {};
+  });
+
+  registerCall(app, deps, calls.users.logoutAllSessions, async ({ user, reply }) => {
+    await endAllSessions(deps.database.db, user.userId);
+    clearSessionCookie(reply, secureCookies);
+    return {};
+  });
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import nodemailer, { type Transporter } from "nodemailer";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface StoredMail extends MailMessage {
+  createdAt: string;
+}
+
+export interface Mailer {
+  readonly kind: "outbox" | "smtp";
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * The embedded default: every mail is written to DATA_DIR/outbox as JSON and logged, so a developer
+ * (or an end-to-end test) can read it at /dev/mailbox. Files, not memory, so every process sees them.
+ */
+export class OutboxMailer implements Mailer {
+  readonly kind = "outbox";
+
+  constructor(
+    private readonly directory: string,
+    private readonly from: string,
+    private readonly log: FastifyBaseLogger | undefined,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await mkdir(this.directory, { recursive: true });
+    const createdAt = new Date().toISOString();
+    const stored: StoredMail & { from: string } = { ...message, from: this.from, createdAt };
+    // The timestamp prefix makes lexical order chronological; the uuid keeps names unique.
+    const name = `${createdAt.replace(/[:.]/g, "-")}-${randomUUID()}.json`;
+    await writeFile(join(this.directory, name), JSON.stringify(stored, null, 2));
+    this.log?.info({ to: message.to, subject: message.subject }, "mail stored in the outbox");
+  }
+
+  /** Newest first. */
+  async list(limit = 200): Promise<StoredMail[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return [];
+    }
+    const newest = names
+      .filter((name) => name.endsWith(".json"))
+      .sort()
+      .reverse()
+      .slice(0, limit);
+    const mails = await Promise.all(
+      newest.map(
+        async (name) => JSON.parse(await readFile(join(this.directory, name), "utf8")) as StoredMail,
+      ),
+    );
+    return mails.map(({ to, subject, text, html, createdAt }) => ({ to, subject, text, html, createdAt }));
+  }
+}
+
+/** Production mail through any SMTP server (nodemailer), configured by one `smtp://` / `smtps://` URL. */
+export class SmtpMailer implements Mailer {
+  readonly kind = "smtp";
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...message });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,69 @@
+import type { MailMessage } from "./mailer";
+
+export const PRODUCT_NAME = "Prism";
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/** One layout for every mail: a plain, readable card that renders in every client. */
+function layout(title: string, paragraphsHtml: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f6f6fb;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2330">
+<table role="presentation" width="100%" cellspacing="0" cellpadding="0"><tr><td align="center">
+<table role="presentation" width="520" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:12px;padding:32px;border:1px solid #e6e6ef">
+<tr><td style="font-size:20px;font-weight:700;color:#4c3bcf;padding-bottom:16px">${PRODUCT_NAME}</td></tr>
+<tr><td style="font-size:15px;line-height:1.6">${paragraphsHtml}</td></tr>
+<tr><td style="font-size:12px;color:#8a8fa3;padding-top:24px">You receive this mail because of an action on your ${PRODUCT_NAME} account. If it was not you, you can ignore it.</td></tr>
+</table></td></tr></table></body></html>`;
+}
+
+const codeBlock = (code: string) =>
+  `<p style="font-size:28px;font-weight:700;letter-spacing:6px;background:#f1effd;border-radius:8px;padding:12px 16px;text-align:center">${escapeHtml(code)}</p>`;
+
+export function verificationCodeMail(
+  to: string,
+  firstName: string,
+  code: string,
+  validMinutes: number,
+): MailMessage {
+  const subject = `Your ${PRODUCT_NAME} verification code: ${code}`;
+  return {
+    to,
+    subject,
+    text: [
+      `Hello ${firstName},`,
+      "",
+      `Your ${PRODUCT_NAME} verification code is ${code}.`,
+      `Enter it on the sign-up screen to activate your account. It is valid for ${validMinutes} minutes.`,
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello ${escapeHtml(firstName)},</p><p>Enter this code on the sign-up screen to activate your account:</p>${codeBlock(code)}<p>It is valid for ${validMinutes} minutes.</p>`,
+    ),
+  };
+}
+
+export function passwordResetMail(
+  to: string,
+  firstName: string,
+  code: string,
+  validMinutes: number,
+): MailMessage {
+  const subject = `Your ${PRODUCT_NAME} password reset code: ${code}`;
+  return {
+    to,
+    subject,
+    text: [
+      `Hello ${firstName},`,
+      "",
+      `Your ${PRODUCT_NAME} password reset code is ${code}.`,
+      `Enter it with your new password to change it. It is valid for ${validMinutes} minutes.`,
+      "If you did not ask for a new password, ignore this mail: your password stays as it is.",
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello ${escapeHtml(firstName)},</p><p>Enter this code with your new password to change it:</p>${codeBlock(code)}<p>It is valid for ${validMinutes} minutes. If you did not ask for a new password, ignore this mail: your password stays as it is.</p>`,
+    ),
+  };
+}
