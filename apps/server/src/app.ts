@@ -6,9 +6,13 @@ import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
 import { registerRateLimiting, registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
+import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
 import { registerHealthRoutes } from "./modules/health/health.routes";
+import { registerMemberRoutes } from "./modules/members/members.routes";
+import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
+import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
 
@@ -49,6 +53,10 @@ export async function buildApp(
   registerPublicConfigRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerOrganizationRoutes(app, deps);
+  registerProjectRoutes(app, deps);
+  registerMemberRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
   registerDevMailboxRoutes(app, deps);
 
   await registerSpa(app, deps.config.webDistDir);

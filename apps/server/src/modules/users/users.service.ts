@@ -1,24 +1,45 @@
-import {
-  emptyPermissions,
-  fullPermissions,
-  microsToUsd,
-  type Permissions,
-  permissionsSchema,
-  type UserInfo,
-} from "@prism/contract";
+import { canAccessProject, microsToUsd, type Organization, type UserInfo } from "@prism/contract";
 import type { Executor } from "../../db/client";
+import type { organizations, projects } from "../../db/schema";
 import { AppError } from "../../errors";
+import { effectivePermissions } from "../access/access.service";
 import { findUserById, listActiveMemberships, listActiveProjects } from "./users.store";
 
+type OrganizationRow = typeof organizations.$inferSelect;
+type ProjectRow = typeof projects.$inferSelect;
+
 /**
- * A member's stored tree is parsed defensively: a row written by an older version that no longer fits
- * the schema grants nothing rather than failing the whole `me` call.
+ * The organization as its member sees it: their own permissions, and only the projects they may use
+ * (the pickers never offer a project the server would refuse).
  */
-function effectivePermissions(isOwner: boolean, stored: unknown, projectIds: string[]): Permissions {
-  if (isOwner) return fullPermissions(true, projectIds);
-  const parsed = permissionsSchema.safeParse({ ...(stored as object), owner: false });
-  if (parsed.success) return parsed.data;
-  return emptyPermissions(projectIds);
+export function toOrganizationEntity(
+  organization: OrganizationRow,
+  membership: { isOwner: boolean; permissions: unknown },
+  organizationProjects: ProjectRow[],
+): Organization {
+  const permissions = effectivePermissions(
+    membership.isOwner,
+    membership.permissions,
+    organizationProjects.map((project) => project.id),
+  );
+  return {
+    id: organization.id,
+    name: organization.name,
+    balance: microsToUsd(organization.balanceMicros),
+    projects: organizationProjects
+      .filter((project) => canAccessProject(permissions, project.id))
+      .map((project) => ({ id: project.id, name: project.name, organizationId: project.organizationId })),
+    permissions,
+    properties: { isNew: organization.isNew },
+    billingName: organization.billingName,
+    billingEmail: organization.billingEmail,
+    taxId: organization.taxId,
+    address: organization.address,
+    city: organization.city,
+    state: organization.state,
+    zipCode: organization.zipCode,
+    country: organization.country,
+  };
 }
 
 /** The spec's userInfo (000 §3): the user and every active organization with its projects. */
@@ -30,42 +51,18 @@ export async function getUserInfo(db: Executor, userId: string): Promise<UserInf
     db,
     memberships.map((membership) => membership.organization.id),
   );
-
   return {
     id: user.id,
     firstName: user.firstName,
     lastName: user.lastName,
     email: user.email,
     creationDate: user.createdAt.toISOString(),
-    organizations: memberships.map(({ organization, isOwner, permissions }) => {
-      const organizationProjects = projectRows.filter(
-        (project) => project.organizationId === organization.id,
-      );
-      const tree = effectivePermissions(
-        isOwner,
-        permissions,
-        organizationProjects.map((project) => project.id),
-      );
-      return {
-        id: organization.id,
-        name: organization.name,
-        balance: microsToUsd(organization.balanceMicros),
-        projects: organizationProjects.map((project) => ({
-          id: project.id,
-          name: project.name,
-          organizationId: project.organizationId,
-        })),
-        permissions: tree,
-        properties: { isNew: organization.isNew },
-        billingName: organization.billingName,
-        billingEmail: organization.billingEmail,
-        taxId: organization.taxId,
-        address: organization.address,
-        city: organization.city,
-        state: organization.state,
-        zipCode: organization.zipCode,
-        country: organization.country,
-      };
-    }),
+    organizations: memberships.map((membership) =>
+      toOrganizationEntity(
+        membership.organization,
+        membership,
+        projectRows.filter((project) => project.organizationId === membership.organization.id),
+      ),
+    ),
   };
 }

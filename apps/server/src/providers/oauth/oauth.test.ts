@@ -1,4 +1,4 @@
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, sessionCookieOf, signUpAndConfirm } from "../../../test/accounts";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";

@@ -1,0 +1,106 @@
+import {
+  canAccessProject,
+  emptyPermissions,
+  fullPermissions,
+  hasPermission,
+  normalizePermissions,
+  type PermissionPath,
+  type Permissions,
+  permissionsSchema,
+} from "@prism/contract";
+import type { Executor } from "../../db/client";
+import { AppError } from "../../errors";
+import { findActiveMembership, findActiveProject, listActiveProjectIds } from "./access.store";
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids that cannot be ours are "not found" without a query (and never reach a uuid cast). */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}
+
+/**
+ * A member's effective tree: the owner has everything; others have their stored tree, normalized
+ * against the organization's current projects. A stored tree that no longer parses grants nothing.
+ */
+export function effectivePermissions(
+  isOwner: boolean,
+  stored: unknown,
+  projectIds: readonly string[],
+): Permissions {
+  if (isOwner) return fullPermissions(true, projectIds);
+  const parsed = permissionsSchema.safeParse({ ...(stored as object), owner: false });
+  return parsed.success ? normalizePermissions(parsed.data, projectIds) : emptyPermissions(projectIds);
+}
+
+/** What is stored for a non-owner: the tree without the owner flag, normalized to the projects. */
+export function storablePermissions(permissions: Permissions, projectIds: readonly string[]) {
+  const { owner: _ignored, ...rest } = normalizePermissions({ ...permissions, owner: false }, projectIds);
+  return rest;
+}
+
+export interface Membership {
+  organizationId: string;
+  organizationName: string;
+  isOwner: boolean;
+  permissions: Permissions;
+  projectIds: string[];
+}
+
+export const NOT_FOUND_ORGANIZATION = "Organization not found.";
+export const NOT_FOUND_PROJECT = "Project not found.";
+
+/**
+ * The caller's membership of an active organization. Anything else (no such organization, archived,
+ * not a member) is the same 404, so ids of other tenants reveal nothing.
+ */
+export async function requireMembership(
+  db: Executor,
+  userId: string,
+  organizationId: string,
+): Promise<Membership> {
+  if (!isUuid(organizationId)) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  const row = await findActiveMembership(db, userId, organizationId);
+  if (!row) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  const projectIds = await listActiveProjectIds(db, organizationId);
+  return {
+    organizationId,
+    organizationName: row.organization.name,
+    isOwner: row.isOwner,
+    permissions: effectivePermissions(row.isOwner, row.permissions, projectIds),
+    projectIds,
+  };
+}
+
+export function requirePermission(membership: Membership, path: PermissionPath): void {
+  if (!hasPermission(membership.permissions, path)) {
+    throw new AppError("forbidden", "You do not have permission to do this in this organization.");
+  }
+}
+
+export function requireOwner(membership: Membership): void {
+  if (!membership.isOwner) {
+    throw new AppError("forbidden", "Only the owner of the organization can do this.");
+  }
+}
+
+/** An active project of an active organization the caller belongs to and may use. */
+export async function requireProjectAccess(db: Executor, userId: string, projectId: string) {
+  if (!isUuid(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
+  const project = await findActiveProject(db, projectId);
+  if (!project) throw new AppError("not-found", NOT_FOUND_PROJECT);
+  const membership = await findActiveMembership(db, userId, project.organizationId);
+  if (!membership) throw new AppError("not-found", NOT_FOUND_PROJECT);
+  const projectIds = await listActiveProjectIds(db, project.organizationId);
+  const resolved: Membership = {
+    organizationId: project.organizationId,
+    organizationName: membership.organization.name,
+    isOwner: membership.isOwner,
+    permissions: effectivePermissions(membership.isOwner, membership.permissions, projectIds),
+    projectIds,
+  };
+  if (!canAccessProject(resolved.permissions, projectId)) {
+    throw new AppError("forbidden", "You do not have access to this project.");
+  }
+  return { project, membership: resolved };
+}
