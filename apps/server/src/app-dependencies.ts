@@ -1,11 +1,15 @@
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
+import type Stripe from "stripe";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db/client";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
 import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
+import type { PaymentsProvider } from "./providers/payments/payments-provider";
+import { SandboxPaymentsProvider } from "./providers/payments/sandbox-provider";
+import { createStripeClient, StripePaymentsProvider } from "./providers/payments/stripe-provider";
 
 /**
  * Everything a module needs from the outside world, built once at start-up (or per test) and passed
@@ -20,6 +24,10 @@ export interface AppDependencies {
   botCheck: BotCheck;
   verifyGoogleCredential: GoogleVerifier | undefined;
   signInWithGitHub: GitHubSignIn | undefined;
+  payments: PaymentsProvider;
+  /** Set when the sandbox provider runs: it also serves the card form's confirm step. */
+  sandboxPayments: SandboxPaymentsProvider | undefined;
+  stripe: Stripe | undefined;
 }
 
 export function createDependencies(
@@ -28,7 +36,15 @@ export function createDependencies(
   log?: FastifyBaseLogger,
 ): AppDependencies {
   const outbox = new OutboxMailer(join(config.dataDir, "outbox"), config.mail.from, log);
+  const stripe = config.stripe ? createStripeClient(config.stripe) : undefined;
+  const sandboxPayments = stripe ? undefined : new SandboxPaymentsProvider(database.db);
+  const payments: PaymentsProvider = stripe
+    ? new StripePaymentsProvider(stripe, database.db)
+    : (sandboxPayments as SandboxPaymentsProvider);
   return {
+    payments,
+    sandboxPayments,
+    stripe,
     config,
     database,
     outbox,

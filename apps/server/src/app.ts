@@ -10,8 +10,10 @@ import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
 import { registerHealthRoutes } from "./modules/health/health.routes";
+import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
 import { registerMemberRoutes } from "./modules/members/members.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
+import { registerPaymentRoutes } from "./modules/payments/payments.routes";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
@@ -57,6 +59,8 @@ export async function buildApp(
   registerProjectRoutes(app, deps);
   registerMemberRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
+  registerPaymentRoutes(app, deps);
+  registerInvoiceRoutes(app, deps);
   registerDevMailboxRoutes(app, deps);
 
   await registerSpa(app, deps.config.webDistDir);

@@ -68,6 +68,11 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_OAUTH_BASE_URL: z.url().default("https://github.com"),
   GITHUB_API_BASE_URL: z.url().default("https://api.github.com"),
+
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_BASE_URL: optionalUrl,
 });
 
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -101,6 +106,15 @@ export interface AppConfig {
     | undefined;
   google: { clientId: string; jwksUrl: string } | undefined;
   github: { clientId: string; clientSecret: string; oauthBaseUrl: string; apiBaseUrl: string } | undefined;
+  /** Stripe when both keys are set; otherwise the sandbox provider. */
+  stripe:
+    | {
+        secretKey: string;
+        publishableKey: string;
+        webhookSecret: string | undefined;
+        apiBaseUrl: string | undefined;
+      }
+    | undefined;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (Boolean(values.GITHUB_CLIENT_ID) !== Boolean(values.GITHUB_CLIENT_SECRET)) {
     problems.push("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: set both or neither");
   }
+  if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
+    problems.push("STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither");
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.APP_ENV === "development") trustedOrigins.push(DEV_SERVER_ORIGIN);
 
@@ -184,6 +201,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             clientSecret: values.GITHUB_CLIENT_SECRET,
             oauthBaseUrl: values.GITHUB_OAUTH_BASE_URL.replace(/\/+$/, ""),
             apiBaseUrl: values.GITHUB_API_BASE_URL.replace(/\/+$/, ""),
+          }
+        : undefined,
+    stripe:
+      values.STRIPE_SECRET_KEY && values.STRIPE_PUBLISHABLE_KEY
+        ? {
+            secretKey: values.STRIPE_SECRET_KEY,
+            publishableKey: values.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: values.STRIPE_WEBHOOK_SECRET,
+            apiBaseUrl: values.STRIPE_API_BASE_URL,
           }
         : undefined,
   };

@@ -7,6 +7,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  serial,
   text,
   timestamp,
   uniqueIndex,
@@ -214,3 +215,143 @@ export const apiKeys = pgTable(
     index("api_keys_project_id_idx").on(table.projectId),
   ],
 );
+
+export const LEDGER_ENTRY_KINDS = ["credit", "reservation", "refund", "settlement", "adjustment"] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/**
+ * The append-only money ledger, in integer micro-dollars (signed: credits and refunds add, reservations
+ * subtract, settlements record the end of a reservation). The organization's balance is the sum of its
+ * entries, cached on the organization row in the same transaction. `(kind, reference)` is unique, so
+ * crediting the same payment or refunding the same call twice is impossible, not merely avoided.
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: LEDGER_ENTRY_KINDS }).notNull(),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    reference: text("reference").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("ledger_entries_kind_reference_unique").on(table.kind, table.reference),
+    index("ledger_entries_organization_id_idx").on(table.organizationId, table.createdAt),
+  ],
+);
+
+/** The organization's saved card: display details only, never the number. */
+export const paymentMethods = pgTable("payment_methods", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+  providerPaymentMethodId: text("provider_payment_method_id").notNull(),
+  brand: text("brand").notNull(),
+  funding: text("funding").notNull(),
+  last4: text("last4").notNull(),
+  country: text("country"),
+  expMonth: integer("exp_month").notNull(),
+  expYear: integer("exp_year").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Per-organization payments-provider state (the Stripe customer). */
+export const paymentAccounts = pgTable("payment_accounts", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+  customerId: text("customer_id").notNull(),
+});
+
+/**
+ * The sandbox provider's setup intents: what Stripe keeps for us in stripe mode. The client secret is
+ * stored hashed; the test card's behaviour decides how later charges go.
+ */
+export const sandboxSetupIntents = pgTable("sandbox_setup_intents", {
+  id: text("id").primaryKey(),
+  organizationId: uuid("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  clientSecretHash: text("client_secret_hash").notNull(),
+  status: text("status", { enum: ["requires_payment_method", "succeeded"] }).notNull(),
+  paymentMethodId: text("payment_method_id"),
+  card: jsonb("card"),
+  createdAt: createdAt(),
+});
+
+export const PAYMENT_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/** Every charge attempt (manual or automatic recharge), succeeded or not. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["sandbox", "stripe"] }).notNull(),
+    providerPaymentId: text("provider_payment_id"),
+    kind: text("kind", { enum: ["manual", "auto"] }).notNull(),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    failureMessage: text("failure_message"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    receiptUrl: text("receipt_url"),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("payments_provider_payment_id_unique").on(table.provider, table.providerPaymentId),
+    index("payments_organization_id_idx").on(table.organizationId, table.createdAt),
+  ],
+);
+
+/**
+ * One invoice per successful payment, numbered from one sequence. The billing details are copied at
+ * issue time: an invoice never changes when the organization edits its address later.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    number: serial("number").notNull(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+    billing: jsonb("billing").notNull(),
+    createdAt: createdAt(),
+    linkTokenHash: text("link_token_hash"),
+    linkExpiresAt: timestamp("link_expires_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("invoices_payment_id_unique").on(table.paymentId),
+    uniqueIndex("invoices_number_unique").on(table.number),
+    index("invoices_organization_id_idx").on(table.organizationId, table.createdAt),
+  ],
+);
+
+/**
+ * Auto recharge: when a charge takes the balance below `threshold`, one recharge of `amount` runs.
+ * `armed` makes that exactly one per crossing: the recharge disarms it with a conditional update, and
+ * only a balance back at or above the threshold re-arms it.
+ */
+export const autoRechargeSettings = pgTable("auto_recharge_settings", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  enabled: boolean("enabled").notNull().default(false),
+  thresholdMicros: bigint("threshold_micros", { mode: "bigint" }).notNull(),
+  amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
+  armed: boolean("armed").notNull().default(true),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});

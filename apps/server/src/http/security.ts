@@ -22,6 +22,11 @@ export function thirdPartySources(config: AppConfig): ExtraSources {
     sources.scriptSrc.push(origin, "https://www.gstatic.com");
     sources.frameSrc.push(origin, "https://recaptcha.google.com");
   }
+  if (config.stripe) {
+    sources.scriptSrc.push("https://js.stripe.com");
+    sources.frameSrc.push("https://js.stripe.com", "https://hooks.stripe.com");
+    sources.connectSrc.push("https://api.stripe.com");
+  }
   if (config.google) {
     const gsi = "https://accounts.google.com";
     sources.scriptSrc.push(gsi);

@@ -2,6 +2,7 @@ import { allCalls, emptyPermissions } from "@prism/contract";
 import { getTableName, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import {
   apiKeys,
@@ -31,13 +32,14 @@ async function snapshot(testApp: TestApp): Promise<string> {
   for (const table of SNAPSHOT_TABLES) {
     const name = getTableName(table);
     const result = await testApp.database.db.execute(sql.raw(`select * from "${name}" order by 1, 2`));
-    parts.push(`${name}:${JSON.stringify(result.rows)}`);
+    parts.push(`${name}:${JSON.stringify((result as unknown as { rows: unknown[] }).rows)}`);
   }
   return parts.join("\n");
 }
 
 /** Request fields that carry an id of something a tenant owns. */
 const ID_FIELDS = [
+  "invoiceId",
   "organizationId",
   "projectId",
   "invitationId",
@@ -61,6 +63,7 @@ describe("authorization", () => {
     invitationId: string;
     apiKeyId: string;
     strangerProjectId: string;
+    invoiceNumber: string;
   };
 
   beforeAll(async () => {
@@ -105,6 +108,21 @@ describe("authorization", () => {
         { session: world.owner.session },
       )
     ).json().apiKey.id;
+    await addSandboxCard(testApp, world.owner.session, world.organizationId);
+    await post(
+      testApp,
+      "/v1/payments/recharge-account",
+      { organizationId: world.organizationId, amount: 20 },
+      { session: world.owner.session },
+    );
+    world.invoiceNumber = (
+      await post(
+        testApp,
+        "/v1/users/invoices/get",
+        { organizationId: world.organizationId, page: 1 },
+        { session: world.owner.session },
+      )
+    ).json().invoices[0].invoiceId;
     world.stranger = await signUpAndConfirm(testApp);
     world.strangerProjectId = world.stranger.userInfo.organizations[0].projects[0].id;
   });
@@ -196,6 +214,51 @@ describe("authorization", () => {
         }),
         memberRefused: true,
       },
+    ],
+    "/v1/users/organizations/update-billing": [
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          billingName: "Intruder",
+          billingEmail: "intruder@example.com",
+          address: "x",
+          city: "x",
+          state: "x",
+          zipCode: "x",
+          country: "US",
+        }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/payments/get-payment-info": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/payments/start-setup-payment": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/payments/finish-setup-payment": [
+      {
+        payload: () => ({ organizationId: world.organizationId, setupIntentId: "seti_sbx_unknown" }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/payments/delete-payment": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/payments/update-auto-recharge": [
+      {
+        payload: () => ({ organizationId: world.organizationId, enabled: true, threshold: 20, amount: 20 }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/payments/recharge-account": [
+      { payload: () => ({ organizationId: world.organizationId, amount: 20 }), memberRefused: true },
+    ],
+    "/v1/users/invoices/retrieve-link": [
+      { payload: () => ({ invoiceId: world.invoiceNumber }), memberRefused: true },
+    ],
+    "/v1/users/invoices/get": [
+      { payload: () => ({ organizationId: world.organizationId, page: 1 }), memberRefused: true },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },

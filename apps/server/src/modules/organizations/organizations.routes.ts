@@ -7,6 +7,7 @@ import {
   createOrganization,
   renameOrganization,
   transferOwnership,
+  updateBillingDetails,
 } from "./organizations.service";
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDependencies): void {
@@ -23,6 +24,11 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDepend
 
   registerCall(app, deps, calls.organizations.delete, async ({ user, body }) => {
     await archiveOrganization(db, user.userId, body.organizationId);
+    return {};
+  });
+
+  registerCall(app, deps, calls.organizations.updateBilling, async ({ user, body }) => {
+    await updateBillingDetails(db, user.userId, body);
     return {};
   });
 

@@ -73,3 +73,24 @@ export async function transferOwnership(
   });
   return { newPermissions: formerOwnerPermissions };
 }
+
+export async function updateBillingDetails(
+  db: Database,
+  userId: string,
+  input: {
+    organizationId: string;
+    billingName: string;
+    billingEmail: string;
+    taxId: string | null;
+    address: string;
+    city: string;
+    state: string;
+    zipCode: string;
+    country: string;
+  },
+) {
+  const membership = await requireMembership(db, userId, input.organizationId);
+  requirePermission(membership, "organization.billing");
+  const { organizationId, ...details } = input;
+  await db.update(organizations).set(details).where(eq(organizations.id, organizationId));
+}

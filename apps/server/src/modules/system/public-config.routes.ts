@@ -23,7 +23,9 @@ export function registerPublicConfigRoutes(app: FastifyInstance, deps: AppDepend
           authorizeUrl: `${config.github.oauthBaseUrl}/login/oauth/authorize`,
         }
       : null,
-    payments: { provider: "sandbox" as const, publishableKey: null },
+    payments: config.stripe
+      ? { provider: "stripe" as const, publishableKey: config.stripe.publishableKey }
+      : { provider: "sandbox" as const, publishableKey: null },
     devMailbox: !config.isProduction,
   };
   registerCall(app, deps, calls.system.publicConfig, async () => publicConfig);

@@ -91,3 +91,27 @@ export function invitationMail(
     ),
   };
 }
+
+export function autoRechargeFailedMail(
+  to: string,
+  organizationName: string,
+  amountUsd: number,
+  reason: string,
+): MailMessage {
+  const subject = `Auto recharge failed for ${organizationName}`;
+  const amount = `$${amountUsd.toFixed(2)}`;
+  return {
+    to,
+    subject,
+    text: [
+      "Hello,",
+      "",
+      `The automatic recharge of ${amount} for "${organizationName}" on ${PRODUCT_NAME} failed: ${reason}`,
+      "Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.",
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello,</p><p>The automatic recharge of <strong>${amount}</strong> for <strong>${escapeHtml(organizationName)}</strong> failed: ${escapeHtml(reason)}</p><p>Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.</p>`,
+    ),
+  };
+}

@@ -1,0 +1,117 @@
+import { calls } from "@prism/contract";
+import type { FastifyInstance } from "fastify";
+import type Stripe from "stripe";
+import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
+import { registerCall } from "../../http/register-call";
+import { PaymentProviderError } from "../../providers/payments/payments-provider";
+import { requireMembership, requirePermission } from "../access/access.service";
+import {
+  creditSucceededPayment,
+  deletePaymentMethod,
+  finishPaymentSetup,
+  getPaymentInfo,
+  type MoneyDeps,
+  markPaymentFailed,
+  rechargeAccount,
+  startPaymentSetup,
+  updateAutoRecharge,
+} from "./payments.service";
+
+export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyDeps {
+  return { db: deps.database.db, payments: deps.payments, mailer: deps.mailer, log };
+}
+
+export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencies): void {
+  const db = deps.database.db;
+  const requirePayments = async (userId: string, organizationId: string) => {
+    const membership = await requireMembership(db, userId, organizationId);
+    requirePermission(membership, "organization.payments");
+  };
+
+  registerCall(app, deps, calls.payments.getPaymentInfo, async ({ user, body }) => {
+    await requirePayments(user.userId, body.organizationId);
+    return getPaymentInfo(db, body.organizationId);
+  });
+
+  registerCall(app, deps, calls.payments.startSetupPayment, async ({ user, body, request }) => {
+    await requirePayments(user.userId, body.organizationId);
+    return startPaymentSetup(moneyDeps(deps, request.log), body.organizationId);
+  });
+
+  registerCall(app, deps, calls.payments.finishSetupPayment, async ({ user, body, request }) => {
+    await requirePayments(user.userId, body.organizationId);
+    await finishPaymentSetup(moneyDeps(deps, request.log), body.organizationId, body.setupIntentId);
+    return {};
+  });
+
+  registerCall(app, deps, calls.payments.deletePayment, async ({ user, body, request }) => {
+    await requirePayments(user.userId, body.organizationId);
+    await deletePaymentMethod(moneyDeps(deps, request.log), body.organizationId);
+    return {};
+  });
+
+  registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ user, body }) => {
+    await requirePayments(user.userId, body.organizationId);
+    await updateAutoRecharge(db, body.organizationId, body);
+    return {};
+  });
+
+  registerCall(app, deps, calls.payments.rechargeAccount, async ({ user, body, request }) => {
+    await requirePayments(user.userId, body.organizationId);
+    await rechargeAccount(moneyDeps(deps, request.log), body.organizationId, body.amount);
+    return {};
+  });
+
+  registerCall(app, deps, calls.payments.sandboxConfirmSetup, async ({ body }) => {
+    const sandbox = deps.sandboxPayments;
+    if (!sandbox) throw new AppError("not-found", "The sandbox payments provider is not in use.");
+    try {
+      return await sandbox.confirmSetup(body);
+    } catch (error) {
+      if (error instanceof PaymentProviderError) {
+        if (error.kind === "declined") throw new AppError("card-declined", error.message);
+        if (error.kind === "not-found") throw new AppError("not-found", error.message);
+        throw new AppError("invalid-input", error.message);
+      }
+      throw error;
+    }
+  });
+
+  if (deps.stripe && deps.config.stripe?.webhookSecret) {
+    registerStripeWebhook(app, deps, deps.stripe, deps.config.stripe.webhookSecret);
+  }
+}
+
+/**
+ * Stripe's webhook: the signature is checked over the raw body, then a succeeded payment is credited
+ * (once, whatever the order and number of deliveries) and a failed one recorded.
+ */
+function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stripe: Stripe, secret: string) {
+  app.register(async (scope) => {
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post("/v1/payments/stripe/webhook", async (request) => {
+      const signature = request.headers["stripe-signature"];
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(request.body as Buffer, String(signature ?? ""), secret);
+      } catch {
+        throw new AppError("invalid-input", "The webhook signature is invalid.");
+      }
+      if (event.type === "payment_intent.succeeded") {
+        const intent = event.data.object;
+        await creditSucceededPayment(deps.database.db, { provider: "stripe", providerPaymentId: intent.id });
+      } else if (event.type === "payment_intent.payment_failed") {
+        const intent = event.data.object;
+        await markPaymentFailed(deps.database.db, {
+          provider: "stripe",
+          providerPaymentId: intent.id,
+          message: intent.last_payment_error?.message ?? "The payment failed.",
+        });
+      }
+      return { received: true };
+    });
+  });
+}

@@ -1,0 +1,138 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { sandboxSetupIntents } from "../../db/schema";
+import { detectCardBrand, passesLuhn } from "./card-rules";
+import {
+  type CardDetails,
+  type ChargeOutcome,
+  PaymentProviderError,
+  type PaymentsProvider,
+  type SavedPaymentMethod,
+} from "./payments-provider";
+
+/** Stripe's test cards that do not simply succeed. */
+const DECLINED_AT_SETUP = new Set(["4000000000000002"]);
+const FAILS_EVERY_CHARGE = new Set(["4000000000009995"]);
+
+interface SandboxCard extends CardDetails {
+  behaviour: "ok" | "insufficient-funds";
+}
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const randomId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+
+/**
+ * The embedded payments provider: no money moves. It follows Stripe's flow (setup intent, client
+ * secret, confirm, off-session charge) and its test cards, so the console and tests exercise the
+ * same paths as production. Card numbers are checked and then dropped; only display details stay.
+ */
+export class SandboxPaymentsProvider implements PaymentsProvider {
+  readonly kind = "sandbox";
+
+  constructor(private readonly db: Database) {}
+
+  async startSetup(organization: { id: string }): Promise<{ clientSecret: string }> {
+    const id = randomId("seti_sbx");
+    const clientSecret = `${id}_secret_${randomBytes(16).toString("hex")}`;
+    await this.db.insert(sandboxSetupIntents).values({
+      id,
+      organizationId: organization.id,
+      clientSecretHash: hashSecret(clientSecret),
+      status: "requires_payment_method",
+    });
+    return { clientSecret };
+  }
+
+  /** The card form's confirm step (Stripe.js's confirmCardSetup in stripe mode). */
+  async confirmSetup(input: {
+    clientSecret: string;
+    number: string;
+    expMonth: number;
+    expYear: number;
+    cvc: string;
+  }): Promise<{ setupIntentId: string }> {
+    const id = input.clientSecret.split("_secret_")[0] ?? "";
+    const rows = await this.db
+      .select()
+      .from(sandboxSetupIntents)
+      .where(
+        and(
+          eq(sandboxSetupIntents.id, id),
+          eq(sandboxSetupIntents.clientSecretHash, hashSecret(input.clientSecret)),
+        ),
+      )
+      .limit(1);
+    const intent = rows[0];
+    if (!intent)
+      throw new PaymentProviderError("This card setup has expired. Please try again.", "not-found");
+    if (!passesLuhn(input.number)) throw new PaymentProviderError("Your card number is invalid.", "invalid");
+    const now = new Date();
+    const expired =
+      input.expYear < now.getUTCFullYear() ||
+      (input.expYear === now.getUTCFullYear() && input.expMonth < now.getUTCMonth() + 1);
+    if (expired) throw new PaymentProviderError("Your card has expired.", "invalid");
+    const brand = detectCardBrand(input.number);
+    const cvcLength = brand === "american express" ? 4 : 3;
+    if (!new RegExp(`^\\d{${cvcLength}}$`).test(input.cvc)) {
+      throw new PaymentProviderError("Your card's security code is invalid.", "invalid");
+    }
+    if (DECLINED_AT_SETUP.has(input.number))
+      throw new PaymentProviderError("Your card was declined.", "declined");
+
+    const card: SandboxCard = {
+      brand,
+      funding: "credit",
+      last4: input.number.slice(-4),
+      country: "US",
+      expMonth: input.expMonth,
+      expYear: input.expYear,
+      behaviour: FAILS_EVERY_CHARGE.has(input.number) ? "insufficient-funds" : "ok",
+    };
+    await this.db
+      .update(sandboxSetupIntents)
+      .set({ status: "succeeded", card, paymentMethodId: randomId("pm_sbx") })
+      .where(eq(sandboxSetupIntents.id, id));
+    return { setupIntentId: id };
+  }
+
+  async finishSetup(organizationId: string, setupIntentId: string): Promise<SavedPaymentMethod> {
+    const rows = await this.db
+      .select()
+      .from(sandboxSetupIntents)
+      .where(
+        and(
+          eq(sandboxSetupIntents.id, setupIntentId),
+          eq(sandboxSetupIntents.organizationId, organizationId),
+        ),
+      )
+      .limit(1);
+    const intent = rows[0];
+    if (!intent || intent.status !== "succeeded" || !intent.card || !intent.paymentMethodId) {
+      throw new PaymentProviderError("The card setup was not completed.", "not-found");
+    }
+    const { behaviour: _behaviour, ...card } = intent.card as SandboxCard;
+    // The payment method id encodes nothing; the behaviour is looked up from the intent at charge time.
+    return { ...card, providerPaymentMethodId: intent.paymentMethodId };
+  }
+
+  async charge(input: { paymentMethodId: string; idempotencyKey: string }): Promise<ChargeOutcome> {
+    const rows = await this.db
+      .select({ card: sandboxSetupIntents.card })
+      .from(sandboxSetupIntents)
+      .where(eq(sandboxSetupIntents.paymentMethodId, input.paymentMethodId))
+      .limit(1);
+    const card = rows[0]?.card as SandboxCard | undefined;
+    const providerPaymentId = `pi_sbx_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
+    if (!card)
+      return { status: "failed", providerPaymentId: null, message: "The saved card is no longer available." };
+    if (card.behaviour === "insufficient-funds") {
+      return { status: "failed", providerPaymentId, message: "Your card has insufficient funds." };
+    }
+    return { status: "succeeded", providerPaymentId, receiptUrl: null };
+  }
+
+  async detach(): Promise<void> {
+    // Nothing is held outside our own tables.
+  }
+}

@@ -1,0 +1,172 @@
+import { and, eq } from "drizzle-orm";
+import Stripe from "stripe";
+import type { Database } from "../../db/client";
+import { paymentAccounts } from "../../db/schema";
+import {
+  type ChargeOutcome,
+  PaymentProviderError,
+  type PaymentsProvider,
+  type SavedPaymentMethod,
+} from "./payments-provider";
+
+export interface StripeSettings {
+  secretKey: string;
+  /** Stripe's API origin; tests point it at a local server that speaks the same endpoints. */
+  apiBaseUrl: string | undefined;
+}
+
+export function createStripeClient(settings: StripeSettings): Stripe {
+  const base = settings.apiBaseUrl ? new URL(settings.apiBaseUrl) : undefined;
+  return new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === "https:" ? 443 : 80)),
+          protocol: base.protocol === "https:" ? "https" : "http",
+        }
+      : {}),
+  });
+}
+
+/**
+ * Stripe: one customer per organization, a SetupIntent to save the card (confirmed in the browser by
+ * Stripe.js), and off-session PaymentIntents with idempotency keys for recharges. Success is also
+ * delivered by webhook; the money module credits whichever arrives first, once.
+ */
+export class StripePaymentsProvider implements PaymentsProvider {
+  readonly kind = "stripe";
+
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly db: Database,
+  ) {}
+
+  private async customerFor(organization: { id: string; name: string; billingEmail: string | null }) {
+    const rows = await this.db
+      .select()
+      .from(paymentAccounts)
+      .where(and(eq(paymentAccounts.organizationId, organization.id), eq(paymentAccounts.provider, "stripe")))
+      .limit(1);
+    if (rows[0]) return rows[0].customerId;
+    const customer = await this.stripe.customers.create(
+      {
+        name: organization.name,
+        ...(organization.billingEmail ? { email: organization.billingEmail } : {}),
+        metadata: { organizationId: organization.id },
+      },
+      { idempotencyKey: `customer-${organization.id}` },
+    );
+    await this.db
+      .insert(paymentAccounts)
+      .values({ organizationId: organization.id, provider: "stripe", customerId: customer.id })
+      .onConflictDoNothing();
+    return customer.id;
+  }
+
+  private async existingCustomer(organizationId: string): Promise<string | undefined> {
+    const rows = await this.db
+      .select()
+      .from(paymentAccounts)
+      .where(and(eq(paymentAccounts.organizationId, organizationId), eq(paymentAccounts.provider, "stripe")))
+      .limit(1);
+    return rows[0]?.customerId;
+  }
+
+  async startSetup(organization: { id: string; name: string; billingEmail: string | null }) {
+    const customer = await this.customerFor(organization);
+    const intent = await this.stripe.setupIntents.create({
+      customer,
+      usage: "off_session",
+      metadata: { organizationId: organization.id },
+    });
+    if (!intent.client_secret) throw new Error("Stripe returned a setup intent without a client secret");
+    return { clientSecret: intent.client_secret };
+  }
+
+  async finishSetup(organizationId: string, setupIntentId: string): Promise<SavedPaymentMethod> {
+    const customer = await this.existingCustomer(organizationId);
+    let intent: Stripe.SetupIntent;
+    try {
+      intent = await this.stripe.setupIntents.retrieve(setupIntentId, { expand: ["payment_method"] });
+    } catch {
+      throw new PaymentProviderError("The card setup was not found.", "not-found");
+    }
+    const intentCustomer = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
+    // A setup intent of another organization's customer must never attach here.
+    if (!customer || intentCustomer !== customer) {
+      throw new PaymentProviderError("The card setup was not found.", "not-found");
+    }
+    if (intent.status !== "succeeded")
+      throw new PaymentProviderError("The card setup was not completed.", "invalid");
+    const method = intent.payment_method;
+    if (!method || typeof method === "string" || !method.card) {
+      throw new PaymentProviderError("The card setup has no card.", "invalid");
+    }
+    await this.stripe.customers.update(customer, { invoice_settings: { default_payment_method: method.id } });
+    return {
+      providerPaymentMethodId: method.id,
+      brand: method.card.brand === "amex" ? "american express" : method.card.brand,
+      funding: method.card.funding,
+      last4: method.card.last4,
+      country: method.card.country ?? null,
+      expMonth: method.card.exp_month,
+      expYear: method.card.exp_year,
+    };
+  }
+
+  async charge(input: {
+    organizationId: string;
+    paymentMethodId: string;
+    amountMicros: bigint;
+    idempotencyKey: string;
+    description: string;
+  }): Promise<ChargeOutcome> {
+    const customer = await this.existingCustomer(input.organizationId);
+    if (!customer)
+      return {
+        status: "failed",
+        providerPaymentId: null,
+        message: "No Stripe customer for this organization.",
+      };
+    const cents = Number(input.amountMicros / 10_000n);
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: cents,
+          currency: "usd",
+          customer,
+          payment_method: input.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          description: input.description,
+          metadata: { organizationId: input.organizationId },
+          expand: ["latest_charge"],
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (intent.status === "succeeded") {
+        const charge = intent.latest_charge;
+        const receiptUrl = charge && typeof charge !== "string" ? (charge.receipt_url ?? null) : null;
+        return { status: "succeeded", providerPaymentId: intent.id, receiptUrl };
+      }
+      if (intent.status === "processing") return { status: "pending", providerPaymentId: intent.id };
+      return {
+        status: "failed",
+        providerPaymentId: intent.id,
+        message: intent.last_payment_error?.message ?? "The payment could not be completed.",
+      };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError) {
+        const intentId = (error.raw as { payment_intent?: { id?: string } }).payment_intent?.id ?? null;
+        return { status: "failed", providerPaymentId: intentId, message: error.message };
+      }
+      throw error;
+    }
+  }
+
+  async detach(_organizationId: string, paymentMethodId: string): Promise<void> {
+    await this.stripe.paymentMethods.detach(paymentMethodId);
+  }
+}
