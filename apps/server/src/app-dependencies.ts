@@ -1,15 +1,21 @@
 import { join } from "node:path";
+import { createEngine } from "@prism/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db/client";
+import { PriceBook } from "./modules/features/prices";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
+import { createBuiltinProvider } from "./providers/inference/builtin-provider";
+import type { FeatureProvider } from "./providers/inference/feature-provider";
+import { ProviderRegistry } from "./providers/inference/registry";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
 import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
 import type { PaymentsProvider } from "./providers/payments/payments-provider";
 import { SandboxPaymentsProvider } from "./providers/payments/sandbox-provider";
 import { createStripeClient, StripePaymentsProvider } from "./providers/payments/stripe-provider";
+import { type FileStore, localFileStoreFor } from "./providers/storage/file-store";
 
 /**
  * Everything a module needs from the outside world, built once at start-up (or per test) and passed
@@ -28,6 +34,18 @@ export interface AppDependencies {
   /** Set when the sandbox provider runs: it also serves the card form's confirm step. */
   sandboxPayments: SandboxPaymentsProvider | undefined;
   stripe: Stripe | undefined;
+  files: FileStore;
+  registry: ProviderRegistry;
+  prices: PriceBook;
+}
+
+/** The providers this configuration asks for, in the order they are preferred. */
+export function createProviderRegistry(config: AppConfig): ProviderRegistry {
+  const providers: FeatureProvider[] = [];
+  if (config.inference.builtinEngine) {
+    providers.push(createBuiltinProvider(createEngine({ workers: config.inference.engineWorkers })));
+  }
+  return new ProviderRegistry(providers, config.inference.overrides);
 }
 
 export function createDependencies(
@@ -42,6 +60,9 @@ export function createDependencies(
     ? new StripePaymentsProvider(stripe, database.db)
     : (sandboxPayments as SandboxPaymentsProvider);
   return {
+    files: localFileStoreFor(config.dataDir),
+    registry: createProviderRegistry(config),
+    prices: PriceBook.fromFile(config.inference.pricesFile),
     payments,
     sandboxPayments,
     stripe,

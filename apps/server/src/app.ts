@@ -9,11 +9,14 @@ import { registerSpa } from "./http/spa";
 import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
+import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
+import { startRequestSweeper } from "./modules/features/sweeper";
 import { registerHealthRoutes } from "./modules/health/health.routes";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
 import { registerMemberRoutes } from "./modules/members/members.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
-import { registerPaymentRoutes } from "./modules/payments/payments.routes";
+import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
+import { triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
@@ -61,11 +64,23 @@ export async function buildApp(
   registerApiKeyRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerInvoiceRoutes(app, deps);
+  registerFeatureRoutes(app, deps, {
+    db: deps.database.db,
+    files: deps.files,
+    registry: deps.registry,
+    prices: deps.prices,
+    providerTimeoutMs: deps.config.inference.providerTimeoutMs,
+    log: app.log,
+    afterCharge: (organizationId) => triggerAutoRechargeIfNeeded(moneyDeps(deps, app.log), organizationId),
+  });
   registerDevMailboxRoutes(app, deps);
 
   await registerSpa(app, deps.config.webDistDir);
 
+  const sweeper = startRequestSweeper(deps, app.log);
   app.addHook("onClose", async () => {
+    clearInterval(sweeper);
+    await deps.registry.close();
     await deps.database.close();
   });
 

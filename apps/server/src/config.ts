@@ -73,6 +73,20 @@ const envSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE_URL: optionalUrl,
+
+  BUILTIN_ENGINE: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on"),
+  ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  PRICES_FILE: optionalString,
+  MODEL_SERVER_URL: optionalUrl,
+  MODEL_SERVER_API_KEY: optionalString,
+  MODEL_SERVER_FEATURES: z.string().trim().default("all"),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_FEATURES: z.string().trim().default("image-generation,generative-fill,speech-to-text"),
+  OPENAI_IMAGE_MODEL: z.string().trim().default("gpt-image-1"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().trim().default("whisper-1"),
+  FEATURE_PROVIDERS: optionalString,
 });
 
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -106,6 +120,24 @@ export interface AppConfig {
     | undefined;
   google: { clientId: string; jwksUrl: string } | undefined;
   github: { clientId: string; clientSecret: string; oauthBaseUrl: string; apiBaseUrl: string } | undefined;
+  inference: {
+    builtinEngine: boolean;
+    engineWorkers: number | undefined;
+    providerTimeoutMs: number;
+    pricesFile: string | undefined;
+    modelServer: { url: string; apiKey: string | undefined; features: "all" | string[] } | undefined;
+    openai:
+      | {
+          apiKey: string;
+          baseUrl: string | undefined;
+          features: string[];
+          imageModel: string;
+          transcriptionModel: string;
+        }
+      | undefined;
+    /** Explicit provider per feature id, e.g. {"speech-to-text": "openai"}. */
+    overrides: Record<string, "builtin" | "http" | "openai">;
+  };
   /** Stripe when both keys are set; otherwise the sandbox provider. */
   stripe:
     | {
@@ -157,6 +189,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (Boolean(values.GITHUB_CLIENT_ID) !== Boolean(values.GITHUB_CLIENT_SECRET)) {
     problems.push("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: set both or neither");
   }
+  const overrides: Record<string, "builtin" | "http" | "openai"> = {};
+  for (const pair of (values.FEATURE_PROVIDERS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
+    const [featureId, provider] = pair.split("=").map((part) => part.trim());
+    if (!featureId || (provider !== "builtin" && provider !== "http" && provider !== "openai")) {
+      problems.push(`FEATURE_PROVIDERS: "${pair}" must look like feature-id=builtin|http|openai`);
+    } else {
+      overrides[featureId] = provider;
+    }
+  }
+  const listOf = (text: string) =>
+    text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
   if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
     problems.push("STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither");
   }
@@ -203,6 +252,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             apiBaseUrl: values.GITHUB_API_BASE_URL.replace(/\/+$/, ""),
           }
         : undefined,
+    inference: {
+      builtinEngine: values.BUILTIN_ENGINE === "on",
+      engineWorkers: values.ENGINE_WORKERS,
+      providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
+      pricesFile: values.PRICES_FILE ? toAbsolute(values.PRICES_FILE) : undefined,
+      modelServer: values.MODEL_SERVER_URL
+        ? {
+            url: values.MODEL_SERVER_URL.replace(/\/+$/, ""),
+            apiKey: values.MODEL_SERVER_API_KEY,
+            features: values.MODEL_SERVER_FEATURES === "all" ? "all" : listOf(values.MODEL_SERVER_FEATURES),
+          }
+        : undefined,
+      openai: values.OPENAI_API_KEY
+        ? {
+            apiKey: values.OPENAI_API_KEY,
+            baseUrl: values.OPENAI_BASE_URL,
+            features: listOf(values.OPENAI_FEATURES),
+            imageModel: values.OPENAI_IMAGE_MODEL,
+            transcriptionModel: values.OPENAI_TRANSCRIPTION_MODEL,
+          }
+        : undefined,
+      overrides,
+    },
     stripe:
       values.STRIPE_SECRET_KEY && values.STRIPE_PUBLISHABLE_KEY
         ? {

@@ -23,7 +23,14 @@ export async function createTestApp(
   overrides: Partial<AppDependencies> = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "prism-test-"));
-  const config = loadConfig({ APP_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env });
+  // The builtin engine starts worker threads; only the tests that exercise it turn it on.
+  const config = loadConfig({
+    APP_ENV: "test",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    BUILTIN_ENGINE: "off",
+    ...env,
+  });
   const database = await createTestDatabase();
   const deps = { ...createDependencies(config, database), ...overrides };
   const app = await buildApp(deps, { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false });

@@ -55,7 +55,11 @@ export const ERROR_STATUS = {
   "recaptcha-failed": 491,
   // 5xx: our fault or a dependency's.
   "internal-error": 500,
+  /** The model behind a feature failed; the call was refunded. */
+  "feature-failed": 502,
   "feature-unavailable": 503,
+  /** The model behind a feature did not answer in time; the call was refunded. */
+  "feature-timeout": 504,
   "service-unavailable": 503,
 } as const satisfies Record<string, number>;
 

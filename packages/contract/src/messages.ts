@@ -318,7 +318,9 @@ export const ERROR_MESSAGES = {
   "rate-limited": "Too many requests. Please wait a moment and try again.",
   "recaptcha-failed": RECAPTCHA_FAILED,
   "internal-error": GENERIC_ERROR,
+  "feature-failed": "The request could not be completed. You were not charged for it.",
   "feature-unavailable": "This feature is not available right now.",
+  "feature-timeout": "The request took too long and was stopped. You were not charged for it.",
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
 } as const satisfies Record<ErrorCode, string>;
 

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -355,3 +356,63 @@ export const autoRechargeSettings = pgTable("auto_recharge_settings", {
   armed: boolean("armed").notNull().default(true),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+export const REQUEST_STATUSES = ["generating", "done", "error"] as const;
+
+/**
+ * Every feature call, from the playground or the public API: what was asked (files as stored URLs,
+ * body fields), what came back, what it cost, and its state. The history list reads it newest first
+ * per project and endpoint, which the composite index serves without a sort.
+ */
+export const featureRequests = pgTable(
+  "feature_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "set null" }),
+    endpoint: text("endpoint").notNull(),
+    callType: text("call_type").notNull(),
+    status: text("status", { enum: REQUEST_STATUSES }).notNull(),
+    provider: text("provider").notNull(),
+    requestFiles: jsonb("request_files").notNull(),
+    requestBody: jsonb("request_body").notNull(),
+    responseFile: text("response_file"),
+    responseBody: jsonb("response_body"),
+    units: integer("units").notNull(),
+    priceMicros: bigint("price_micros", { mode: "bigint" }).notNull(),
+    errorMessage: text("error_message"),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
+    index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
+  ],
+);
+
+/**
+ * The usage rollup the home page reads: one row per project, endpoint, call type and UTC day, updated
+ * in the transaction that settles each call, so statistics never scan the request log.
+ */
+export const usageDaily = pgTable(
+  "usage_daily",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    callType: text("call_type").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    costMicros: bigint("cost_micros", { mode: "bigint" }).notNull(),
+    calls: integer("calls").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.projectId, table.endpoint, table.callType, table.day] })],
+);

@@ -61,7 +61,31 @@ export const getTrainedIdentitiesCall = defineCall({
   response: getTrainedIdentitiesResponse,
 });
 
+/**
+ * Which features can run on this deployment right now and at what price: a feature with no provider
+ * configured is shown as unavailable, with the reason, and its action is disabled.
+ */
+export const getFeatureStatusRequest = z.object({});
+export const featureStatusSchema = z.object({
+  endpoint: featureEndpointSchema,
+  available: z.boolean(),
+  /** Why the feature cannot run; null when it can. */
+  reason: z.string().nullable(),
+  /** The provider serving it: builtin (CPU engine), http (model server) or openai. */
+  provider: z.enum(["builtin", "http", "openai"]).nullable(),
+  priceInfo: priceInfoSchema,
+});
+export type FeatureStatus = z.infer<typeof featureStatusSchema>;
+export const getFeatureStatusResponse = z.object({ features: z.array(featureStatusSchema) });
+export const getFeatureStatusCall = defineCall({
+  path: "/v1/users/playground/feature-status",
+  auth: "session",
+  request: getFeatureStatusRequest,
+  response: getFeatureStatusResponse,
+});
+
 export const playgroundCalls = {
+  getFeatureStatus: getFeatureStatusCall,
   getRequests: getRequestsCall,
   deleteRequest: deleteRequestCall,
   getTrainedIdentities: getTrainedIdentitiesCall,

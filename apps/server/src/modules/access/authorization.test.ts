@@ -254,6 +254,18 @@ describe("authorization", () => {
     "/v1/payments/recharge-account": [
       { payload: () => ({ organizationId: world.organizationId, amount: 20 }), memberRefused: true },
     ],
+    "/v1/users/playground/get-requests": [
+      {
+        payload: () => ({ endpoint: "/v1/images/background-removal", projectId: world.projectId, offset: 0 }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/users/playground/delete-request": [
+      { payload: () => ({ projectId: world.projectId, requestId: world.apiKeyId }), memberRefused: true },
+    ],
+    "/v1/users/playground/get-trained-identities": [
+      { payload: () => ({ projectId: world.projectId, offset: 0 }), memberRefused: true },
+    ],
     "/v1/users/invoices/retrieve-link": [
       { payload: () => ({ invoiceId: world.invoiceNumber }), memberRefused: true },
     ],

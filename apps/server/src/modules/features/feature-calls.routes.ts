@@ -1,0 +1,277 @@
+import multipart from "@fastify/multipart";
+import {
+  calls,
+  ENDPOINT_DESCRIPTORS,
+  FEATURES,
+  type Feature,
+  featureByEndpoint,
+  hasPermission,
+  IDENTITY_REQUEST_HEADER,
+  MAX_IMAGE_BYTES,
+  microsToUsd,
+  PROJECT_HEADER,
+  TRAINING_MAX_IMAGES,
+} from "@prism/contract";
+import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { featureRequests, usageDaily } from "../../db/schema";
+import { AppError } from "../../errors";
+import { registerCall } from "../../http/register-call";
+import { isValidFileKey } from "../../providers/storage/file-store";
+import { isUuid, requireProjectAccess } from "../access/access.service";
+import { authenticateApiKey } from "../api-keys/api-keys.service";
+import { authenticateSessionToken } from "../auth/session.service";
+import { SESSION_COOKIE } from "../auth/session-cookie";
+import { type FeatureCaller, type GatewayDeps, runFeatureCall } from "./feature-calls.service";
+import { listHistory, toHistoryRecord } from "./feature-requests.store";
+import { readMultipart, validateFiles } from "./uploads";
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/**
+ * Who is calling a feature: an API key (the public API; the key's project) or a signed-in console
+ * user naming a project in `x-authorization-project` (the playground), who needs the playground
+ * permission and access to that project.
+ */
+async function authenticateCaller(deps: AppDependencies, request: FastifyRequest): Promise<FeatureCaller> {
+  const db = deps.database.db;
+  const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1];
+  if (bearer) {
+    const principal = await authenticateApiKey(db, bearer);
+    if (!principal) throw new AppError("invalid-api-key", "The API key is not valid, or has been revoked.");
+    return {
+      organizationId: principal.organizationId,
+      projectId: principal.projectId,
+      userId: null,
+      apiKeyId: principal.apiKeyId,
+    };
+  }
+  const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
+  if (!user)
+    throw new AppError("unauthenticated", "Send an API key as `Authorization: Bearer <key>`, or sign in.");
+  const projectId = request.headers[PROJECT_HEADER];
+  if (typeof projectId !== "string" || projectId === "") {
+    throw new AppError("invalid-input", `The ${PROJECT_HEADER} header must name the project.`);
+  }
+  const { project, membership } = await requireProjectAccess(db, user.userId, projectId);
+  if (!hasPermission(membership.permissions, "organization.playground")) {
+    throw new AppError("forbidden", "You do not have access to the playground of this organization.");
+  }
+  return {
+    organizationId: project.organizationId,
+    projectId: project.id,
+    userId: user.userId,
+    apiKeyId: null,
+  };
+}
+
+export function registerFeatureRoutes(
+  app: FastifyInstance,
+  deps: AppDependencies,
+  gateway: GatewayDeps,
+): void {
+  const db = deps.database.db;
+
+  app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: {
+        fileSize: MAX_IMAGE_BYTES,
+        files: TRAINING_MAX_IMAGES + 2,
+        fields: 32,
+        fieldSize: 16 * 1024,
+        parts: 64,
+      },
+    });
+    for (const feature of FEATURES) {
+      scope.post(feature.endpoint, async (request) => {
+        const caller = await authenticateCaller(deps, request);
+        const { raw, fields } = await readMultipart(request, feature);
+        const files = await validateFiles(feature, raw);
+        const parsed = feature.bodySchema.safeParse(fields);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new AppError(
+            "invalid-input",
+            `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+          );
+        }
+        const body = parsed.data as Record<string, unknown>;
+        const identityRequestId = request.headers[IDENTITY_REQUEST_HEADER];
+        const identity =
+          typeof identityRequestId === "string" && typeof body.identity_id === "string"
+            ? { identityId: body.identity_id, requestId: identityRequestId }
+            : undefined;
+        return runFeatureCall({ ...gateway, log: request.log }, caller, feature, {
+          files,
+          body,
+          ...(identity ? { identity } : {}),
+        });
+      });
+    }
+  });
+
+  /**
+   * Stored inputs and results. The URL's random part is unguessable, and it is still checked: a file
+   * is served only to its project's API keys and to members who may use that project.
+   */
+  app.get<{ Params: { organizationId: string; projectId: string; name: string } }>(
+    "/v1/files/:organizationId/:projectId/:name",
+    async (request, reply) => {
+      const { organizationId, projectId, name } = request.params;
+      const key = `${organizationId}/${projectId}/${name}`;
+      const notFound = new AppError("not-found", "File not found.");
+      if (!isValidFileKey(key)) throw notFound;
+      const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1];
+      if (bearer) {
+        const principal = await authenticateApiKey(db, bearer);
+        if (!principal || principal.projectId !== projectId) throw notFound;
+      } else {
+        const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
+        if (!user) throw notFound;
+        const { project } = await requireProjectAccess(db, user.userId, projectId).catch(() => {
+          throw notFound;
+        });
+        if (project.organizationId !== organizationId) throw notFound;
+      }
+      const stored = await gateway.files.get(key);
+      if (!stored) throw notFound;
+      return reply
+        .type(stored.contentType)
+        .header("cache-control", "private, max-age=31536000, immutable")
+        .header("x-content-type-options", "nosniff")
+        .send(stored.data);
+    },
+  );
+
+  const priceInfoOf = (feature: Feature) => {
+    const price = gateway.prices.of(feature);
+    return {
+      price: microsToUsd(price.unitMicros),
+      ...(price.identityUnitMicros !== undefined
+        ? { priceIdentity: microsToUsd(price.identityUnitMicros) }
+        : {}),
+    };
+  };
+
+  registerCall(app, deps, calls.playground.getFeatureStatus, async () => {
+    const statuses = await gateway.registry.statusOfAll();
+    return {
+      features: FEATURES.map((feature) => {
+        const status = statuses.get(feature.id);
+        return {
+          endpoint: feature.endpoint,
+          available: status?.availability.available ?? false,
+          reason: status?.availability.available ? null : (status?.availability.reason ?? "Unavailable."),
+          provider: status?.provider?.name ?? null,
+          priceInfo: priceInfoOf(feature),
+        };
+      }),
+    };
+  });
+
+  registerCall(app, deps, calls.playground.getRequests, async ({ user, body }) => {
+    await requireProjectAccess(db, user.userId, body.projectId);
+    const feature = featureByEndpoint(body.endpoint);
+    if (!feature) throw new AppError("not-found", "Unknown feature.");
+    const { rows, hasMoreItems } = await listHistory(db, body);
+    return { requests: rows.map(toHistoryRecord), priceInfo: priceInfoOf(feature), hasMoreItems };
+  });
+
+  registerCall(app, deps, calls.playground.deleteRequest, async ({ user, body }) => {
+    await requireProjectAccess(db, user.userId, body.projectId);
+    if (!isUuid(body.requestId)) throw new AppError("not-found", "Request not found.");
+    const [deleted] = await db
+      .update(featureRequests)
+      .set({ deletedAt: new Date() })
+      .where(
+        and(
+          eq(featureRequests.id, body.requestId),
+          eq(featureRequests.projectId, body.projectId),
+          isNull(featureRequests.deletedAt),
+          sql`${featureRequests.status} <> 'generating'`,
+        ),
+      )
+      .returning();
+    if (!deleted) throw new AppError("not-found", "Request not found.");
+    // The soft-deleted row keeps the money trail; its files go.
+    const keys = [
+      ...Object.values(deleted.requestFiles as Record<string, string[]>).flat(),
+      deleted.responseFile,
+    ].filter((key): key is string => Boolean(key));
+    await Promise.all(
+      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}_thumb`)]),
+    );
+    return {};
+  });
+
+  registerCall(app, deps, calls.playground.getTrainedIdentities, async ({ user, body }) => {
+    await requireProjectAccess(db, user.userId, body.projectId);
+    // AI Clone training needs a GPU model server; no identities exist until one is configured.
+    const { rows, hasMoreItems } = await listHistory(db, {
+      projectId: body.projectId,
+      endpoint: "/v1/images/pegasus-training",
+      offset: body.offset,
+    });
+    return {
+      requests: rows
+        .filter((row) => row.status === "done")
+        .map((row) => {
+          const result = (row.responseBody ?? {}) as { identityId?: string; status?: string };
+          return {
+            ...toHistoryRecord(row),
+            description: String((row.requestBody as { description?: string }).description ?? ""),
+            identity_id: result.identityId ?? "",
+            identity_status: (["pending", "training", "ready", "failed"].includes(result.status ?? "")
+              ? result.status
+              : "pending") as "pending" | "training" | "ready" | "failed",
+          };
+        }),
+      hasMoreItems,
+    };
+  });
+
+  registerCall(app, deps, calls.statistics.get, async ({ user, body }) => {
+    const allowed: string[] = [];
+    for (const projectId of new Set(body.projectIds)) {
+      const access = await requireProjectAccess(db, user.userId, projectId).catch(() => undefined);
+      if (access) allowed.push(projectId);
+    }
+    const start = body.queryDate.slice(0, 10);
+    const startDate = new Date(`${start}T00:00:00Z`);
+    const end = new Date(Date.UTC(startDate.getUTCFullYear(), startDate.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
+    const rows =
+      allowed.length === 0
+        ? []
+        : await db
+            .select({
+              endpoint: usageDaily.endpoint,
+              callType: usageDaily.callType,
+              day: usageDaily.day,
+              units: sql<string>`sum(${usageDaily.units})`,
+              costMicros: sql<string>`sum(${usageDaily.costMicros})`,
+            })
+            .from(usageDaily)
+            .where(
+              and(
+                inArray(usageDaily.projectId, allowed),
+                gte(usageDaily.day, start),
+                lt(usageDaily.day, end),
+              ),
+            )
+            .groupBy(usageDaily.endpoint, usageDaily.callType, usageDaily.day)
+            .orderBy(usageDaily.day, usageDaily.endpoint, usageDaily.callType);
+    return {
+      statistics: rows.map((row) => ({
+        endpoint: row.endpoint,
+        callType: row.callType.toLowerCase(),
+        recordDate: row.day,
+        unitsUsed: Number(row.units),
+        balanceUsed: microsToUsd(BigInt(row.costMicros)),
+      })),
+      endpoints: [...ENDPOINT_DESCRIPTORS],
+    };
+  });
+}

@@ -1,0 +1,265 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  billableUnits,
+  ERROR_DIALOGS,
+  type Feature,
+  type FeatureCallResponse,
+  MAX_EXTENSION_SIDE,
+  microsToUsd,
+  THUMBNAIL_SUFFIX,
+} from "@prism/contract";
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import sharp from "sharp";
+import type { Database } from "../../db/client";
+import { featureRequests, organizations } from "../../db/schema";
+import { AppError } from "../../errors";
+import { ProviderError, type ProviderOutput } from "../../providers/inference/feature-provider";
+import type { ProviderRegistry } from "../../providers/inference/registry";
+import type { FileStore } from "../../providers/storage/file-store";
+import { refund, reserve, settle } from "../ledger/ledger.service";
+import { addUsage, toHistoryRecord } from "./feature-requests.store";
+import type { PriceBook } from "./prices";
+import type { ValidatedFile } from "./uploads";
+
+export interface FeatureCaller {
+  organizationId: string;
+  projectId: string;
+  userId: string | null;
+  apiKeyId: string | null;
+}
+
+export interface GatewayDeps {
+  db: Database;
+  files: FileStore;
+  registry: ProviderRegistry;
+  prices: PriceBook;
+  providerTimeoutMs: number;
+  log: FastifyBaseLogger;
+  /** Called after every settled charge (auto recharge), not awaited by the response. */
+  afterCharge?: (organizationId: string) => Promise<unknown>;
+}
+
+const THUMBNAIL_BOX = 320;
+
+function newFileKey(caller: FeatureCaller): string {
+  return `${caller.organizationId}/${caller.projectId}/${randomBytes(18).toString("base64url")}`;
+}
+
+/**
+ * Stores an uploaded image re-encoded by sharp: whatever was smuggled in its container (metadata,
+ * trailing bytes, polyglot payloads) does not survive. Its thumbnail is stored beside it.
+ */
+async function storeImage(store: FileStore, key: string, image: Buffer): Promise<void> {
+  const pipeline = sharp(image, { limitInputPixels: false }).rotate();
+  const [full, thumb] = await Promise.all([
+    pipeline.clone().png().toBuffer(),
+    pipeline
+      .clone()
+      .resize(THUMBNAIL_BOX, THUMBNAIL_BOX, { fit: "inside", withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer(),
+  ]);
+  await Promise.all([
+    store.put(key, full, "image/png"),
+    store.put(`${key}${THUMBNAIL_SUFFIX}`, thumb, "image/webp"),
+  ]);
+}
+
+async function storeInputs(deps: GatewayDeps, caller: FeatureCaller, files: Record<string, ValidatedFile[]>) {
+  const stored: Record<string, string[]> = {};
+  for (const [field, list] of Object.entries(files)) {
+    stored[field] = [];
+    for (const file of list) {
+      const key = newFileKey(caller);
+      if (file.mimeType.startsWith("image/")) await storeImage(deps.files, key, file.buffer);
+      else await deps.files.put(key, file.buffer, file.mimeType);
+      stored[field].push(key);
+    }
+  }
+  return stored;
+}
+
+function checkExtensionBounds(
+  feature: Feature,
+  files: Record<string, ValidatedFile[]>,
+  body: Record<string, unknown>,
+) {
+  if (feature.id !== "image-extension") return;
+  const image = files.image?.[0];
+  const side = (name: string) => Number(body[name] ?? 0);
+  const width = (image?.width ?? 0) + side("left") + side("right");
+  const height = (image?.height ?? 0) + side("top") + side("bottom");
+  if (width > MAX_EXTENSION_SIDE || height > MAX_EXTENSION_SIDE) {
+    throw new AppError(
+      "unprocessable-input",
+      `The extended image may be at most ${MAX_EXTENSION_SIDE} px on each side; this one would be ${width}x${height}.`,
+    );
+  }
+  if (side("top") + side("bottom") + side("left") + side("right") === 0) {
+    throw new AppError("invalid-input", "Extend at least one side.");
+  }
+}
+
+function toCallError(error: ProviderError): AppError {
+  if (error.code === "invalid-input") return new AppError("unprocessable-input", error.message);
+  if (error.code === "timeout")
+    return new AppError(
+      "feature-timeout",
+      "The request took too long and was stopped. You were not charged for it.",
+    );
+  if (error.code === "unavailable") return new AppError("feature-unavailable", error.message);
+  return new AppError("feature-failed", `${error.message} You were not charged for it.`);
+}
+
+/**
+ * One feature call, the same for the playground and the public API (DESIGN.md §5): availability →
+ * validation (done by the caller) → price reservation (402 when short) → inputs stored → request row
+ * `generating` → provider with a timeout → result stored → settle with the usage rollup, or refund.
+ */
+export async function runFeatureCall(
+  deps: GatewayDeps,
+  caller: FeatureCaller,
+  feature: Feature,
+  call: {
+    files: Record<string, ValidatedFile[]>;
+    body: Record<string, unknown>;
+    identity?: { identityId: string; requestId: string };
+  },
+): Promise<FeatureCallResponse> {
+  const { provider, availability } = await deps.registry.resolve(feature);
+  if (!provider || !availability.available) {
+    throw new AppError(
+      "feature-unavailable",
+      `${feature.name} is not available: ${availability.reason ?? "no provider"}`,
+    );
+  }
+  checkExtensionBounds(feature, call.files, call.body);
+
+  const audioSeconds = call.files.audio?.[0]?.durationSeconds ?? 0;
+  const units = billableUnits(feature, audioSeconds);
+  const price = deps.prices.of(feature);
+  const unitMicros =
+    call.identity && price.identityUnitMicros !== undefined ? price.identityUnitMicros : price.unitMicros;
+  const priceMicros = unitMicros * BigInt(units);
+  const callType =
+    call.identity && feature.callTypes[1]
+      ? feature.callTypes[1].callType
+      : (feature.callTypes[0]?.callType ?? feature.id);
+
+  const requestId = randomUUID();
+  const reference = `request:${requestId}`;
+  const reservation = await reserve(deps.db, {
+    organizationId: caller.organizationId,
+    amountMicros: priceMicros,
+    reference,
+  });
+  if (!reservation.reserved)
+    throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
+
+  let requestFiles: Record<string, string[]>;
+  try {
+    requestFiles = await storeInputs(deps, caller, call.files);
+    await deps.db.insert(featureRequests).values({
+      id: requestId,
+      organizationId: caller.organizationId,
+      projectId: caller.projectId,
+      userId: caller.userId,
+      apiKeyId: caller.apiKeyId,
+      endpoint: feature.endpoint,
+      callType,
+      status: "generating",
+      provider: provider.name,
+      requestFiles,
+      requestBody: call.body,
+      units,
+      priceMicros,
+    });
+  } catch (error) {
+    await refund(deps.db, reference);
+    throw error;
+  }
+
+  let output: ProviderOutput;
+  try {
+    output = await provider.run(
+      feature,
+      { files: call.files, body: call.body, ...(call.identity ? { identity: call.identity } : {}) },
+      AbortSignal.timeout(deps.providerTimeoutMs),
+    );
+  } catch (error) {
+    const providerError =
+      error instanceof ProviderError
+        ? error
+        : new ProviderError("failed", "The request could not be completed.");
+    if (!(error instanceof ProviderError)) deps.log.error({ err: error, requestId }, "provider crashed");
+    await failRequest(deps.db, requestId, providerError.message);
+    throw toCallError(providerError);
+  }
+
+  let responseFile: string | null = null;
+  let responseBody: unknown = null;
+  try {
+    if (output.kind === "image") {
+      responseFile = newFileKey(caller);
+      await storeImage(deps.files, responseFile, output.data);
+    } else {
+      responseBody = output.body;
+    }
+  } catch (error) {
+    deps.log.error({ err: error, requestId }, "could not store the result");
+    await failRequest(deps.db, requestId, "The result could not be stored.");
+    throw new AppError("feature-failed", "The result could not be stored. You were not charged for it.");
+  }
+
+  const day = new Date().toISOString().slice(0, 10);
+  await settle(deps.db, reference, async (tx) => {
+    await tx
+      .update(featureRequests)
+      .set({ status: "done", responseFile, responseBody, completedAt: new Date() })
+      .where(eq(featureRequests.id, requestId));
+    await addUsage(tx, {
+      projectId: caller.projectId,
+      endpoint: feature.endpoint,
+      callType,
+      day,
+      units,
+      costMicros: priceMicros,
+    });
+  });
+  if (deps.afterCharge) {
+    deps
+      .afterCharge(caller.organizationId)
+      .catch((error: unknown) => deps.log.error({ err: error }, "auto recharge failed"));
+  }
+
+  const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+  const [organization] = await deps.db
+    .select({ balanceMicros: organizations.balanceMicros })
+    .from(organizations)
+    .where(eq(organizations.id, caller.organizationId));
+  if (!row || !organization) throw new Error("settled request vanished");
+  return { balance: microsToUsd(organization.balanceMicros), request: toHistoryRecord(row) };
+}
+
+/** Marks a request failed and gives its reservation back, once. */
+export async function failRequest(db: Database, requestId: string, message: string): Promise<void> {
+  await refund(db, `request:${requestId}`);
+  await db
+    .update(featureRequests)
+    .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })
+    .where(and(eq(featureRequests.id, requestId), eq(featureRequests.status, "generating")));
+}
+
+/** The request ids of a crashed process's calls: refunded and marked failed (start-up and every minute). */
+export async function sweepAbandonedRequests(db: Database, olderThan: Date): Promise<number> {
+  const stale = await db
+    .select({ id: featureRequests.id })
+    .from(featureRequests)
+    .where(and(eq(featureRequests.status, "generating"), sql`${featureRequests.createdAt} < ${olderThan}`))
+    .limit(500);
+  for (const { id } of stale) {
+    await failRequest(db, id, "The request was interrupted and refunded.");
+  }
+  return stale.length;
+}

@@ -1,0 +1,86 @@
+import { HISTORY_PAGE_SIZE, type HistoryRequestRecord } from "@prism/contract";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import { featureRequests, usageDaily } from "../../db/schema";
+
+type RequestRow = typeof featureRequests.$inferSelect;
+
+export const FILE_URL_PREFIX = "/v1/files/";
+
+export function fileUrl(key: string): string {
+  return `${FILE_URL_PREFIX}${key}`;
+}
+
+/** The history record of spec 001 §3, as the playground and API users receive it. */
+export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
+  const files = Object.fromEntries(
+    Object.entries(row.requestFiles as Record<string, string[]>).map(([field, keys]) => [
+      field,
+      keys.map(fileUrl),
+    ]),
+  );
+  return {
+    id: row.id,
+    request_date: row.createdAt.toISOString(),
+    request_data: { files, body: row.requestBody as Record<string, unknown> },
+    response_data: {
+      ...(row.responseFile ? { file: fileUrl(row.responseFile) } : {}),
+      ...(row.responseBody !== null && row.responseBody !== undefined ? { body: row.responseBody } : {}),
+    },
+    status: row.status,
+  };
+}
+
+/** One page of a project's history for one endpoint, newest first; one extra row says whether more exist. */
+export async function listHistory(
+  db: Executor,
+  input: { projectId: string; endpoint: string; offset: number },
+) {
+  const rows = await db
+    .select()
+    .from(featureRequests)
+    .where(
+      and(
+        eq(featureRequests.projectId, input.projectId),
+        eq(featureRequests.endpoint, input.endpoint),
+        isNull(featureRequests.deletedAt),
+      ),
+    )
+    .orderBy(desc(featureRequests.createdAt), desc(featureRequests.id))
+    .limit(HISTORY_PAGE_SIZE + 1)
+    .offset(input.offset);
+  return { rows: rows.slice(0, HISTORY_PAGE_SIZE), hasMoreItems: rows.length > HISTORY_PAGE_SIZE };
+}
+
+/** Adds a settled call to the daily rollup, in the settling transaction. */
+export async function addUsage(
+  tx: Executor,
+  input: {
+    projectId: string;
+    endpoint: string;
+    callType: string;
+    day: string;
+    units: number;
+    costMicros: bigint;
+  },
+) {
+  await tx
+    .insert(usageDaily)
+    .values({ ...input, calls: 1 })
+    .onConflictDoUpdate({
+      target: [usageDaily.projectId, usageDaily.endpoint, usageDaily.callType, usageDaily.day],
+      set: {
+        units: sql`${usageDaily.units} + ${input.units}`,
+        costMicros: sql`${usageDaily.costMicros} + ${input.costMicros}`,
+        calls: sql`${usageDaily.calls} + 1`,
+      },
+    });
+}
+
+export async function findStaleGenerating(db: Executor, olderThan: Date) {
+  return db
+    .select({ id: featureRequests.id })
+    .from(featureRequests)
+    .where(and(eq(featureRequests.status, "generating"), lt(featureRequests.createdAt, olderThan)))
+    .limit(500);
+}

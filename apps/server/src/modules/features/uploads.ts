@@ -1,0 +1,172 @@
+import type { MultipartFile } from "@fastify/multipart";
+import {
+  AUDIO_TOO_LARGE,
+  AUDIO_TOO_LONG,
+  AUDIO_UNREADABLE,
+  type Feature,
+  type FileInput,
+  IMAGE_BYTES_EXCEEDED,
+  IMAGE_PIXELS_EXCEEDED,
+  IMAGE_UNREADABLE,
+  MAX_UPSCALE_PIXELS,
+  UPSCALE_PIXELS_EXCEEDED,
+} from "@prism/contract";
+import type { FastifyRequest } from "fastify";
+import { fileTypeFromBuffer } from "file-type";
+import { parseBuffer } from "music-metadata";
+import sharp from "sharp";
+import { AppError } from "../../errors";
+import type { ProviderFile } from "../../providers/inference/feature-provider";
+
+/** Magic-byte types we accept, mapped to the catalog's MIME names. */
+const IMAGE_TYPES = new Map([
+  ["image/png", "image/png"],
+  ["image/jpeg", "image/jpeg"],
+  ["image/webp", "image/webp"],
+]);
+const AUDIO_TYPES = new Map([
+  ["audio/mpeg", "audio/mpeg"],
+  ["audio/wav", "audio/wav"],
+  ["audio/x-wav", "audio/wav"],
+  ["audio/vnd.wave", "audio/wav"],
+  ["audio/ogg", "audio/ogg"],
+  ["audio/opus", "audio/ogg"],
+  ["audio/flac", "audio/flac"],
+  ["audio/x-flac", "audio/flac"],
+]);
+
+export interface ValidatedFile extends ProviderFile {
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+}
+
+export interface ParsedFeatureCall {
+  files: Record<string, ValidatedFile[]>;
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads the multipart body as a stream with hard limits: unknown fields are refused, each file is
+ * buffered up to its field's byte limit, at most the catalog's count per field.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  feature: Feature,
+): Promise<{
+  files: Record<string, MultipartFile[] | Buffer[]>;
+  raw: Record<string, Buffer[]>;
+  fields: Record<string, string>;
+}> {
+  if (!request.isMultipart()) {
+    throw new AppError("unsupported-media-type", "Feature calls take multipart/form-data.");
+  }
+  const fileInputs = new Map(feature.inputs.files.map((input) => [input.name, input]));
+  const raw: Record<string, Buffer[]> = {};
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      const input = fileInputs.get(part.fieldname);
+      if (!input) {
+        await part.toBuffer().catch(() => undefined);
+        throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
+      }
+      const list = (raw[part.fieldname] ??= []);
+      if (list.length >= input.maxCount) {
+        throw new AppError("invalid-input", `"${input.name}" takes at most ${input.maxCount} file(s).`);
+      }
+      let buffer: Buffer;
+      try {
+        buffer = await part.toBuffer();
+      } catch {
+        throw tooLarge(input);
+      }
+      if (part.file.truncated || buffer.length > input.maxBytes) throw tooLarge(input);
+      list.push(buffer);
+      Object.assign(list, { [`filename${list.length - 1}`]: part.filename });
+    } else {
+      fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
+    }
+  }
+  return { files: {}, raw, fields };
+}
+
+function tooLarge(input: FileInput): AppError {
+  return new AppError(
+    "file-too-large",
+    input.kind === "image" ? IMAGE_BYTES_EXCEEDED.message : AUDIO_TOO_LARGE.message,
+  );
+}
+
+/**
+ * Checks each file by its content (never its name): the type from magic bytes, image dimensions from
+ * the header before any decode (a tiny file claiming 20000x20000 is refused without allocating it),
+ * audio duration from its metadata.
+ */
+export async function validateFiles(
+  feature: Feature,
+  raw: Record<string, Buffer[]>,
+): Promise<Record<string, ValidatedFile[]>> {
+  const result: Record<string, ValidatedFile[]> = {};
+  for (const input of feature.inputs.files) {
+    const buffers = raw[input.name] ?? [];
+    if (buffers.length < input.minCount) {
+      if (input.minCount === 1) throw new AppError("invalid-input", `The "${input.name}" file is required.`);
+      throw new AppError("invalid-input", `"${input.name}" needs at least ${input.minCount} files.`);
+    }
+    result[input.name] = [];
+    for (const buffer of buffers) {
+      result[input.name]?.push(
+        input.kind === "image" ? await validateImage(input, buffer) : await validateAudio(input, buffer),
+      );
+    }
+  }
+  return result;
+}
+
+async function validateImage(input: FileInput, buffer: Buffer): Promise<ValidatedFile> {
+  const type = await fileTypeFromBuffer(buffer);
+  const mimeType = type ? IMAGE_TYPES.get(type.mime) : undefined;
+  if (!mimeType) {
+    throw new AppError("unsupported-file-type", "Only .jpg, .jpeg, .png and .webp images are accepted.");
+  }
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(buffer).metadata());
+  } catch {
+    throw new AppError("unreadable-file", IMAGE_UNREADABLE.message);
+  }
+  if (!width || !height) throw new AppError("unreadable-file", IMAGE_UNREADABLE.message);
+  if (input.maxPixels !== undefined && width * height > input.maxPixels) {
+    const message =
+      input.maxPixels === MAX_UPSCALE_PIXELS
+        ? UPSCALE_PIXELS_EXCEEDED.message
+        : IMAGE_PIXELS_EXCEEDED.message;
+    throw new AppError("image-dimensions-exceeded", message);
+  }
+  const extension = mimeType === "image/jpeg" ? "jpg" : mimeType.split("/")[1];
+  return { buffer, mimeType, filename: `${input.name}.${extension}`, width, height };
+}
+
+async function validateAudio(input: FileInput, buffer: Buffer): Promise<ValidatedFile> {
+  const type = await fileTypeFromBuffer(buffer);
+  const mimeType = type ? AUDIO_TYPES.get(type.mime) : undefined;
+  if (!mimeType)
+    throw new AppError("unsupported-file-type", "Only .mp3, .wav, .ogg and .flac audio files are accepted.");
+  let durationSeconds: number | undefined;
+  try {
+    durationSeconds = (await parseBuffer(buffer, { mimeType }, { duration: true })).format.duration;
+  } catch {
+    throw new AppError("unreadable-file", AUDIO_UNREADABLE.message);
+  }
+  if (durationSeconds === undefined || !Number.isFinite(durationSeconds) || durationSeconds <= 0) {
+    throw new AppError("unreadable-file", AUDIO_UNREADABLE.message);
+  }
+  if (input.maxSeconds !== undefined && durationSeconds > input.maxSeconds) {
+    throw new AppError("audio-too-long", AUDIO_TOO_LONG.message);
+  }
+  const extension =
+    { "audio/mpeg": "mp3", "audio/wav": "wav", "audio/ogg": "ogg", "audio/flac": "flac" }[mimeType] ?? "bin";
+  return { buffer, mimeType, filename: `${input.name}.${extension}`, durationSeconds };
+}

@@ -1,0 +1,52 @@
+import type { Feature } from "@prism/contract";
+
+/** One uploaded file as the gateway validated it (type checked by content, not by name). */
+export interface ProviderFile {
+  buffer: Buffer;
+  mimeType: string;
+  filename: string;
+}
+
+export interface ProviderInput {
+  /** Files by multipart field name, e.g. `image`, `mask`, `source`, `target`, `images`, `audio`. */
+  files: Record<string, ProviderFile[]>;
+  /** The feature's parsed body fields (the catalog's `bodySchema` output). */
+  body: Record<string, unknown>;
+  /** The identity (AI Clone) a call uses: its identity id and training request id. */
+  identity?: { identityId: string; requestId: string };
+}
+
+export type ProviderOutput =
+  | { kind: "image"; data: Buffer; mimeType: string }
+  | { kind: "json"; body: unknown };
+
+export type ProviderErrorCode = "failed" | "timeout" | "unavailable" | "invalid-input";
+
+/** A failure the gateway turns into a refund and a clear error; `message` is safe to show users. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+export interface ProviderAvailability {
+  available: boolean;
+  reason?: string;
+}
+
+/**
+ * Something that can run features: the builtin CPU engine, a model server speaking our HTTP
+ * protocol (docs/model-server.md), or an OpenAI-compatible API. The registry picks one per feature.
+ */
+export interface FeatureProvider {
+  readonly name: "builtin" | "http" | "openai";
+  /** Whether this provider implements the feature at all. */
+  supports(feature: Feature): boolean;
+  availability(feature: Feature): Promise<ProviderAvailability>;
+  run(feature: Feature, input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import { FEATURES, type Feature } from "@prism/contract";
+import type { FeatureProvider, ProviderAvailability } from "./feature-provider";
+
+export interface ResolvedProvider {
+  provider: FeatureProvider | undefined;
+  availability: ProviderAvailability;
+}
+
+/**
+ * Maps each feature to the provider that serves it: an explicit choice from configuration, else the
+ * first configured provider (in the given order) that supports it. A feature nobody serves is
+ * unavailable, with a reason the console shows.
+ */
+export class ProviderRegistry {
+  constructor(
+    private readonly providers: FeatureProvider[],
+    private readonly overrides: Record<string, FeatureProvider["name"]> = {},
+  ) {}
+
+  providerFor(feature: Feature): FeatureProvider | undefined {
+    const chosen = this.overrides[feature.id];
+    if (chosen)
+      return this.providers.find((provider) => provider.name === chosen && provider.supports(feature));
+    return this.providers.find((provider) => provider.supports(feature));
+  }
+
+  async resolve(feature: Feature): Promise<ResolvedProvider> {
+    const provider = this.providerFor(feature);
+    if (!provider) {
+      return {
+        provider: undefined,
+        availability: {
+          available: false,
+          reason: "No model provider is configured for this feature on this deployment.",
+        },
+      };
+    }
+    try {
+      return { provider, availability: await provider.availability(feature) };
+    } catch {
+      return {
+        provider,
+        availability: { available: false, reason: "The model provider could not be reached." },
+      };
+    }
+  }
+
+  async statusOfAll(): Promise<Map<string, ResolvedProvider>> {
+    const entries = await Promise.all(
+      FEATURES.map(async (feature) => [feature.id, await this.resolve(feature)] as const),
+    );
+    return new Map(entries);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.providers.map((provider) => provider.close?.()));
+  }
+}

@@ -1,0 +1,66 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+
+export interface StoredObject {
+  data: Buffer;
+  contentType: string;
+}
+
+/**
+ * Where input and result files live. Keys are `<organizationId>/<projectId>/<random>`; the local
+ * directory is the embedded default, an S3-compatible bucket the production option.
+ */
+export interface FileStore {
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<StoredObject | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY_PATTERN = /^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{10,80}$/;
+
+export function isValidFileKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** Files under DATA_DIR/files, each with a small sidecar holding its content type. */
+export class LocalFileStore implements FileStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private pathOf(key: string): string {
+    if (!isValidFileKey(key)) throw new Error(`invalid file key: ${key}`);
+    const path = resolve(this.root, key);
+    // Keys are validated above; this is the belt to those braces against path traversal.
+    if (!path.startsWith(this.root + sep)) throw new Error(`file key escapes the store: ${key}`);
+    return path;
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, data);
+    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType }));
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    const path = this.pathOf(key);
+    try {
+      const [data, meta] = await Promise.all([readFile(path), readFile(`${path}.meta.json`, "utf8")]);
+      return { data, contentType: (JSON.parse(meta) as { contentType: string }).contentType };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    await Promise.all([rm(path, { force: true }), rm(`${path}.meta.json`, { force: true })]);
+  }
+}
+
+export function localFileStoreFor(dataDir: string): LocalFileStore {
+  return new LocalFileStore(join(dataDir, "files"));
+}
