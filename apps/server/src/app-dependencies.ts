@@ -8,6 +8,8 @@ import { PriceBook } from "./modules/features/prices";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
 import type { FeatureProvider } from "./providers/inference/feature-provider";
+import { createHttpProvider } from "./providers/inference/http-provider";
+import { createOpenAiProvider } from "./providers/inference/openai-provider";
 import { ProviderRegistry } from "./providers/inference/registry";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
@@ -41,8 +43,35 @@ export interface AppDependencies {
 
 /** The providers this configuration asks for, in the order they are preferred. */
 export function createProviderRegistry(config: AppConfig): ProviderRegistry {
+  const { inference } = config;
+  // Remote providers were configured on purpose, so they come first; the CPU engine fills in.
   const providers: FeatureProvider[] = [];
-  if (config.inference.builtinEngine) {
+  if (inference.modelServer) {
+    providers.push(
+      createHttpProvider({
+        baseUrl: inference.modelServer.url,
+        features: inference.modelServer.features,
+        ...(inference.modelServer.apiKey ? { apiKey: inference.modelServer.apiKey } : {}),
+        timeoutMs: inference.providerTimeoutMs,
+      }),
+    );
+  }
+  if (inference.openai) {
+    providers.push(
+      createOpenAiProvider({
+        apiKey: inference.openai.apiKey,
+        ...(inference.openai.baseUrl ? { baseUrl: inference.openai.baseUrl } : {}),
+        features: inference.openai.features,
+        models: {
+          image: inference.openai.imageModel,
+          imageEdit: inference.openai.imageModel,
+          transcription: inference.openai.transcriptionModel,
+        },
+        timeoutMs: inference.providerTimeoutMs,
+      }),
+    );
+  }
+  if (inference.builtinEngine) {
     providers.push(createBuiltinProvider(createEngine({ workers: config.inference.engineWorkers })));
   }
   return new ProviderRegistry(providers, config.inference.overrides);

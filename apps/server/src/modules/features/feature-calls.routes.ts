@@ -86,6 +86,14 @@ export function registerFeatureRoutes(
     for (const feature of FEATURES) {
       scope.post(feature.endpoint, async (request) => {
         const caller = await authenticateCaller(deps, request);
+        // An unavailable feature answers before any upload is read or anything is charged.
+        const { availability } = await gateway.registry.resolve(feature);
+        if (!availability.available) {
+          throw new AppError(
+            "feature-unavailable",
+            `${feature.name} is not available: ${availability.reason ?? "no provider"}`,
+          );
+        }
         const { raw, fields } = await readMultipart(request, feature);
         const files = await validateFiles(feature, raw);
         const parsed = feature.bodySchema.safeParse(fields);

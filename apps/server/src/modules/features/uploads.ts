@@ -1,4 +1,3 @@
-import type { MultipartFile } from "@fastify/multipart";
 import {
   AUDIO_TOO_LARGE,
   AUDIO_TOO_LONG,
@@ -41,11 +40,6 @@ export interface ValidatedFile extends ProviderFile {
   durationSeconds?: number;
 }
 
-export interface ParsedFeatureCall {
-  files: Record<string, ValidatedFile[]>;
-  fields: Record<string, string>;
-}
-
 /**
  * Reads the multipart body as a stream with hard limits: unknown fields are refused, each file is
  * buffered up to its field's byte limit, at most the catalog's count per field.
@@ -83,12 +77,11 @@ export async function readMultipart(
       }
       if (part.file.truncated || buffer.length > input.maxBytes) throw tooLarge(input);
       list.push(buffer);
-      Object.assign(list, { [`filename${list.length - 1}`]: part.filename });
     } else {
       fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
     }
   }
-  return { files: {}, raw, fields };
+  return { raw, fields };
 }
 
 function tooLarge(input: FileInput): AppError {
@@ -133,7 +126,8 @@ async function validateImage(input: FileInput, buffer: Buffer): Promise<Validate
   let width: number | undefined;
   let height: number | undefined;
   try {
-    ({ width, height } = await sharp(buffer).metadata());
+    // Only the header is read here; the pixel limit below, not sharp's default, decides.
+    ({ width, height } = await sharp(buffer, { limitInputPixels: false }).metadata());
   } catch {
     throw new AppError("unreadable-file", IMAGE_UNREADABLE.message);
   }

@@ -101,12 +101,14 @@ export function generationSize(
   }
   const sizes =
     family === "gpt-image" ? GPT_IMAGE_SIZES : family === "dall-e-3" ? DALL_E_3_SIZES : DALL_E_2_SIZES;
+  // Nearest shape first; among equal shapes the smallest that needs no upscaling, else the largest.
   const target = Math.log(width / height);
-  const area = width * height;
+  const upscale = ([w, h]: readonly [number, number]) => Math.max(0, Math.max(width / w, height / h) - 1);
   const [best] = [...sizes].sort(
-    ([aw, ah], [bw, bh]) =>
-      Math.abs(Math.log(aw / ah) - target) - Math.abs(Math.log(bw / bh) - target) ||
-      Math.abs(aw * ah - area) - Math.abs(bw * bh - area),
+    (a, b) =>
+      Math.abs(Math.log(a[0] / a[1]) - target) - Math.abs(Math.log(b[0] / b[1]) - target) ||
+      upscale(a) - upscale(b) ||
+      a[0] * a[1] - b[0] * b[1],
   );
   return { width: best![0], height: best![1] };
 }

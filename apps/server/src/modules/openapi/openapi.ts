@@ -1,0 +1,605 @@
+import {
+  type BodyField,
+  ERROR_CODES,
+  type ErrorCode,
+  FEATURES,
+  type Feature,
+  type FeatureCallResponse,
+  type FileInput,
+  featureCallResponse,
+  statusOf,
+  trainingResultSchema,
+  transcriptionResultSchema,
+} from "@prism/contract";
+import { z } from "zod";
+
+/**
+ * The public API's OpenAPI 3.1 document, generated from the feature catalog and the contract's zod
+ * schemas: adding a feature or a field to the catalog documents it, with nothing written twice.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: "3.1.0";
+  info: { title: string; version: string; description: string };
+  servers: { url: string }[];
+  paths: Record<string, { post: JsonObject }>;
+  components: {
+    schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+  };
+  tags: { name: string; description: string }[];
+}
+
+export interface OpenApiOptions {
+  /** `info.version` (default "1.0.0"). */
+  version?: string;
+}
+
+export const ERROR_SCHEMA_REF = "#/components/schemas/Error";
+export const SECURITY_SCHEME = "apiKey";
+
+// ---------------------------------------------------------------------------------------------------
+// Errors: which codes a feature call can answer with, grouped by their status in the contract.
+// ---------------------------------------------------------------------------------------------------
+
+/** The error codes a feature call can produce; their statuses come from the contract. */
+export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
+  "invalid-input",
+  "unauthenticated",
+  "invalid-api-key",
+  "insufficient-balance",
+  "first-deposit-required",
+  "forbidden",
+  "not-found",
+  "route-not-found",
+  "identity-not-ready",
+  "payload-too-large",
+  "file-too-large",
+  "image-dimensions-exceeded",
+  "audio-too-long",
+  "unsupported-media-type",
+  "unsupported-file-type",
+  "unprocessable-input",
+  "unreadable-file",
+  "rate-limited",
+  "internal-error",
+  "feature-failed",
+  "feature-unavailable",
+  "feature-timeout",
+  "service-unavailable",
+];
+
+/** What each status means for a feature call; the codes listed under it are derived from the contract. */
+export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> = {
+  400: {
+    name: "BadRequest",
+    meaning: "The input is invalid: a field is missing, has the wrong type or is out of range.",
+  },
+  401: {
+    name: "Unauthorized",
+    meaning: "No credentials, or the API key is unknown or revoked. Send `Authorization: Bearer psk_...`.",
+  },
+  402: {
+    name: "PaymentRequired",
+    meaning:
+      "The organization's balance cannot pay for the call (nothing is charged), or AI Clone training is locked until the organization's first deposit.",
+  },
+  403: {
+    name: "Forbidden",
+    meaning: "The credentials are valid but not allowed to use this project.",
+  },
+  404: {
+    name: "NotFound",
+    meaning: "The endpoint does not exist, or the AI Clone named in the call is not one of this project's.",
+  },
+  409: {
+    name: "Conflict",
+    meaning: "The AI Clone named in the call has not finished training.",
+  },
+  413: {
+    name: "PayloadTooLarge",
+    meaning:
+      "A file is larger than its limit in bytes, an image has more pixels than allowed, or an audio file is longer than allowed.",
+  },
+  415: {
+    name: "UnsupportedMediaType",
+    meaning: "The request is not multipart/form-data, or a file is not of an accepted type (checked by content).",
+  },
+  422: {
+    name: "UnprocessableEntity",
+    meaning: "The input is well formed but cannot be processed, e.g. a file that cannot be decoded.",
+  },
+  429: {
+    name: "TooManyRequests",
+    meaning: "Too many requests; wait and retry.",
+  },
+  500: {
+    name: "InternalServerError",
+    meaning: "An unexpected error on our side; the call was refunded.",
+  },
+  502: {
+    name: "BadGateway",
+    meaning: "The model behind the feature failed; the call was refunded.",
+  },
+  503: {
+    name: "ServiceUnavailable",
+    meaning:
+      "The feature is not available on this deployment right now (no model configured or the model server is down); nothing was charged.",
+  },
+  504: {
+    name: "GatewayTimeout",
+    meaning: "The model behind the feature did not answer in time; the call was refunded.",
+  },
+};
+
+/** Every status a feature call can answer with besides 200 (409 only where an AI Clone is named). */
+export function errorStatusesOf(feature: Feature): number[] {
+  const usesIdentity = feature.inputs.body.some((field) => field.name === "identity_id");
+  const statuses = new Set(FEATURE_CALL_ERROR_CODES.map(statusOf));
+  if (!usesIdentity) statuses.delete(409);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function codesWithStatus(status: number): ErrorCode[] {
+  return FEATURE_CALL_ERROR_CODES.filter((code) => statusOf(code) === status);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON Schemas from zod.
+// ---------------------------------------------------------------------------------------------------
+
+/** A zod schema as a JSON Schema (draft 2020-12, which OpenAPI 3.1 uses), without noise for readers. */
+export function jsonSchemaOf(schema: z.ZodType): JsonObject {
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output", unrepresentable: "any" });
+  return tidy(generated) as JsonObject;
+}
+
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value as JsonObject).filter(
+    // A `format` says it better than zod's long date-time regular expression.
+    ([key]) => key !== "$schema" && !(key === "pattern" && "format" in (value as JsonObject)),
+  );
+  return Object.fromEntries(entries.map(([key, inner]) => [key, tidy(inner)]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Fields.
+// ---------------------------------------------------------------------------------------------------
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
+
+function fileLimits(file: FileInput): string {
+  const limits = [`${file.acceptedExtensions.join(", ")}`, `at most ${megabytes(file.maxBytes)}`];
+  if (file.maxPixels) limits.push(`at most ${Math.round((file.maxPixels / 1024 / 1024) * 10) / 10} megapixels`);
+  if (file.maxSeconds) limits.push(`at most ${file.maxSeconds / 60} minutes long`);
+  return limits.join("; ");
+}
+
+export function fileProperty(file: FileInput): JsonObject {
+  const binary = { type: "string", format: "binary", contentMediaType: "application/octet-stream" };
+  const description = `${file.description} ${capitalize(fileLimits(file))}.`;
+  if (file.maxCount > 1) {
+    return {
+      type: "array",
+      items: binary,
+      minItems: file.minCount,
+      maxItems: file.maxCount,
+      description: `${description} Send ${file.minCount} to ${file.maxCount} files, repeating the field name.`,
+      "x-accepted-types": file.acceptedMimeTypes,
+    };
+  }
+  return { ...binary, description, "x-accepted-types": file.acceptedMimeTypes };
+}
+
+export function bodyProperty(field: BodyField): JsonObject {
+  const schema: JsonObject = { description: field.description };
+  switch (field.type) {
+    case "string":
+      schema.type = "string";
+      if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
+      break;
+    case "number":
+      schema.type = field.integer ? "integer" : "number";
+      if (field.min !== undefined) schema.minimum = field.min;
+      if (field.max !== undefined) schema.maximum = field.max;
+      if (field.step !== undefined) schema["x-step"] = field.step;
+      break;
+    case "boolean":
+      schema.type = "boolean";
+      break;
+    case "enum":
+      schema.type = "string";
+      schema.enum = [...(field.values ?? [])];
+      break;
+  }
+  if (field.default !== undefined) schema.default = field.default;
+  return schema;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pricing and grouping.
+// ---------------------------------------------------------------------------------------------------
+
+const UNIT_TEXT: Record<Feature["billing"]["unit"], string> = {
+  call: "per call",
+  image: "per image",
+  "audio-minute": "per started minute of audio (at least one)",
+};
+
+export function usd(micros: number): string {
+  return `$${(micros / 1_000_000).toFixed(3)}`;
+}
+
+export function priceText(feature: Feature): string {
+  const billing = feature.billing;
+  const base = `${usd(billing.defaultPriceMicros)} ${UNIT_TEXT[billing.unit]}`;
+  return "identityPriceMicros" in billing
+    ? `${base}; ${usd(billing.identityPriceMicros)} with an AI Clone`
+    : base;
+}
+
+export const TAGS = {
+  generation: { name: "Image generation", description: "Images from text prompts." },
+  editing: { name: "Image editing", description: "Changes to an image you send." },
+  clones: { name: "AI Clones", description: "Training a person's likeness and painting it into images." },
+  speech: { name: "Speech", description: "Speech recognition." },
+} as const;
+
+/** The feature's family, from what the catalog says about it. */
+export function tagOf(feature: Feature): string {
+  if (feature.endpoint.startsWith("/v1/speech/")) return TAGS.speech.name;
+  if (feature.asynchronous || feature.headers.some((header) => header.required)) return TAGS.clones.name;
+  if (feature.inputs.files.length === 0) return TAGS.generation.name;
+  return TAGS.editing.name;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Examples.
+// ---------------------------------------------------------------------------------------------------
+
+const EXAMPLE_TEXT: Record<string, string> = {
+  prompt: "A lighthouse on a cliff at dusk, oil painting",
+  negative_prompt: "blurry, text",
+  description: "Ada",
+  identity_id: "$IDENTITY_ID",
+};
+/** Optional fields the examples set anyway, because leaving all of them out would not be a useful call. */
+const EXAMPLE_OPTIONAL_NUMBERS: Record<string, number> = { top: 256, bottom: 256 };
+
+const EXAMPLE_FILE_NAMES: Record<string, string> = {
+  image: "photo.png",
+  mask: "mask.png",
+  source: "source.png",
+  target: "target.png",
+  audio: "speech.mp3",
+};
+
+function exampleFiles(file: FileInput): string[] {
+  if (file.maxCount > 1) {
+    return Array.from({ length: file.minCount }, (_, index) => `photo${String(index + 1).padStart(2, "0")}.jpg`);
+  }
+  return [EXAMPLE_FILE_NAMES[file.name] ?? `${file.name}.png`];
+}
+
+/** The body fields an example call sends, with example values. */
+export function exampleBody(feature: Feature): Record<string, string | number | boolean> {
+  const body: Record<string, string | number | boolean> = {};
+  for (const field of feature.inputs.body) {
+    if (field.required) {
+      body[field.name] = EXAMPLE_TEXT[field.name] ?? field.default ?? field.min ?? "example";
+    } else if (field.name in EXAMPLE_OPTIONAL_NUMBERS) {
+      body[field.name] = EXAMPLE_OPTIONAL_NUMBERS[field.name]!;
+    } else if (field.name in EXAMPLE_TEXT && field.name !== "identity_id") {
+      body[field.name] = EXAMPLE_TEXT[field.name]!;
+    }
+  }
+  return body;
+}
+
+function shellQuote(value: string): string {
+  return /^[\w@./:$-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** The cURL call shown in the reference: required inputs plus a few meaningful optional ones. */
+export function curlExample(feature: Feature): string {
+  const lines = [
+    `curl -X POST "$ORIGIN${feature.endpoint}"`,
+    `  -H "Authorization: Bearer $PRISM_API_KEY"`,
+  ];
+  const body = exampleBody(feature);
+  for (const header of feature.headers) {
+    if (header.required || (header.requiredWith && header.requiredWith in body)) {
+      lines.push(`  -H "${header.name}: $IDENTITY_REQUEST_ID"`);
+    }
+  }
+  for (const file of feature.inputs.files) {
+    if (!file.required) continue;
+    for (const name of exampleFiles(file)) lines.push(`  -F ${file.name}=@${name}`);
+  }
+  for (const [name, value] of Object.entries(body)) {
+    lines.push(`  -F ${shellQuote(`${name}=${String(value)}`)}`);
+  }
+  return lines.join(" \\\n");
+}
+
+const EXAMPLE_IDS = {
+  organization: "0d5b3c0e-6a43-4c1e-9d0b-2f3a9c1e7b10",
+  project: "7c1e0f52-93a4-4b8e-a1d2-5e6f7a8b9c0d",
+  request: "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+};
+
+function exampleFileUrl(name: string): string {
+  return `/v1/files/${EXAMPLE_IDS.organization}/${EXAMPLE_IDS.project}/${name}`;
+}
+
+/** Result bodies of the features that answer with JSON instead of an image. */
+const JSON_RESULTS: Record<string, { schema: z.ZodType; example: unknown }> = {
+  "speech-to-text": {
+    schema: transcriptionResultSchema,
+    example: {
+      language: "en",
+      segments: [
+        { start: 0, end: 2.4, text: "Hello and welcome." },
+        { start: 2.4, end: 5.1, text: "Today we talk about lighthouses." },
+      ],
+    },
+  },
+  "pegasus-training": {
+    schema: trainingResultSchema,
+    example: { identityId: "a81f3e2c-7b64-4d09-9c15-6e2d0b7f4a38" },
+  },
+};
+
+/** A 200 answer as the feature would give it. */
+export function exampleResponse(feature: Feature): FeatureCallResponse {
+  const files: Record<string, string[]> = {};
+  for (const file of feature.inputs.files) {
+    if (!file.required) continue;
+    files[file.name] = exampleFiles(file).map((name, index) =>
+      exampleFileUrl(`${EXAMPLE_IDS.request}-${file.name}${file.maxCount > 1 ? `-${index + 1}` : ""}.${name.split(".").pop()}`),
+    );
+  }
+  const jsonResult = JSON_RESULTS[feature.id];
+  return {
+    balance: 94.98,
+    request: {
+      id: EXAMPLE_IDS.request,
+      request_date: "2026-05-04T10:21:33.000Z",
+      request_data: { files, body: exampleBody(feature) },
+      response_data: jsonResult
+        ? { body: jsonResult.example }
+        : { file: exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`) },
+      status: feature.asynchronous ? "generating" : "done",
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The document.
+// ---------------------------------------------------------------------------------------------------
+
+function operationId(feature: Feature): string {
+  return feature.id.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function resultDescription(feature: Feature): string {
+  if (feature.id === "pegasus-training") {
+    return "Training was queued and charged. `request.response_data.body.identityId` is the new AI Clone; `request.status` stays `generating` until training ends (`done` or `error`).";
+  }
+  if (JSON_RESULTS[feature.id]) {
+    return "Done and charged. `request.response_data.body` holds the result.";
+  }
+  return "Done and charged. `request.response_data.file` is the URL of the result image (PNG); `request.request_data.files` lists the stored inputs.";
+}
+
+function responseSchemaOf(feature: Feature): JsonObject {
+  const base = { $ref: "#/components/schemas/FeatureCallResponse" };
+  const jsonResult = JSON_RESULTS[feature.id];
+  if (!jsonResult) return base;
+  const resultName = feature.id === "pegasus-training" ? "TrainingResult" : "TranscriptionResult";
+  return {
+    allOf: [
+      base,
+      {
+        type: "object",
+        properties: {
+          request: {
+            type: "object",
+            properties: {
+              response_data: {
+                type: "object",
+                properties: { body: { $ref: `#/components/schemas/${resultName}` } },
+              },
+            },
+          },
+        },
+      },
+    ],
+  };
+}
+
+function operationOf(feature: Feature): JsonObject {
+  const files = feature.inputs.files;
+  const fields = feature.inputs.body;
+  const properties: Record<string, JsonObject> = {};
+  const encoding: Record<string, JsonObject> = {};
+  for (const file of files) {
+    properties[file.name] = fileProperty(file);
+    encoding[file.name] = { contentType: file.acceptedMimeTypes.join(", ") };
+  }
+  for (const field of fields) properties[field.name] = bodyProperty(field);
+  const required = [...files.filter((file) => file.required), ...fields.filter((field) => field.required)].map(
+    (input) => input.name,
+  );
+
+  const notes = [feature.description, "", `**Price:** ${priceText(feature)}.`];
+  if (feature.asynchronous) {
+    notes.push("", "The call answers at once; the work continues in the background.");
+  }
+  if (feature.requiresFirstDeposit) {
+    notes.push("", "Locked (402 `first-deposit-required`) until the organization's first deposit.");
+  }
+
+  const responses: Record<string, JsonObject> = {
+    "200": {
+      description: resultDescription(feature),
+      content: {
+        "application/json": {
+          schema: responseSchemaOf(feature),
+          example: exampleResponse(feature),
+        },
+      },
+    },
+  };
+  for (const status of errorStatusesOf(feature)) {
+    responses[String(status)] = { $ref: `#/components/responses/${STATUS_MEANINGS[status]!.name}` };
+  }
+
+  return {
+    operationId: operationId(feature),
+    summary: feature.name,
+    description: notes.join("\n"),
+    tags: [tagOf(feature)],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: feature.headers.map((header) => ({
+      name: header.name,
+      in: "header",
+      required: header.required,
+      description: header.requiredWith
+        ? `${header.description} Required when \`${header.requiredWith}\` is sent.`
+        : header.description,
+      schema: { type: "string" },
+    })),
+    requestBody: {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+          ...(Object.keys(encoding).length > 0 ? { encoding } : {}),
+        },
+      },
+    },
+    responses,
+    "x-codeSamples": [{ lang: "cURL", label: "cURL", source: curlExample(feature) }],
+    "x-prism-feature": {
+      id: feature.id,
+      billing: {
+        unit: feature.billing.unit,
+        defaultPrice: feature.billing.defaultPriceMicros / 1_000_000,
+        ...("identityPriceMicros" in feature.billing
+          ? { identityPrice: feature.billing.identityPriceMicros / 1_000_000 }
+          : {}),
+        text: priceText(feature),
+      },
+      asynchronous: feature.asynchronous,
+    },
+  };
+}
+
+function errorResponses(): Record<string, JsonObject> {
+  const statuses = [...new Set(FEATURE_CALL_ERROR_CODES.map(statusOf))].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const { name, meaning } = STATUS_MEANINGS[status]!;
+      const codes = codesWithStatus(status);
+      return [
+        name,
+        {
+          description: `${meaning} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+          content: {
+            "application/json": {
+              schema: { $ref: ERROR_SCHEMA_REF },
+              example: { error: codes[0], message: meaning },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+function infoDescription(): string {
+  const rows = FEATURES.map(
+    (feature) => `| ${feature.name} | \`POST ${feature.endpoint}\` | ${priceText(feature)} |`,
+  );
+  return [
+    "The Prism API runs the image and speech features of the Prism console from your own code.",
+    "",
+    "### Authentication",
+    "",
+    "Create an API key in the console (**Project → API Keys**) and send it on every call:",
+    "`Authorization: Bearer psk_...`. A key belongs to one project; its calls are charged to that",
+    "project's organization and appear in the project's history and usage.",
+    "",
+    "### Calls",
+    "",
+    "Every feature call is a `POST` with a `multipart/form-data` body: files and fields under the names",
+    "listed for the endpoint (repeat a field name to send several files). Files are checked by content,",
+    "not by name. The answer is JSON: the organization's `balance` after the charge, in dollars, and the",
+    "stored `request` with the URLs of the inputs and of the result. Errors answer",
+    "`{ \"error\": <code>, \"message\": <text> }` with the status given for each endpoint.",
+    "",
+    "### Pricing",
+    "",
+    "The price is reserved before the call runs and charged when it succeeds; a call that fails is",
+    "refunded, and a call the balance cannot pay answers 402 without charging. Default prices (your",
+    "organization may have its own):",
+    "",
+    "| Feature | Endpoint | Price |",
+    "|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
+  for (const feature of FEATURES) {
+    paths[feature.endpoint] = { post: operationOf(feature) };
+  }
+  const usedTags = new Set(FEATURES.map(tagOf));
+  return {
+    openapi: "3.1.0",
+    info: { title: "Prism API", version: options.version ?? "1.0.0", description: infoDescription() },
+    servers: [{ url: "/" }],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: Object.values(TAGS)
+      .filter((tag) => usedTags.has(tag.name))
+      .map((tag) => ({ ...tag })),
+    paths,
+    components: {
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "psk_...",
+          description: "An API key created in the console: `Authorization: Bearer psk_...`.",
+        },
+      },
+      schemas: {
+        FeatureCallResponse: jsonSchemaOf(featureCallResponse),
+        TranscriptionResult: jsonSchemaOf(transcriptionResultSchema),
+        TrainingResult: jsonSchemaOf(trainingResultSchema),
+        Error: {
+          type: "object",
+          required: ["error", "message"],
+          properties: {
+            error: { type: "string", enum: [...ERROR_CODES], description: "A stable, machine-readable code." },
+            message: { type: "string", description: "A human-readable explanation." },
+          },
+        },
+      },
+      responses: errorResponses(),
+    },
+  };
+}
