@@ -47,11 +47,7 @@ export interface ValidatedFile extends ProviderFile {
 export async function readMultipart(
   request: FastifyRequest,
   feature: Feature,
-): Promise<{
-  files: Record<string, MultipartFile[] | Buffer[]>;
-  raw: Record<string, Buffer[]>;
-  fields: Record<string, string>;
-}> {
+): Promise<{ raw: Record<string, Buffer[]>; fields: Record<string, string> }> {
   if (!request.isMultipart()) {
     throw new AppError("unsupported-media-type", "Feature calls take multipart/form-data.");
   }

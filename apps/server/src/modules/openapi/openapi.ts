@@ -106,7 +106,8 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   415: {
     name: "UnsupportedMediaType",
-    meaning: "The request is not multipart/form-data, or a file is not of an accepted type (checked by content).",
+    meaning:
+      "The request is not multipart/form-data, or a file is not of an accepted type (checked by content).",
   },
   422: {
     name: "UnprocessableEntity",
@@ -177,7 +178,8 @@ function megabytes(bytes: number): string {
 
 function fileLimits(file: FileInput): string {
   const limits = [`${file.acceptedExtensions.join(", ")}`, `at most ${megabytes(file.maxBytes)}`];
-  if (file.maxPixels) limits.push(`at most ${Math.round((file.maxPixels / 1024 / 1024) * 10) / 10} megapixels`);
+  if (file.maxPixels)
+    limits.push(`at most ${Math.round((file.maxPixels / 1024 / 1024) * 10) / 10} megapixels`);
   if (file.maxSeconds) limits.push(`at most ${file.maxSeconds / 60} minutes long`);
   return limits.join("; ");
 }
@@ -287,7 +289,10 @@ const EXAMPLE_FILE_NAMES: Record<string, string> = {
 
 function exampleFiles(file: FileInput): string[] {
   if (file.maxCount > 1) {
-    return Array.from({ length: file.minCount }, (_, index) => `photo${String(index + 1).padStart(2, "0")}.jpg`);
+    return Array.from(
+      { length: file.minCount },
+      (_, index) => `photo${String(index + 1).padStart(2, "0")}.jpg`,
+    );
   }
   return [EXAMPLE_FILE_NAMES[file.name] ?? `${file.name}.png`];
 }
@@ -295,7 +300,8 @@ function exampleFiles(file: FileInput): string[] {
 /** The body fields an example call sends, with example values. */
 export function exampleBody(feature: Feature): Record<string, string | number | boolean> {
   const body: Record<string, string | number | boolean> = {};
-  for (const field of feature.inputs.body) {
+  const fields: readonly BodyField[] = feature.inputs.body;
+  for (const field of fields) {
     if (field.required) {
       body[field.name] = EXAMPLE_TEXT[field.name] ?? field.default ?? field.min ?? "example";
     } else if (field.name in EXAMPLE_OPTIONAL_NUMBERS) {
@@ -313,10 +319,7 @@ function shellQuote(value: string): string {
 
 /** The cURL call shown in the reference: required inputs plus a few meaningful optional ones. */
 export function curlExample(feature: Feature): string {
-  const lines = [
-    `curl -X POST "$ORIGIN${feature.endpoint}"`,
-    `  -H "Authorization: Bearer $PRISM_API_KEY"`,
-  ];
+  const lines = [`curl -X POST "$ORIGIN${feature.endpoint}"`, `  -H "Authorization: Bearer $PRISM_API_KEY"`];
   const body = exampleBody(feature);
   for (const header of feature.headers) {
     if (header.required || (header.requiredWith && header.requiredWith in body)) {
@@ -367,7 +370,9 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
   for (const file of feature.inputs.files) {
     if (!file.required) continue;
     files[file.name] = exampleFiles(file).map((name, index) =>
-      exampleFileUrl(`${EXAMPLE_IDS.request}-${file.name}${file.maxCount > 1 ? `-${index + 1}` : ""}.${name.split(".").pop()}`),
+      exampleFileUrl(
+        `${EXAMPLE_IDS.request}-${file.name}${file.maxCount > 1 ? `-${index + 1}` : ""}.${name.split(".").pop()}`,
+      ),
     );
   }
   const jsonResult = JSON_RESULTS[feature.id];
@@ -439,9 +444,10 @@ function operationOf(feature: Feature): JsonObject {
     encoding[file.name] = { contentType: file.acceptedMimeTypes.join(", ") };
   }
   for (const field of fields) properties[field.name] = bodyProperty(field);
-  const required = [...files.filter((file) => file.required), ...fields.filter((field) => field.required)].map(
-    (input) => input.name,
-  );
+  const required = [
+    ...files.filter((file) => file.required),
+    ...fields.filter((field) => field.required),
+  ].map((input) => input.name);
 
   const notes = [feature.description, "", `**Price:** ${priceText(feature)}.`];
   if (feature.asynchronous) {
@@ -548,7 +554,7 @@ function infoDescription(): string {
     "listed for the endpoint (repeat a field name to send several files). Files are checked by content,",
     "not by name. The answer is JSON: the organization's `balance` after the charge, in dollars, and the",
     "stored `request` with the URLs of the inputs and of the result. Errors answer",
-    "`{ \"error\": <code>, \"message\": <text> }` with the status given for each endpoint.",
+    '`{ "error": <code>, "message": <text> }` with the status given for each endpoint.',
     "",
     "### Pricing",
     "",
@@ -594,7 +600,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           type: "object",
           required: ["error", "message"],
           properties: {
-            error: { type: "string", enum: [...ERROR_CODES], description: "A stable, machine-readable code." },
+            error: {
+              type: "string",
+              enum: [...ERROR_CODES],
+              description: "A stable, machine-readable code.",
+            },
             message: { type: "string", description: "A human-readable explanation." },
           },
         },
