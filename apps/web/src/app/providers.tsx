@@ -6,13 +6,19 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Outlet } from "react-router";
 import { GlobalLoadingOverlay } from "../components/overlays/global-loading-overlay";
+import { publicConfigQueryOptions } from "../lib/env";
 import { SessionProvider } from "../lib/session";
 import { createQueryClient } from "./query-client";
 import { theme } from "./theme";
 
 /** Providers that need no router: theme, data cache, toasts. */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    // The deployment's public settings (environment, sign-in providers, bot check) load with the app.
+    void client.prefetchQuery(publicConfigQueryOptions);
+    return client;
+  });
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" forceColorScheme="light">
       <QueryClientProvider client={queryClient}>

@@ -40,6 +40,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: PATHS.terms,
+        lazy: async () => ({
+          Component: (await import("../features/auth/components/terms-page")).TermsPage,
+        }),
+      },
+      {
         element: <RequireAuth />,
         children: [
           {
@@ -67,19 +73,19 @@ export const routes: RouteObject[] = [
               {
                 path: PATHS.organizationPayments,
                 lazy: async () => ({
-                  Component: (await import("../features/organization/components/payments-page")).PaymentsPage,
+                  Component: (await import("../features/payments/components/payments-page")).PaymentsPage,
                 }),
               },
               {
                 path: PATHS.organizationBilling,
                 lazy: async () => ({
-                  Component: (await import("../features/organization/components/billing-page")).BillingPage,
+                  Component: (await import("../features/billing/components/billing-page")).BillingPage,
                 }),
               },
               {
                 path: PATHS.organizationInvoices,
                 lazy: async () => ({
-                  Component: (await import("../features/organization/components/invoices-page")).InvoicesPage,
+                  Component: (await import("../features/invoices/components/invoices-page")).InvoicesPage,
                 }),
               },
               {

@@ -3,6 +3,7 @@ export const COOKIE = {
   selectedOrganizationId: "selectedOrganizationId",
   selectedProjectId: "selectedProjectId",
   invitationId: "invitationId",
+  rememberMe: "rememberMe",
 } as const;
 
 export type CookieName = (typeof COOKIE)[keyof typeof COOKIE];

@@ -1,11 +1,48 @@
+import type { PublicConfig } from "@prism/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "./api-client";
+
+export const PUBLIC_CONFIG_QUERY_KEY = ["system", "public-config"] as const;
+
+// The last answer, for code outside React (and for the first render after it arrived).
+let loadedConfig: PublicConfig | null = null;
+
+/**
+ * The deployment's public settings (users/public-config): environment, configured sign-in providers
+ * and bot check. Fetched once at start-up and kept for the life of the page; they change only with a
+ * server restart.
+ */
+export const publicConfigQueryOptions = queryOptions({
+  queryKey: PUBLIC_CONFIG_QUERY_KEY,
+  queryFn: async ({ signal }) => {
+    const config = await api.system.publicConfig({}, { signal });
+    loadedConfig = config;
+    return config;
+  },
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+  refetchOnWindowFocus: false,
+});
+
+/** The public config, undefined while it loads (or when it could not be read). */
+export function usePublicConfig(): PublicConfig | undefined {
+  return useQuery(publicConfigQueryOptions).data;
+}
+
+export function useAppEnv(): PublicConfig["appEnv"] | undefined {
+  return usePublicConfig()?.appEnv;
+}
+
 /**
  * Whether the console runs against the production deployment, which hides the spec's non-production
- * controls (identity inpainting menu item, fast mode, debug sliders).
- *
- * Production-ness is a server setting (APP_ENV); until the server exposes it to the client, the build
- * carries it as VITE_APP_ENV (set `VITE_APP_ENV=production` when building the production bundle).
- * Anything else counts as non-production.
+ * controls (identity inpainting menu item, fast mode, debug sliders). False until the config arrives:
+ * the server refuses those features in production anyway, so the brief glimpse is harmless.
  */
+export function useIsProduction(): boolean {
+  return useAppEnv() === "production";
+}
+
+/** The synchronous reading of {@link useIsProduction}, for code that is not a component. */
 export function isProductionEnv(): boolean {
-  return import.meta.env.VITE_APP_ENV === "production";
+  return loadedConfig?.appEnv === "production";
 }

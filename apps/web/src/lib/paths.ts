@@ -4,6 +4,7 @@ export const PATHS = {
   home: "/home",
   login: "/login",
   githubCallback: "/login-github-callback",
+  terms: "/terms",
   organizationGeneral: "/organization/general",
   organizationMembers: "/organization/members",
   organizationPayments: "/organization/payments",

@@ -1,4 +1,4 @@
-import { ERROR_DIALOGS } from "@prism/contract";
+import { ERROR_DIALOGS, REQUIRED_FIELDS_MISSING } from "@prism/contract";
 import { useCallback } from "react";
 import { withLoading } from "../../components/overlays/loading-store";
 import { openInfoModal, openNameInputModal } from "../../components/overlays/modals";
@@ -13,6 +13,7 @@ export function useCreateOrganization(): () => Promise<void> {
       title: "Create organization",
       label: "Organization name",
       placeholder: "Acme Inc.",
+      requiredMessage: REQUIRED_FIELDS_MISSING,
     });
     if (name === null) return;
     try {

@@ -23,7 +23,7 @@ import {
 import { type ComponentType, useEffect, useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { BrandMark } from "../../components/brand-mark";
-import { isProductionEnv } from "../../lib/env";
+import { useIsProduction } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 import { hasPermission, type PermissionPath } from "../../lib/permissions";
 import { useSession } from "../../lib/session";
@@ -58,16 +58,17 @@ const PLAYGROUND_ICONS: Record<string, Icon> = {
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const { selectedOrganization } = useSession();
+  const isProduction = useIsProduction();
 
   const sections = useMemo(
     () =>
       buildNavigation({
         can: (permission: PermissionPath) =>
           hasPermission(selectedOrganization?.permissions ?? null, permission),
-        isProduction: isProductionEnv(),
+        isProduction,
         playground: FEATURES,
       }),
-    [selectedOrganization],
+    [selectedOrganization, isProduction],
   );
 
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => {

@@ -118,11 +118,13 @@ function NameInputBody({
   label,
   placeholder,
   submitLabel,
+  requiredMessage,
   onAnswer,
 }: {
   label: string;
   placeholder?: string;
   submitLabel: string;
+  requiredMessage: string;
   onAnswer: (name: string | null) => void;
 }) {
   const [name, setName] = useState("");
@@ -131,7 +133,7 @@ function NameInputBody({
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed === "") {
-      setError(NAME_REQUIRED);
+      setError(requiredMessage);
       return;
     }
     onAnswer(trimmed);
@@ -167,6 +169,8 @@ export interface NameInputModalOptions {
   label: string;
   placeholder?: string;
   submitLabel?: string;
+  /** Shown when the name is left empty; the organization dialog words it as spec 000 §5 does. */
+  requiredMessage?: string;
 }
 
 /** Asks for a required name; resolves the trimmed name, or null when cancelled. */
@@ -175,9 +179,16 @@ export function openNameInputModal({
   label,
   placeholder,
   submitLabel = "Create",
+  requiredMessage = NAME_REQUIRED,
 }: NameInputModalOptions): Promise<string | null> {
   return openSettled<string | null>(null, { title, size: "sm" }, (answer) => (
-    <NameInputBody label={label} placeholder={placeholder} submitLabel={submitLabel} onAnswer={answer} />
+    <NameInputBody
+      label={label}
+      placeholder={placeholder}
+      submitLabel={submitLabel}
+      requiredMessage={requiredMessage}
+      onAnswer={answer}
+    />
   ));
 }
 

@@ -1,10 +1,8 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { FullPageLoader } from "../../../components/full-page-loader";
 import { PATHS } from "../../../lib/paths";
-
-/** Where the login page picks up a GitHub sign-in that came back through this route. */
-export const PENDING_GITHUB_CODE_KEY = "pendingGithubSignInCode";
+import { acceptGithubCallback } from "../lib/github";
 
 /**
  * Spec 000 §2: reads the `code` query parameter, keeps it as a pending GitHub sign-in attempt,
@@ -13,12 +11,15 @@ export const PENDING_GITHUB_CODE_KEY = "pendingGithubSignInCode";
 export function GithubCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const code = params.get("code");
+  const handled = useRef(false);
 
   useEffect(() => {
-    if (code) sessionStorage.setItem(PENDING_GITHUB_CODE_KEY, code);
+    // The state is single use: a second run (StrictMode) must not see it consumed and refuse.
+    if (handled.current) return;
+    handled.current = true;
+    acceptGithubCallback(params);
     navigate(PATHS.login, { replace: true });
-  }, [code, navigate]);
+  }, [params, navigate]);
 
   return <FullPageLoader label="Signing you in with GitHub…" />;
 }

@@ -1,30 +1,266 @@
-import { Alert, Stack, Text, Title } from "@mantine/core";
-import { IconInfoCircle } from "@tabler/icons-react";
+import { Button, Stack } from "@mantine/core";
+import type { UserInfo } from "@prism/contract";
+import { IconBrandGithub } from "@tabler/icons-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, isApiError } from "../../../lib/api-client";
+import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
+import { usePublicConfig } from "../../../lib/env";
+import { useSession } from "../../../lib/session";
+import { type AuthAction, authErrorMessage } from "../lib/auth-errors";
+import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
+import { loadRecaptcha } from "../lib/recaptcha";
 import { AuthLayout } from "./auth-layout";
+import { ChangePasswordForm } from "./change-password-form";
+import { ForgotPasswordForm } from "./forgot-password-form";
+import { GoogleSignInButton } from "./google-sign-in-button";
+import { useBotCheck } from "./security-challenge";
+import { SignInForm } from "./sign-in-form";
+import { SignUpForm } from "./sign-up-form";
+import { VerificationCodeForm } from "./verification-code-form";
 
+/** The five modes of the login screen (spec 000 §2). */
+export type LoginMode =
+  | "sign-in"
+  | "sign-up"
+  | "verification-code"
+  | "forgot-password"
+  | "change-password-confirm";
+
+const PAGE_TITLES: Record<LoginMode, string> = {
+  "sign-in": "Sign In",
+  "sign-up": "Sign Up",
+  "verification-code": "Verify Your Email",
+  "forgot-password": "Recover Password",
+  "change-password-confirm": "Change Password",
+};
+
+/**
+ * Sign-in, sign-up, e-mail verification and password recovery on one screen. A successful sign-in
+ * only stores the user: the /login guard then leads to the members page (pending invitation) or home.
+ */
 export function LoginPage() {
+  const config = usePublicConfig();
+  const { setUserInfo } = useSession();
+  const botCheck = useBotCheck(config?.recaptcha ?? null);
+
+  const [mode, setMode] = useState<LoginMode>("sign-in");
+  const [email, setEmail] = useState("");
+  const [rememberMe, setRememberMe] = useState(() => readCookie(COOKIE.rememberMe) === "true");
+  // Verification is reached from sign-up, or from sign-in for an account that was never verified.
+  const [verificationReturn, setVerificationReturn] = useState<LoginMode>("sign-up");
+  const [pending, setPending] = useState<AuthAction | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const switchMode = useCallback((next: LoginMode) => {
+    setError(null);
+    setMode(next);
+  }, []);
+
+  /** Runs one request of the screen: its button spins, and a failure becomes the form's message. */
+  const perform = useCallback(async (action: AuthAction, work: () => Promise<void>) => {
+    setPending(action);
+    setError(null);
+    try {
+      await work();
+    } catch (failure) {
+      setError(authErrorMessage(action, failure));
+    } finally {
+      setPending(null);
+    }
+  }, []);
+
+  const signedIn = useCallback((userInfo: UserInfo) => setUserInfo(userInfo), [setUserInfo]);
+
+  const signIn = (values: { email: string; password: string }) =>
+    perform("login", async () => {
+      try {
+        signedIn(
+          await botCheck.run("login", (fields) =>
+            api.users.login({ email: values.email, password: values.password, rememberMe, ...fields }),
+          ),
+        );
+      } catch (failure) {
+        // The server has just mailed a fresh code to the unverified account: verify it here.
+        if (isApiError(failure) && failure.code === "user-not-active") {
+          setVerificationReturn("sign-in");
+          switchMode("verification-code");
+          return;
+        }
+        throw failure;
+      }
+    });
+
+  const signUp = (values: { firstName: string; lastName: string; email: string; password: string }) =>
+    perform("signUp", async () => {
+      await botCheck.run("signup", (fields) => api.users.create({ ...values, ...fields }));
+      setVerificationReturn("sign-up");
+      switchMode("verification-code");
+    });
+
+  const confirm = (verificationCode: string) =>
+    perform("confirm", async () => {
+      try {
+        signedIn(
+          await botCheck.run("confirm", (fields) =>
+            api.users.confirm({ email: email.trim(), verificationCode, ...fields }),
+          ),
+        );
+      } catch (failure) {
+        // Spec 000 §8: an account that is already active is told to return to sign-in; Go Back does.
+        if (isApiError(failure) && failure.code === "user-already-active") setVerificationReturn("sign-in");
+        throw failure;
+      }
+    });
+
+  const requestReset = (address: string) =>
+    perform("forgotPassword", async () => {
+      await botCheck.run("forgot_password", (fields) =>
+        api.users.forgotPassword({ email: address, ...fields }),
+      );
+      switchMode("change-password-confirm");
+    });
+
+  const resetPassword = async (values: { resetCode: string; password: string }) => {
+    let reset = false;
+    await perform("resetPassword", async () => {
+      await botCheck.run("reset_password", (fields) =>
+        api.users.resetPassword({ email: email.trim(), ...values, ...fields }),
+      );
+      reset = true;
+    });
+    // Spec 000 §4: a successful reset returns to sign-in and signs in with the new password.
+    if (reset) {
+      switchMode("sign-in");
+      await signIn({ email: email.trim(), password: values.password });
+    }
+  };
+
+  const changeRememberMe = (value: boolean) => {
+    setRememberMe(value);
+    writeCookie(COOKIE.rememberMe, value ? "true" : "false");
+  };
+
+  const googleSignIn = (credential: string) =>
+    perform("google", async () => {
+      signedIn(await api.users.googleLogin({ credential, rememberMe }));
+    });
+
+  // The bot-check script loads with the page (only where one is configured), so the first request
+  // does not wait for it.
+  const recaptcha = config?.recaptcha ?? null;
+  useEffect(() => {
+    if (recaptcha) loadRecaptcha(recaptcha).catch(() => undefined);
+  }, [recaptcha]);
+
+  // A GitHub sign-in comes back through /login-github-callback, which leaves the code for this page.
+  const githubChecked = useRef(false);
+  useEffect(() => {
+    if (githubChecked.current) return;
+    githubChecked.current = true;
+    const attempt = takePendingGithubSignIn();
+    if (!attempt) return;
+    if ("error" in attempt) {
+      setError(authErrorMessage("github", attempt));
+      return;
+    }
+    void perform("github", async () => {
+      signedIn(
+        await api.users.githubLogin({
+          credential: attempt.code,
+          rememberMe: readCookie(COOKIE.rememberMe) === "true",
+        }),
+      );
+    });
+  }, [perform, signedIn]);
+
+  const busy = pending !== null;
+  const providers =
+    config?.googleClientId || config?.github ? (
+      <Stack gap="sm">
+        {config.googleClientId ? (
+          <GoogleSignInButton
+            clientId={config.googleClientId}
+            loading={pending === "google"}
+            disabled={busy && pending !== "google"}
+            onCredential={googleSignIn}
+            onUnavailable={() => setError(authErrorMessage("google", null))}
+          />
+        ) : null}
+        {config.github ? (
+          <Button
+            fullWidth
+            variant="default"
+            leftSection={<IconBrandGithub size={16} aria-hidden />}
+            loading={pending === "github"}
+            disabled={busy && pending !== "github"}
+            onClick={() => {
+              if (config.github)
+                window.location.assign(githubAuthorizeUrl(config.github, window.location.origin));
+            }}
+          >
+            Github Sign In
+          </Button>
+        ) : null}
+      </Stack>
+    ) : null;
+
   return (
     <AuthLayout>
-      <title>Welcome · Prism Console</title>
-      <Stack gap="md">
-        <Stack gap={4}>
-          <Title order={2} fz={24}>
-            Welcome!
-          </Title>
-          <Text c="dimmed" size="sm">
-            Sign in to manage your organizations, projects and API keys.
-          </Text>
-        </Stack>
-        <Alert
-          variant="light"
-          color="prism"
-          icon={<IconInfoCircle aria-hidden />}
-          title="Sign-in is coming soon"
-        >
-          The sign-in, sign-up and password recovery forms arrive with the accounts work. Until then there is
-          no way to sign in from this page.
-        </Alert>
-      </Stack>
+      <title>{`${PAGE_TITLES[mode]} · Prism Console`}</title>
+      {mode === "sign-in" ? (
+        <SignInForm
+          email={email}
+          onEmailChange={setEmail}
+          rememberMe={rememberMe}
+          onRememberMeChange={changeRememberMe}
+          loading={pending === "login"}
+          busy={busy}
+          error={error}
+          providers={providers}
+          onSubmit={signIn}
+          onSignUp={() => switchMode("sign-up")}
+          onRecoverPassword={() => switchMode("forgot-password")}
+        />
+      ) : null}
+      {mode === "sign-up" ? (
+        <SignUpForm
+          email={email}
+          onEmailChange={setEmail}
+          loading={pending === "signUp"}
+          error={error}
+          onSubmit={signUp}
+          onBack={() => switchMode("sign-in")}
+        />
+      ) : null}
+      {mode === "verification-code" ? (
+        <VerificationCodeForm
+          email={email.trim()}
+          loading={pending === "confirm"}
+          error={error}
+          onSubmit={confirm}
+          onBack={() => switchMode(verificationReturn)}
+        />
+      ) : null}
+      {mode === "forgot-password" ? (
+        <ForgotPasswordForm
+          email={email}
+          onEmailChange={setEmail}
+          loading={pending === "forgotPassword"}
+          error={error}
+          onSubmit={requestReset}
+          onBack={() => switchMode("sign-in")}
+        />
+      ) : null}
+      {mode === "change-password-confirm" ? (
+        <ChangePasswordForm
+          email={email.trim()}
+          loading={pending === "resetPassword"}
+          error={error}
+          onSubmit={resetPassword}
+          onBack={() => switchMode("forgot-password")}
+        />
+      ) : null}
+      {botCheck.challenge}
     </AuthLayout>
   );
 }

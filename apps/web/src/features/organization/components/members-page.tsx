@@ -1,10 +1,407 @@
-import { ComingSoon } from "../../../components/coming-soon";
+import {
+  Avatar,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from "@mantine/core";
+import {
+  ERROR_DIALOGS,
+  hasPermission,
+  type Invitation,
+  LEAVE_ORGANIZATION_REFUSED,
+  type Member,
+} from "@prism/contract";
+import { IconAlertTriangle, IconMailForward, IconUserPlus, IconUsers } from "@tabler/icons-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { EmptyState } from "../../../components/empty-state";
+import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { openConfirmModal } from "../../../components/overlays/modals";
+import { PageHeader } from "../../../components/page-header";
+import { isApiError } from "../../../lib/api-client";
+import { PATHS } from "../../../lib/paths";
+import { useCan } from "../../../lib/permissions";
+import { useSession, useUserInfo } from "../../../lib/session";
+import { useMembers } from "../api/get-members";
+import { useRemoveMember } from "../api/remove-member";
+import { useRevokeInvitation } from "../api/revoke-invitation";
+import { useInvitationFlow } from "./invitation-flow";
+import { memberDisplayName, PermissionsDialog, type PermissionsDialogTarget } from "./permissions-dialog";
 
-export function MembersPage() {
+function initialsOf(member: Member): string {
+  const initials = `${member.firstName.trim().charAt(0)}${member.lastName.trim().charAt(0)}`;
+  return (initials || member.email.charAt(0)).toUpperCase();
+}
+
+function SectionCard({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
   return (
-    <ComingSoon
-      title="Members"
-      description="People in this organization, their permissions and pending invitations."
+    <Paper withBorder component="section" aria-label={title} style={{ overflow: "hidden" }}>
+      <Stack gap={2} px="lg" py="md" style={{ borderBottom: "1px solid var(--prism-border)" }}>
+        <Title order={3} fz="md">
+          {title}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {description}
+        </Text>
+      </Stack>
+      {children}
+    </Paper>
+  );
+}
+
+function MembersTable({
+  members,
+  onEdit,
+  onRemove,
+}: {
+  members: readonly Member[];
+  onEdit: (member: Member) => void;
+  onRemove: (member: Member) => void;
+}) {
+  const userInfo = useUserInfo();
+  const canEdit = useCan("members.edit");
+  const canDelete = useCan("members.delete");
+
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="Members">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th ta="right">Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => {
+            const isYou = member.id === userInfo.id;
+            const isOwner = member.permissions.owner === true;
+            const removeLabel = isYou ? "Leave" : "Remove";
+            return (
+              <Table.Tr key={member.id} data-testid={`member-${member.email}`}>
+                <Table.Td>
+                  <Group gap="sm" wrap="nowrap">
+                    <Avatar color={isOwner ? "orange" : "prism"} radius="xl" size={34}>
+                      {initialsOf(member)}
+                    </Avatar>
+                    <Text size="sm" fw={500}>
+                      {memberDisplayName(member)}
+                    </Text>
+                    {isYou ? (
+                      <Badge variant="light" color="prism" size="sm">
+                        You
+                      </Badge>
+                    ) : null}
+                    {isOwner ? (
+                      <Badge variant="light" color="orange" size="sm">
+                        Owner
+                      </Badge>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c="dimmed">
+                    {member.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {canEdit ? (
+                      <Tooltip
+                        label="The owner's permissions cannot be changed"
+                        disabled={!isOwner}
+                        withArrow
+                      >
+                        <span>
+                          <Button
+                            variant="default"
+                            size="xs"
+                            disabled={isOwner}
+                            onClick={() => onEdit(member)}
+                            aria-label={`Edit permissions of ${memberDisplayName(member)}`}
+                          >
+                            Edit permissions
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    ) : null}
+                    {canDelete || isYou ? (
+                      <Tooltip
+                        label={isYou ? LEAVE_ORGANIZATION_REFUSED : "The owner cannot be removed"}
+                        disabled={!isOwner}
+                        withArrow
+                        multiline
+                        w={280}
+                      >
+                        <span>
+                          <Button
+                            variant="light"
+                            color="red"
+                            size="xs"
+                            disabled={isOwner}
+                            onClick={() => onRemove(member)}
+                            aria-label={isYou ? "Leave" : `Remove ${memberDisplayName(member)}`}
+                          >
+                            {removeLabel}
+                          </Button>
+                        </span>
+                      </Tooltip>
+                    ) : null}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function InvitationsTable({
+  invitations,
+  canRevoke,
+  onRevoke,
+}: {
+  invitations: readonly Invitation[];
+  canRevoke: boolean;
+  onRevoke: (invitation: Invitation) => void;
+}) {
+  return (
+    <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Pending Invitations">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Email</Table.Th>
+          <Table.Th ta="right">Actions</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {invitations.map((invitation) => (
+          <Table.Tr key={invitation.id}>
+            <Table.Td>
+              <Group gap="sm" wrap="nowrap">
+                <ThemeIcon variant="light" color="gray" radius="xl" size={30}>
+                  <IconMailForward size={16} aria-hidden />
+                </ThemeIcon>
+                <Text size="sm">{invitation.email}</Text>
+                <Badge variant="dot" color="yellow" size="sm">
+                  Pending
+                </Badge>
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              <Group justify="flex-end">
+                <Button
+                  variant="light"
+                  color="red"
+                  size="xs"
+                  disabled={!canRevoke}
+                  onClick={() => onRevoke(invitation)}
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                >
+                  Revoke
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function MembersSkeleton() {
+  return (
+    <Stack gap="md" p="lg" aria-label="Loading members" role="status">
+      {[0, 1, 2].map((row) => (
+        <Group key={row} gap="sm" wrap="nowrap">
+          <Skeleton circle height={34} />
+          <Skeleton height={12} width="30%" />
+          <Skeleton height={12} width="25%" ml="auto" />
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+function OrganizationMembers({
+  organizationId,
+  organizationName,
+}: {
+  organizationId: string;
+  organizationName: string;
+}) {
+  const userInfo = useUserInfo();
+  const navigate = useNavigate();
+  const { selectedOrganization } = useSession();
+  const isOwner = hasPermission(selectedOrganization?.permissions, "owner");
+  const canInvite = useCan("members.invite");
+  const members = useMembers(organizationId);
+  const removeMember = useRemoveMember();
+  const revokeInvitation = useRevokeInvitation();
+  const [dialogTarget, setDialogTarget] = useState<PermissionsDialogTarget | null>(null);
+
+  // Spec 000 §8: a failed list shows "Failed to Retrieve Members" (a 401 signs out instead), once per failure.
+  const reportedError = useRef<unknown>(null);
+  useEffect(() => {
+    if (!members.error || reportedError.current === members.error) return;
+    reportedError.current = members.error;
+    void showErrorDialog(ERROR_DIALOGS.retrieveMembers, members.error);
+  }, [members.error]);
+
+  const remove = async (member: Member) => {
+    const isYou = member.id === userInfo.id;
+    const confirmed = await openConfirmModal({
+      title: isYou ? "Leave Organization" : "Remove Member",
+      message: isYou ? (
+        <Text size="sm">
+          Are you sure you want to leave <b>{organizationName}</b>? You will lose access to its projects until
+          you are invited again.
+        </Text>
+      ) : (
+        <Text size="sm">
+          Are you sure you want to remove <b>{memberDisplayName(member)}</b> from <b>{organizationName}</b>?
+        </Text>
+      ),
+      variant: "delete",
+    });
+    if (!confirmed) return;
+    removeMember.mutate(
+      { organizationId, userIdToRemove: member.id },
+      {
+        onSuccess: () => {
+          if (isYou) navigate(PATHS.home);
+        },
+        onError: (error) => void showErrorDialog(ERROR_DIALOGS.removeUser, error),
+      },
+    );
+  };
+
+  const revoke = async (invitation: Invitation) => {
+    const confirmed = await openConfirmModal({
+      title: "Revoke Invitation",
+      message: (
+        <Text size="sm">
+          Revoke the invitation sent to <b>{invitation.email}</b>? Its link will stop working.
+        </Text>
+      ),
+      variant: "delete",
+    });
+    if (!confirmed) return;
+    revokeInvitation.mutate(
+      { organizationId, invitationId: invitation.id },
+      { onError: (error) => void showErrorDialog(ERROR_DIALOGS.revokeInvitation, error) },
+    );
+  };
+
+  const data = members.data;
+  return (
+    <>
+      <PageHeader
+        title="Members"
+        description={
+          <>
+            People in <b>{organizationName}</b>, their permissions and pending invitations.
+          </>
+        }
+        actions={
+          canInvite ? (
+            <Button
+              leftSection={<IconUserPlus size={16} aria-hidden />}
+              onClick={() => setDialogTarget({ kind: "invite" })}
+              disabled={!data}
+            >
+              Invite
+            </Button>
+          ) : null
+        }
+      />
+      <Stack gap="lg">
+        <SectionCard title="Members" description="Everyone with access to this organization.">
+          {members.isPending ? (
+            <MembersSkeleton />
+          ) : data ? (
+            <MembersTable
+              members={data.members}
+              onEdit={(member) => setDialogTarget({ kind: "edit", member })}
+              onRemove={(member) => void remove(member)}
+            />
+          ) : (
+            <Stack align="center" gap="xs" py={40} ta="center" role="alert">
+              <ThemeIcon variant="light" color="red" radius="xl" size={40}>
+                <IconAlertTriangle size={20} aria-hidden />
+              </ThemeIcon>
+              <Text fw={600}>{ERROR_DIALOGS.retrieveMembers.title}</Text>
+              <Text size="sm" c="dimmed">
+                {isApiError(members.error) && members.error.status === 403
+                  ? "You do not have permission to see the members of this organization."
+                  : "The members could not be loaded."}
+              </Text>
+              <Button variant="default" size="xs" mt="xs" onClick={() => void members.refetch()}>
+                Try again
+              </Button>
+            </Stack>
+          )}
+        </SectionCard>
+        {data && data.invitations.length > 0 ? (
+          <SectionCard title="Pending Invitations" description="Invitations that have not been accepted yet.">
+            <InvitationsTable
+              invitations={data.invitations}
+              canRevoke={canInvite}
+              onRevoke={(invitation) => void revoke(invitation)}
+            />
+          </SectionCard>
+        ) : null}
+      </Stack>
+      {data ? (
+        <PermissionsDialog
+          target={dialogTarget}
+          organizationId={organizationId}
+          organizationName={organizationName}
+          projects={data.projects}
+          canTransferOwnership={isOwner}
+          onClose={() => setDialogTarget(null)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** /organization/members (spec 000 §2), which also runs the invitation flow of §4. */
+export function MembersPage() {
+  useInvitationFlow();
+  const { selectedOrganization } = useSession();
+  if (!selectedOrganization) {
+    return (
+      <>
+        <PageHeader title="Members" />
+        <EmptyState icon={<IconUsers size={24} aria-hidden />} title="No organization selected">
+          Create an organization from the picker in the top bar, or accept an invitation to join one.
+        </EmptyState>
+      </>
+    );
+  }
+  return (
+    <OrganizationMembers
+      key={selectedOrganization.id}
+      organizationId={selectedOrganization.id}
+      organizationName={selectedOrganization.name}
     />
   );
 }

@@ -1,10 +1,248 @@
-import { ComingSoon } from "../../../components/coming-soon";
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Table, Text, Tooltip } from "@mantine/core";
+import {
+  API_KEY_DELETED,
+  API_KEY_UNKNOWN_CREATOR,
+  API_KEYS_EMPTY,
+  type ApiKey,
+  ERROR_DIALOGS,
+} from "@prism/contract";
+import { IconAlertTriangle, IconFolder, IconKey, IconPlus, IconTrash } from "@tabler/icons-react";
+import { useEffect, useRef } from "react";
+import { EmptyState } from "../../../components/empty-state";
+import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { withLoading } from "../../../components/overlays/loading-store";
+import { openConfirmModal, openNameInputModal } from "../../../components/overlays/modals";
+import { notify } from "../../../components/overlays/notify";
+import { PageHeader } from "../../../components/page-header";
+import { formatDateTime } from "../../../lib/format";
+import { useCan } from "../../../lib/permissions";
+import { useSession } from "../../../lib/session";
+import { useCreateApiKey } from "../api/create-api-key";
+import { useDeleteApiKey } from "../api/delete-api-key";
+import { useApiKeys } from "../api/get-api-keys";
+import { useRenameApiKey } from "../api/rename-api-key";
+import { openApiKeyCreatedModal } from "./api-key-created-modal";
+import { ApiKeyNameInput } from "./api-key-name-input";
 
-export function ApiKeysPage() {
+/** "Created by": the creator's name, or "Unknown" when both names are missing (spec 000 §2). */
+export function creatorName(apiKey: Pick<ApiKey, "creationUserFirstName" | "creationUserLastName">): string {
+  const name = `${apiKey.creationUserFirstName ?? ""} ${apiKey.creationUserLastName ?? ""}`.trim();
+  return name || API_KEY_UNKNOWN_CREATOR;
+}
+
+function KeysSkeleton() {
   return (
-    <ComingSoon
-      title="API Keys"
-      description="Keys that authenticate your requests to the API for this project."
+    <Stack gap="md" p="lg" role="status" aria-label="Loading API keys">
+      {[0, 1, 2].map((row) => (
+        <Group key={row} gap="lg" wrap="nowrap">
+          <Skeleton height={12} width="22%" />
+          <Skeleton height={12} width="10%" />
+          <Skeleton height={12} width="18%" />
+          <Skeleton height={12} width="18%" />
+          <Skeleton height={12} width="12%" />
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: readonly ApiKey[] }) {
+  const canRename = useCan("apiKeys.create");
+  const canDelete = useCan("apiKeys.delete");
+  const renameApiKey = useRenameApiKey();
+  const deleteApiKey = useDeleteApiKey();
+
+  const rename = async (apiKey: ApiKey, apiKeyName: string) => {
+    try {
+      await renameApiKey.mutateAsync({ projectId, apiKeyId: apiKey.id, apiKeyName });
+    } catch (error) {
+      void showErrorDialog(ERROR_DIALOGS.updateApiKey, error);
+      throw error;
+    }
+  };
+
+  const remove = async (apiKey: ApiKey) => {
+    const confirmed = await openConfirmModal({
+      title: "Delete API Key",
+      message: (
+        <Text size="sm">
+          Are you sure you want to delete <b>{apiKey.name}</b> (…{apiKey.lastFourDigits})? Requests using it
+          will be refused from now on.
+        </Text>
+      ),
+      variant: "delete",
+    });
+    if (!confirmed) return;
+    try {
+      await withLoading(() => deleteApiKey.mutateAsync({ projectId, apiKeyId: apiKey.id }));
+      notify(API_KEY_DELETED);
+    } catch (error) {
+      void showErrorDialog(ERROR_DIALOGS.deleteApiKey, error);
+    }
+  };
+
+  return (
+    <Table.ScrollContainer minWidth={820}>
+      <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="API keys">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Last 4 Digits</Table.Th>
+            <Table.Th>Last Used</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Created by</Table.Th>
+            <Table.Th w={72} ta="right">
+              Delete
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {apiKeys.map((apiKey) => (
+            <Table.Tr key={apiKey.id} data-testid="api-key-row">
+              <Table.Td py={6}>
+                <ApiKeyNameInput
+                  name={apiKey.name}
+                  disabled={!canRename}
+                  onRename={(apiKeyName) => rename(apiKey, apiKeyName)}
+                />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" ff="monospace">
+                  ••••{apiKey.lastFourDigits}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c={apiKey.lastUsed ? undefined : "dimmed"}>
+                  {apiKey.lastUsed ? formatDateTime(apiKey.lastUsed) : "Never"}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{formatDateTime(apiKey.creationDate)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{creatorName(apiKey)}</Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Tooltip
+                  label={canDelete ? "Delete" : "You do not have permission to delete API keys"}
+                  withArrow
+                >
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    disabled={!canDelete}
+                    onClick={() => void remove(apiKey)}
+                    aria-label={`Delete ${apiKey.name}`}
+                  >
+                    <IconTrash size={16} aria-hidden />
+                  </ActionIcon>
+                </Tooltip>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function ProjectApiKeys({ projectId, projectName }: { projectId: string; projectName: string }) {
+  const canCreate = useCan("apiKeys.create");
+  const apiKeys = useApiKeys(projectId);
+  const createApiKey = useCreateApiKey();
+
+  // Spec 000 §8: "Error fetching API Keys" (a 401 signs out instead), once per failure.
+  const reportedError = useRef<unknown>(null);
+  useEffect(() => {
+    if (!apiKeys.error || reportedError.current === apiKeys.error) return;
+    reportedError.current = apiKeys.error;
+    void showErrorDialog(ERROR_DIALOGS.fetchApiKeys, apiKeys.error);
+  }, [apiKeys.error]);
+
+  const create = async () => {
+    const name = await openNameInputModal({
+      title: "Create New API Key",
+      label: "Name",
+      placeholder: "Production server",
+    });
+    if (name === null) return;
+    try {
+      const { apiKey } = await withLoading(() => createApiKey.mutateAsync({ projectId, apiKeyName: name }));
+      await openApiKeyCreatedModal({ name: apiKey.name, content: apiKey.content });
+    } catch (error) {
+      void showErrorDialog(ERROR_DIALOGS.createApiKey, error);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="API Keys"
+        description={
+          <>
+            Keys that authenticate your requests to the API for <b>{projectName}</b>.
+          </>
+        }
+        actions={
+          <Tooltip label="You do not have permission to create API keys" disabled={canCreate} withArrow>
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              disabled={!canCreate}
+              onClick={() => void create()}
+            >
+              Create New
+            </Button>
+          </Tooltip>
+        }
+      />
+      <Paper withBorder style={{ overflow: "hidden" }}>
+        {apiKeys.isPending ? (
+          <KeysSkeleton />
+        ) : apiKeys.data ? (
+          apiKeys.data.length === 0 ? (
+            <EmptyState withBorder={false} icon={<IconKey size={24} aria-hidden />} title="No API keys yet">
+              {API_KEYS_EMPTY}
+            </EmptyState>
+          ) : (
+            <ApiKeysTable projectId={projectId} apiKeys={apiKeys.data} />
+          )
+        ) : (
+          <EmptyState
+            withBorder={false}
+            icon={<IconAlertTriangle size={24} aria-hidden />}
+            title={ERROR_DIALOGS.fetchApiKeys.title}
+            action={
+              <Button variant="default" size="xs" onClick={() => void apiKeys.refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            The API keys of this project could not be loaded.
+          </EmptyState>
+        )}
+      </Paper>
+    </>
+  );
+}
+
+/** /projects/api-keys (spec 000 §2). */
+export function ApiKeysPage() {
+  const { selectedProject } = useSession();
+  if (!selectedProject) {
+    return (
+      <>
+        <PageHeader title="API Keys" description="Keys that authenticate your requests to the API." />
+        <EmptyState icon={<IconFolder size={24} aria-hidden />} title="No project selected">
+          Create a project from the project picker in the top bar to generate keys for it.
+        </EmptyState>
+      </>
+    );
+  }
+  return (
+    <ProjectApiKeys
+      key={selectedProject.id}
+      projectId={selectedProject.id}
+      projectName={selectedProject.name}
     />
   );
 }

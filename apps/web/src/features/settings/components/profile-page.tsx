@@ -1,5 +1,244 @@
-import { ComingSoon } from "../../../components/coming-soon";
+import {
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import {
+  ERROR_DIALOGS,
+  LOGOUT_ALL_SESSIONS_CONFIRM,
+  PASSWORD_CHANGED,
+  PROFILE_UPDATED,
+  REQUIRED_FIELDS_MISSING,
+} from "@prism/contract";
+import { IconLock, IconLogout, IconUser } from "@tabler/icons-react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { openConfirmModal } from "../../../components/overlays/modals";
+import { notify } from "../../../components/overlays/notify";
+import { PageHeader } from "../../../components/page-header";
+import { PasswordFeedback } from "../../../components/password-feedback";
+import { checkNewPassword } from "../../../lib/new-password";
+import { useUserInfo } from "../../../lib/session";
+import { useChangePassword } from "../api/change-password";
+import { useLogoutAllSessions } from "../api/logout-all-sessions";
+import { useUpdateProfile } from "../api/update-profile";
 
+function Section({
+  title,
+  description,
+  icon,
+  children,
+}: {
+  title: string;
+  description: string;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Paper withBorder p="xl" component="section" aria-label={title}>
+      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="xl">
+        <Stack gap={6}>
+          <Group gap="xs" c="prism.7">
+            {icon}
+            <Title order={3} fz="lg" c="dark">
+              {title}
+            </Title>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {description}
+          </Text>
+        </Stack>
+        <div style={{ gridColumn: "span 2" }}>{children}</div>
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+function ProfileForm() {
+  const userInfo = useUserInfo();
+  const updateProfile = useUpdateProfile();
+  const [firstName, setFirstName] = useState(userInfo.firstName);
+  const [lastName, setLastName] = useState(userInfo.lastName);
+  const [missing, setMissing] = useState(false);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (updateProfile.isPending) return;
+    const names = { firstName: firstName.trim(), lastName: lastName.trim() };
+    if (!names.firstName || !names.lastName) {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    updateProfile.mutate(names, {
+      onSuccess: () => notify(PROFILE_UPDATED),
+      onError: (error) => void showErrorDialog(ERROR_DIALOGS.updateProfile, error),
+    });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Your Profile">
+      <Stack gap="md">
+        <TextInput label="Email" value={userInfo.email} readOnly variant="filled" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput
+            label="First Name"
+            autoComplete="given-name"
+            value={firstName}
+            onChange={(event) => {
+              setFirstName(event.currentTarget.value);
+              setMissing(false);
+            }}
+            error={missing && !firstName.trim()}
+            withAsterisk
+          />
+          <TextInput
+            label="Last Name"
+            autoComplete="family-name"
+            value={lastName}
+            onChange={(event) => {
+              setLastName(event.currentTarget.value);
+              setMissing(false);
+            }}
+            error={missing && !lastName.trim()}
+            withAsterisk
+          />
+        </SimpleGrid>
+        <Group justify="space-between" wrap="nowrap">
+          <Text size="sm" c="red.7" role="alert">
+            {missing ? REQUIRED_FIELDS_MISSING : null}
+          </Text>
+          <Button type="submit" loading={updateProfile.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function ChangePasswordForm() {
+  const changePassword = useChangePassword();
+  const [password, setPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const [error, setError] = useState<string | undefined>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (changePassword.isPending) return;
+    const check = checkNewPassword(password, confirmPassword);
+    setError(check.error);
+    if (check.blocked) return;
+    changePassword.mutate(
+      { password },
+      {
+        onSuccess: () => {
+          setPassword("");
+          setConfirmPassword("");
+          notify(PASSWORD_CHANGED);
+        },
+        onError: (error) => void showErrorDialog(ERROR_DIALOGS.changePassword, error),
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Change Password">
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <PasswordInput
+            label="New Password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              setError(undefined);
+            }}
+            error={error}
+          />
+          <PasswordInput
+            label="Confirm Password"
+            autoComplete="new-password"
+            value={confirmPassword}
+            onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+          />
+        </SimpleGrid>
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <PasswordFeedback password={password} confirmation={confirmPassword} />
+          <Button type="submit" loading={changePassword.isPending} style={{ flex: "none" }}>
+            Change Password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function LogoutAllSessions() {
+  const logoutAll = useLogoutAllSessions();
+
+  const confirmAndLogout = async () => {
+    const confirmed = await openConfirmModal({
+      title: "Logout from All Sessions",
+      message: LOGOUT_ALL_SESSIONS_CONFIRM,
+    });
+    if (!confirmed) return;
+    logoutAll.mutate(undefined, {
+      onError: (error) => void showErrorDialog(ERROR_DIALOGS.logoutAllSessions, error),
+    });
+  };
+
+  return (
+    <Group justify="space-between" wrap="nowrap" align="center" h="100%">
+      <Text size="sm">Signed in on another device you no longer use? End every session at once.</Text>
+      <Button
+        variant="light"
+        color="red"
+        leftSection={<IconLogout size={16} aria-hidden />}
+        loading={logoutAll.isPending}
+        onClick={() => void confirmAndLogout()}
+        style={{ flex: "none" }}
+      >
+        Logout from All Sessions
+      </Button>
+    </Group>
+  );
+}
+
+/** Profile settings (spec 001 §2): names, password, and ending every session. */
 export function ProfilePage() {
-  return <ComingSoon title="Your Profile" description="Your name, password and sessions." />;
+  return (
+    <>
+      <PageHeader title="Profile Settings" description="Your name, password and sessions." />
+      <Stack gap="lg" maw={1080}>
+        <Section
+          title="Your Profile"
+          description="The name your teammates see in members lists and on API keys you create."
+          icon={<IconUser size={18} aria-hidden />}
+        >
+          <ProfileForm />
+        </Section>
+        <Section
+          title="Change Password"
+          description="Use at least 8 characters with an uppercase letter, a lowercase letter, a number and a special character."
+          icon={<IconLock size={18} aria-hidden />}
+        >
+          <ChangePasswordForm />
+        </Section>
+        <Section
+          title="Logout from All Sessions"
+          description="Signs you out everywhere, this browser included."
+          icon={<IconLogout size={18} aria-hidden />}
+        >
+          <LogoutAllSessions />
+        </Section>
+      </Stack>
+    </>
+  );
 }

@@ -1,0 +1,210 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type BrowserSession, openBrowser } from "./browser";
+import { uniqueEmail, waitForCode } from "./mailbox";
+
+const PASSWORD = "Sup3r-secret!";
+
+/**
+ * A signed-in owner of a fresh organization: the account is created and confirmed through the API
+ * with the page's own request context, so the session cookie lands in the browser.
+ */
+async function signInNewOwner(page: Page, baseUrl: string, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  const headers = { origin: baseUrl };
+  const created = await page.request.post(`${baseUrl}/v1/users/create`, {
+    data: { firstName: "Mia", lastName: "Money", email, password: PASSWORD },
+    headers,
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const verificationCode = await waitForCode(baseUrl, email);
+  const confirmed = await page.request.post(`${baseUrl}/v1/users/confirm`, {
+    data: { email, verificationCode },
+    headers,
+  });
+  expect(confirmed.ok(), await confirmed.text()).toBe(true);
+  return email;
+}
+
+async function skipWelcome(page: Page) {
+  await page.goto("/terms");
+  await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
+}
+
+async function fillCard(page: Page, number: string) {
+  const dialog = page.getByRole("dialog", { name: /Add Payment Method/ });
+  await dialog.getByLabel("Card number").fill(number);
+  await dialog.getByLabel("Expiry date").fill("12 / 34");
+  await dialog.getByLabel("Security code").fill("123");
+  return dialog;
+}
+
+describe("money", () => {
+  let session: BrowserSession;
+
+  beforeAll(async () => {
+    session = await openBrowser();
+  });
+
+  beforeEach(async () => {
+    await session.context.clearCookies();
+    await session.page.goto("/terms");
+    await session.page.evaluate(() => localStorage.clear());
+  });
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it("adds the 4242 card, recharges $20, shows $20.00 in the top bar and an invoice whose link opens a PDF", async () => {
+    const { page, baseUrl, context } = session;
+    await signInNewOwner(page, baseUrl, "recharge");
+
+    // Spec 000 §4: a user created today with a zero balance meets the welcome dialog once; its
+    // button leads to the payments page.
+    await page.goto("/home");
+    const welcome = page.getByRole("heading", { name: "Welcome to Prism!" });
+    await welcome.waitFor();
+    await session.screenshot("money-01-welcome-popup");
+    await page.getByRole("button", { name: "Add a Payment Method", exact: true }).click();
+    await page.waitForURL("**/organization/payments");
+
+    await page.getByText("Sandbox: no real charges").first().waitFor();
+    await page.getByText("No payment method yet").waitFor();
+    const disabledButtons = page.getByRole("button", { name: "Please add a Payment Method first" });
+    expect(await disabledButtons.count()).toBe(2);
+    for (const button of await disabledButtons.all()) expect(await button.isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId("balance").textContent()).toBe("$0.00");
+    await session.screenshot("money-02-payments-no-card");
+
+    await page.getByRole("button", { name: "Add a Payment Method", exact: true }).click();
+    const dialog = await fillCard(page, "4242 4242 4242 4242");
+    await dialog.locator('svg[data-brand="visa"]').waitFor();
+    await session.screenshot("money-03-add-card-form");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await page.getByText("Visa •••• 4242").waitFor();
+    await page.locator('[data-testid="saved-card"] svg[data-brand="visa"]').waitFor();
+    await session.screenshot("money-04-card-saved");
+
+    // Spec 000 §5: an amount below $20 is raised to $20 on leaving the field.
+    const amount = page.getByRole("region", { name: "Recharge Now" }).getByLabel("Amount");
+    await amount.fill("5");
+    await amount.blur();
+    expect(await amount.inputValue()).toBe("$20");
+    await page.getByRole("button", { name: "Recharge Now" }).click();
+    await page.getByText("Are you sure you want to recharge $20?").waitFor();
+    await page.waitForTimeout(400);
+    await session.screenshot("money-05-recharge-confirm");
+    await page.getByRole("button", { name: "Yes", exact: true }).click();
+
+    const success = page.getByText("Recharge Successful!");
+    await success.waitFor({ timeout: 15_000 });
+    await session.screenshot("money-06-recharge-successful");
+    await expect.poll(() => page.getByTestId("balance").textContent()).toBe("$20.00");
+    await expect.poll(() => page.getByTestId("recharge-panel-balance").textContent()).toBe("$20.00");
+    // The toast leaves after 3 seconds and uncovers the top bar's balance.
+    await success.waitFor({ state: "hidden" });
+    await session.screenshot("money-07-balance-updated");
+
+    await page.getByRole("link", { name: "Invoices" }).click();
+    await page.waitForURL("**/organization/invoices");
+    const row = page.getByTestId("invoice-row").first();
+    await row.waitFor();
+    expect(await page.getByTestId("invoice-row").count()).toBe(1);
+    const rowText = (await row.textContent()) ?? "";
+    expect(rowText).toMatch(/INV-\d+/);
+    expect(rowText).toContain("Paid");
+    expect(rowText).toContain("$20.00");
+    await session.screenshot("money-08-invoices");
+
+    const pdfRequest = context.waitForEvent("request", {
+      predicate: (request) => /\/pdf(\?|$)/.test(request.url()),
+    });
+    await row.getByRole("button", { name: /^View invoice / }).click();
+    const pdfUrl = (await pdfRequest).url();
+    const pdf = await page.request.get(pdfUrl);
+    expect(pdf.ok()).toBe(true);
+    expect(pdf.headers()["content-type"]).toContain("application/pdf");
+    expect((await pdf.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    for (const opened of context.pages()) if (opened !== page) await opened.close();
+
+    // Auto recharge: turning it on starts from $20 / $100; the saved settings survive a reload.
+    await page.goto("/organization/payments");
+    const autoRecharge = page.getByRole("region", { name: "Auto Recharge" });
+    await autoRecharge.getByLabel("Enable auto recharge").check();
+    expect(await autoRecharge.getByLabel("Threshold").inputValue()).toBe("$20");
+    expect(await autoRecharge.getByLabel("Amount").inputValue()).toBe("$100");
+    await autoRecharge.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes have been saved!").waitFor();
+    await page.reload();
+    await autoRecharge.getByLabel("Enable auto recharge").waitFor();
+    expect(await autoRecharge.getByLabel("Enable auto recharge").isChecked()).toBe(true);
+    expect(await autoRecharge.getByLabel("Amount").inputValue()).toBe("$100");
+    await session.screenshot("money-09-auto-recharge-saved");
+
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("button", { name: "Yes, proceed" }).click();
+    await page.getByText("No payment method yet").waitFor();
+  });
+
+  it("shows “Payment Method Update Failed” for the declined 4000000000000002 card and keeps no card", async () => {
+    const { page, baseUrl } = session;
+    await skipWelcome(page);
+    await signInNewOwner(page, baseUrl, "decline");
+
+    await page.goto("/organization/payments");
+    await page.getByRole("button", { name: "Add a Payment Method", exact: true }).click();
+    const dialog = await fillCard(page, "4000000000000002");
+    await dialog.getByRole("button", { name: "Save" }).click();
+
+    const failure = page.getByRole("dialog", { name: "Payment Method Update Failed" });
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain("Your card was declined.");
+    await page.waitForTimeout(400);
+    await session.screenshot("money-10-card-declined");
+    await failure.getByRole("button", { name: "Close" }).click();
+    await dialog.getByText("Your card was declined.").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await page.getByText("No payment method yet").waitFor();
+
+    await page.goto("/organization/invoices");
+    await page
+      .getByText(
+        "You don't have any invoices yet. Your billing history will appear here once invoices are generated.",
+      )
+      .waitFor();
+    await session.screenshot("money-11-invoices-empty");
+  });
+
+  it("saves the billing details, with the server naming a missing required field", async () => {
+    const { page, baseUrl } = session;
+    await skipWelcome(page);
+    await signInNewOwner(page, baseUrl, "billing");
+
+    await page.goto("/organization/billing");
+    await page.getByLabel("Billing Name").fill("Acme Inc.");
+    await page.getByLabel("Billing Address").fill("1 Infinite Loop");
+    await page.getByLabel("State/Province").fill("CA");
+    await page.getByLabel("ZIP/Postal Code").fill("95014");
+    await page.getByPlaceholder("Select country").fill("United St");
+    await page.getByRole("option", { name: "United States" }).click();
+    await page.getByLabel("Billing Email").fill("billing@acme.example");
+    await page.getByRole("button", { name: "Save" }).click();
+
+    const refusal = page.getByRole("dialog", { name: "Error" });
+    await refusal.getByText("City is required.").waitFor();
+    await page.waitForTimeout(400);
+    await session.screenshot("money-12-billing-missing-city");
+    await refusal.getByRole("button", { name: "Close" }).click();
+
+    await page.getByLabel("City").fill("Cupertino");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Changes have been saved!").waitFor();
+    await session.screenshot("money-13-billing-saved");
+
+    await page.reload();
+    expect(await page.getByLabel("City").inputValue()).toBe("Cupertino");
+    expect(await page.getByPlaceholder("Select country").inputValue()).toBe("United States");
+  });
+});

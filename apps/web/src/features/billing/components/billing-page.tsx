@@ -1,0 +1,195 @@
+import { Button, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import {
+  BILLING_FIELD_MAX_LENGTH,
+  CHANGES_SAVED,
+  EMAIL_MAX_LENGTH,
+  ERROR_DIALOGS,
+  type Organization,
+} from "@prism/contract";
+import { IconBuilding, IconLock, IconWorld } from "@tabler/icons-react";
+import { type FormEvent, useMemo, useState } from "react";
+import { COUNTRIES } from "../../../components/countries";
+import { EmptyState } from "../../../components/empty-state";
+import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { withLoading } from "../../../components/overlays/loading-store";
+import { openInfoModal } from "../../../components/overlays/modals";
+import { notify } from "../../../components/overlays/notify";
+import { PageHeader } from "../../../components/page-header";
+import { SettingsCard } from "../../../components/settings-card";
+import { isApiError } from "../../../lib/api-client";
+import { escapeHtml } from "../../../lib/html";
+import { canInOrganization } from "../../../lib/permissions";
+import { useSession } from "../../../lib/session";
+import { useUpdateBilling } from "../api/update-billing";
+import { type BillingField, describeBillingRefusal } from "../lib/billing-refusal";
+
+type BillingValues = Record<BillingField, string>;
+
+function valuesOf(organization: Organization): BillingValues {
+  return {
+    billingName: organization.billingName ?? "",
+    billingEmail: organization.billingEmail ?? "",
+    taxId: organization.taxId ?? "",
+    address: organization.address ?? "",
+    city: organization.city ?? "",
+    state: organization.state ?? "",
+    zipCode: organization.zipCode ?? "",
+    country: organization.country ?? "",
+  };
+}
+
+const COUNTRY_OPTIONS = COUNTRIES.map((country) => country.name);
+
+function BillingForm({ organization }: { organization: Organization }) {
+  const [values, setValues] = useState<BillingValues>(() => valuesOf(organization));
+  const [refused, setRefused] = useState<{ field: BillingField; message: string } | null>(null);
+  const update = useUpdateBilling();
+
+  // A country saved before this list existed (or spelled differently) stays selectable.
+  const countryOptions = useMemo(
+    () =>
+      values.country && !COUNTRY_OPTIONS.includes(values.country)
+        ? [values.country, ...COUNTRY_OPTIONS]
+        : COUNTRY_OPTIONS,
+    [values.country],
+  );
+
+  const field = (name: BillingField) => ({
+    value: values[name],
+    error: refused?.field === name ? refused.message : undefined,
+    onChange: (event: { currentTarget: { value: string } }) => {
+      const { value } = event.currentTarget;
+      setValues((current) => ({ ...current, [name]: value }));
+      if (refused?.field === name) setRefused(null);
+    },
+  });
+
+  // Spec 000 §2: no client checking before save; the server checks the required fields and says
+  // which one is missing.
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    try {
+      await withLoading(() =>
+        update.mutateAsync({ organizationId: organization.id, ...values, taxId: values.taxId || null }),
+      );
+      setRefused(null);
+      notify(CHANGES_SAVED);
+    } catch (error) {
+      if (isApiError(error) && error.status === 400 && error.message) {
+        const refusal = describeBillingRefusal(error.message);
+        setRefused(refusal.field ? { field: refusal.field, message: refusal.message } : null);
+        await openInfoModal({ title: ERROR_DIALOGS.updateBilling.title, html: escapeHtml(refusal.message) });
+        return;
+      }
+      await showErrorDialog(ERROR_DIALOGS.updateBilling, error);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void save(event)} noValidate aria-label="Billing details">
+      <SettingsCard
+        title="Billing details"
+        description="The name, address and tax details printed on every invoice of this organization."
+        footer={
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+        }
+      >
+        <Stack gap="md" maw={720}>
+          <TextInput
+            label="Billing Name"
+            withAsterisk
+            autoComplete="organization"
+            maxLength={BILLING_FIELD_MAX_LENGTH}
+            {...field("billingName")}
+          />
+          <TextInput
+            label="Billing Address"
+            withAsterisk
+            autoComplete="street-address"
+            maxLength={BILLING_FIELD_MAX_LENGTH}
+            {...field("address")}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label="City"
+              withAsterisk
+              autoComplete="address-level2"
+              maxLength={BILLING_FIELD_MAX_LENGTH}
+              {...field("city")}
+            />
+            <TextInput
+              label="State/Province"
+              withAsterisk
+              autoComplete="address-level1"
+              maxLength={BILLING_FIELD_MAX_LENGTH}
+              {...field("state")}
+            />
+            <TextInput
+              label="ZIP/Postal Code"
+              withAsterisk
+              autoComplete="postal-code"
+              maxLength={BILLING_FIELD_MAX_LENGTH}
+              {...field("zipCode")}
+            />
+            <Select
+              label="Country"
+              withAsterisk
+              placeholder="Select country"
+              data={countryOptions}
+              searchable
+              clearable
+              nothingFoundMessage="No country matches"
+              leftSection={<IconWorld size={16} aria-hidden />}
+              maxDropdownHeight={280}
+              value={values.country || null}
+              error={refused?.field === "country" ? refused.message : undefined}
+              onChange={(country) => {
+                setValues((current) => ({ ...current, country: country ?? "" }));
+                if (refused?.field === "country") setRefused(null);
+              }}
+            />
+            <TextInput
+              label="Tax ID"
+              placeholder="Optional"
+              maxLength={BILLING_FIELD_MAX_LENGTH}
+              {...field("taxId")}
+            />
+            <TextInput
+              label="Billing Email"
+              withAsterisk
+              type="email"
+              autoComplete="email"
+              maxLength={EMAIL_MAX_LENGTH}
+              {...field("billingEmail")}
+            />
+          </SimpleGrid>
+        </Stack>
+      </SettingsCard>
+    </form>
+  );
+}
+
+/** /organization/billing (spec 000 §2): the organization's billing details. */
+export function BillingPage() {
+  const { selectedOrganization } = useSession();
+  const allowed = canInOrganization(selectedOrganization, "organization.billing");
+  return (
+    <>
+      <PageHeader title="Billing" description="Who your invoices are addressed to." />
+      {!selectedOrganization ? (
+        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
+          Create an organization from the picker in the top bar.
+        </EmptyState>
+      ) : !allowed ? (
+        <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
+          You do not have permission to edit this organization's billing details.
+        </EmptyState>
+      ) : (
+        <BillingForm key={selectedOrganization.id} organization={selectedOrganization} />
+      )}
+    </>
+  );
+}

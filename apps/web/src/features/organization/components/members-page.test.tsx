@@ -1,0 +1,114 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { emptyPermissions, fullPermissions, type Organization, type Permissions } from "@prism/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Session } from "../../../lib/session";
+import { SessionContext } from "../../../lib/session/session-context";
+import { MembersPage } from "./members-page";
+
+const projects = [{ id: "p1", name: "Default Project", organizationId: "o1" }];
+const owner = { id: "u1", firstName: "Olivia", lastName: "Owner", email: "olivia@example.com" };
+const member = { id: "u2", firstName: "Ivan", lastName: "Member", email: "ivan@example.com" };
+const other = { id: "u3", firstName: "Cy", lastName: "Other", email: "cy@example.com" };
+
+function renderMembers(me: typeof owner, myPermissions: Permissions, invitations: unknown[] = []) {
+  const list = {
+    members: [
+      { ...owner, permissions: fullPermissions(true, ["p1"]) },
+      { ...member, permissions: { ...emptyPermissions(["p1"]), projects: { all: false, p1: true } } },
+      { ...other, permissions: emptyPermissions(["p1"]) },
+    ],
+    invitations,
+    projects,
+  };
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify(list), { status: 200, headers: { "content-type": "application/json" } }),
+    ),
+  );
+  const organization = {
+    id: "o1",
+    name: "Acme",
+    balance: 0,
+    projects,
+    permissions: myPermissions,
+    properties: { isNew: false },
+  } as Organization;
+  const session = {
+    status: "signed-in",
+    userInfo: { ...me, creationDate: "2026-01-01T00:00:00.000Z", organizations: [organization] },
+    selectedOrganization: organization,
+    selectedProject: projects[0],
+  } as unknown as Session;
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionContext.Provider value={session}>
+          <ModalsProvider>
+            <MemoryRouter initialEntries={["/organization/members"]}>
+              <MembersPage />
+            </MemoryRouter>
+          </ModalsProvider>
+        </SessionContext.Provider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const row = async (email: string) => screen.findByTestId(`member-${email}`);
+
+describe("members page", { timeout: 20_000 }, () => {
+  it("shows the owner every control except on their own row, with You and Owner badges", async () => {
+    renderMembers(owner, fullPermissions(true, ["p1"]), [{ id: "i1", email: "new@example.com" }]);
+    const ownerRow = await row(owner.email);
+    expect(within(ownerRow).getByText("You")).toBeInTheDocument();
+    expect(within(ownerRow).getByText("Owner")).toBeInTheDocument();
+    expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toBeDisabled();
+    expect(within(ownerRow).getByRole("button", { name: "Leave" })).toBeDisabled();
+
+    const memberRow = await row(member.email);
+    expect(within(memberRow).queryByText("You")).toBeNull();
+    expect(within(memberRow).getByRole("button", { name: "Edit permissions of Ivan Member" })).toBeEnabled();
+    expect(within(memberRow).getByRole("button", { name: "Remove Ivan Member" })).toBeEnabled();
+
+    expect(screen.getByRole("button", { name: "Invite" })).toBeEnabled();
+    const pending = screen.getByRole("region", { name: "Pending Invitations" });
+    expect(within(pending).getByText("new@example.com")).toBeInTheDocument();
+    expect(within(pending).getByRole("button", { name: /^Revoke/ })).toBeEnabled();
+  });
+
+  it("gives a member without rights only Leave on their own row and no Invite button", async () => {
+    const mine = { ...emptyPermissions(["p1"]), projects: { all: false, p1: true } };
+    renderMembers(member, mine);
+    const myRow = await row(member.email);
+    expect(within(myRow).getByText("You")).toBeInTheDocument();
+    expect(within(myRow).getByRole("button", { name: "Leave" })).toBeEnabled();
+    expect(screen.queryByRole("button", { name: /^Edit permissions/ })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Remove / })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Invite" })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Pending Invitations" })).toBeNull();
+  });
+
+  it("lets a member with members.edit and members.delete act on others but never on the owner", async () => {
+    const mine = {
+      ...emptyPermissions(["p1"]),
+      members: { invite: false, edit: true, delete: true },
+    };
+    renderMembers(member, mine);
+    const ownerRow = await row(owner.email);
+    expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toBeDisabled();
+    expect(within(ownerRow).getByRole("button", { name: /^Remove/ })).toBeDisabled();
+    const otherRow = await row(other.email);
+    expect(within(otherRow).getByRole("button", { name: "Remove Cy Other" })).toBeEnabled();
+    expect(within(otherRow).getByRole("button", { name: "Edit permissions of Cy Other" })).toBeEnabled();
+  });
+});

@@ -1,0 +1,200 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { fullPermissions, type Member, type Permissions } from "@prism/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type Session, SessionContext } from "../../../lib/session/session-context";
+import { PermissionsDialog, type PermissionsDialogTarget } from "./permissions-dialog";
+
+const projects = [
+  { id: "p1", name: "Alpha", organizationId: "o1" },
+  { id: "p2", name: "Beta", organizationId: "o1" },
+];
+
+const session = {
+  status: "signed-in",
+  userInfo: null,
+  selectedOrganization: null,
+  selectedProject: null,
+  selectOrganization: () => {},
+  selectProject: () => {},
+  setUserInfo: () => {},
+  updateUserInfo: vi.fn(),
+  refreshUserInfo: async () => null,
+  logout: async () => {},
+} satisfies Session;
+
+const bob: Member = {
+  id: "u2",
+  firstName: "Bob",
+  lastName: "Stone",
+  email: "bob@example.com",
+  permissions: {
+    ...fullPermissions(false),
+    organization: { general: false, billing: true, payments: false, invoices: false, playground: true },
+    projects: { all: false, p1: true },
+  },
+};
+
+let requests: { path: string; body: Record<string, unknown> }[] = [];
+
+beforeEach(() => {
+  requests = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = String(input);
+      requests.push({ path, body: JSON.parse(String(init?.body ?? "{}")) });
+      const body = path.endsWith("/change-owner")
+        ? { newPermissions: { ...fullPermissions(false), projects: { all: true } } }
+        : {};
+      return new Response(JSON.stringify(body), {
+        status: 200,
+        headers: { "content-type": "application/json" },
+      });
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function renderDialog(target: PermissionsDialogTarget, canTransferOwnership = false) {
+  const onClose = vi.fn();
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionContext.Provider value={session}>
+          <ModalsProvider>
+            <PermissionsDialog
+              target={target}
+              organizationId="o1"
+              organizationName="Acme"
+              projects={projects}
+              canTransferOwnership={canTransferOwnership}
+              onClose={onClose}
+            />
+          </ModalsProvider>
+        </SessionContext.Provider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { onClose, dialog: screen.getByRole("dialog", { name: "Invite Members or Permissions" }) };
+}
+
+const box = (name: string) => screen.getByRole("checkbox", { name });
+const allBoxes = () => screen.getAllByRole("checkbox") as HTMLInputElement[];
+
+// Mantine's dialog and checkboxes render slowly in jsdom when the whole suite runs in parallel.
+describe("Invite Members or Permissions", { timeout: 20_000 }, () => {
+  it("forces and locks every project while All Projects is on", async () => {
+    const user = userEvent.setup();
+    renderDialog({ kind: "invite" });
+    expect(box("Project: Alpha")).not.toBeChecked();
+    await user.click(box("All Projects"));
+    for (const name of ["Project: Alpha", "Project: Beta"]) {
+      expect(box(name)).toBeChecked();
+      expect(box(name)).toBeDisabled();
+    }
+    await user.click(box("All Projects"));
+    expect(box("Project: Alpha")).toBeChecked();
+    expect(box("Project: Alpha")).toBeEnabled();
+    await user.click(box("Project: Alpha"));
+    expect(box("Project: Alpha")).not.toBeChecked();
+  });
+
+  it("checks every box with Select All and clears them with Deselect All", async () => {
+    const user = userEvent.setup();
+    renderDialog({ kind: "invite" });
+    await user.click(screen.getByRole("button", { name: "Select All" }));
+    expect(allBoxes().every((checkbox) => checkbox.checked)).toBe(true);
+    expect(box("Project: Beta")).toBeDisabled();
+    await user.click(screen.getByRole("button", { name: "Deselect All" }));
+    expect(allBoxes().some((checkbox) => checkbox.checked)).toBe(false);
+    expect(box("Project: Beta")).toBeEnabled();
+  });
+
+  it("sends nothing for a malformed address, then invites with the chosen permissions", async () => {
+    const user = userEvent.setup();
+    const { onClose } = renderDialog({ kind: "invite" });
+    expect(screen.queryByRole("button", { name: "Transfer Ownership" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Save Changes" })).toBeNull();
+    const emails = screen.getByRole("textbox", { name: "Email addresses" });
+    await user.click(emails);
+    await user.paste("ann@example.com not-an-email");
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    expect(requests).toHaveLength(0);
+    expect(emails).toHaveAttribute("aria-invalid", "true");
+
+    await user.clear(emails);
+    await user.paste("ann@example.com, cy@example.com");
+    await user.click(box("Organization: Billing"));
+    await user.click(box("Project: Beta"));
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.path).toBe("/v1/users/organization-members/invite");
+    const body = requests[0]?.body as { emailList: string; permissions: Permissions };
+    expect(body.emailList).toBe("ann@example.com cy@example.com");
+    expect(body.permissions.owner).toBe(false);
+    expect(body.permissions.organization.billing).toBe(true);
+    expect(body.permissions.organization.general).toBe(false);
+    expect(body.permissions.projects).toEqual({ all: false, p1: false, p2: true });
+  });
+
+  it("edits a member starting from their own rights and saves them", async () => {
+    const user = userEvent.setup();
+    const { onClose } = renderDialog({ kind: "edit", member: bob });
+    expect(screen.queryByRole("button", { name: "Send Invites" })).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Email addresses" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Transfer Ownership" })).toBeNull();
+    expect(box("Organization: Billing")).toBeChecked();
+    expect(box("Organization: General")).not.toBeChecked();
+    expect(box("Project: Alpha")).toBeChecked();
+    expect(box("Project: Beta")).not.toBeChecked();
+
+    await user.click(box("API Keys: Delete"));
+    await user.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests[0]?.path).toBe("/v1/users/organization-members/edit-permissions");
+    const body = requests[0]?.body as { memberUserId: string; permissions: Permissions };
+    expect(body.memberUserId).toBe("u2");
+    expect(body.permissions.apiKeys).toEqual({ create: true, delete: false });
+  });
+
+  it("offers Transfer Ownership only to the owner editing a member, after a confirmation", async () => {
+    const user = userEvent.setup();
+    renderDialog({ kind: "edit", member: bob }, true);
+    await user.click(screen.getByRole("button", { name: "Transfer Ownership" }));
+    const confirm = await screen.findByRole("dialog", { name: "Transfer Ownership" });
+    await user.click(within(confirm).getByRole("button", { name: "No" }));
+    expect(requests).toHaveLength(0);
+  });
+
+  it("transfers the ownership and takes the former owner's new permissions from the answer", async () => {
+    const user = userEvent.setup();
+    const { onClose } = renderDialog({ kind: "edit", member: bob }, true);
+    await user.click(screen.getByRole("button", { name: "Transfer Ownership" }));
+    const confirm = await screen.findByRole("dialog", { name: "Transfer Ownership" });
+    await user.click(within(confirm).getByRole("button", { name: "Yes, proceed" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(requests[0]?.path).toBe("/v1/users/organizations/change-owner");
+    expect(requests[0]?.body).toEqual({ organizationId: "o1", newOwnerUserId: "u2" });
+    const update = session.updateUserInfo.mock.calls[0]?.[0] as (userInfo: unknown) => {
+      organizations: { id: string; permissions: Permissions }[];
+    };
+    const before = {
+      organizations: [
+        { id: "o1", permissions: fullPermissions(true) },
+        { id: "o2", permissions: fullPermissions(true) },
+      ],
+    };
+    const after = update(before);
+    expect(after.organizations[0]?.permissions.owner).toBe(false);
+    expect(after.organizations[0]?.permissions.members.invite).toBe(true);
+    expect(after.organizations[1]?.permissions.owner).toBe(true);
+  });
+});

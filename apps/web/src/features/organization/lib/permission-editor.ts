@@ -1,0 +1,114 @@
+import { emptyPermissions, fullPermissions, type Permissions } from "@prism/contract";
+
+/** The flags the "Invite Members or Permissions" dialog shows, grouped as on screen. */
+export type PermissionGroupKey = "organization" | "members" | "apiKeys";
+
+export interface PermissionToggle {
+  group: PermissionGroupKey;
+  /** A flag of `group`, e.g. "general" in organization. */
+  key: string;
+  label: string;
+}
+
+export const PERMISSION_GROUPS: readonly {
+  key: PermissionGroupKey;
+  label: string;
+  toggles: readonly PermissionToggle[];
+}[] = [
+  {
+    key: "organization",
+    label: "Organization",
+    toggles: [
+      { group: "organization", key: "general", label: "General" },
+      { group: "organization", key: "billing", label: "Billing" },
+      { group: "organization", key: "payments", label: "Payments" },
+      { group: "organization", key: "invoices", label: "Invoices" },
+      { group: "organization", key: "playground", label: "Playground" },
+    ],
+  },
+  {
+    key: "members",
+    label: "Members",
+    toggles: [
+      { group: "members", key: "invite", label: "Invite" },
+      { group: "members", key: "edit", label: "Edit" },
+      { group: "members", key: "delete", label: "Delete" },
+    ],
+  },
+  {
+    key: "apiKeys",
+    label: "API Keys",
+    toggles: [
+      { group: "apiKeys", key: "create", label: "Create" },
+      { group: "apiKeys", key: "delete", label: "Delete" },
+    ],
+  },
+];
+
+/**
+ * The editor's starting tree: the member's own flags for the organization's current projects (a
+ * missing project flag reads as off), never the owner flag, since ownership only moves through
+ * Transfer Ownership. Invitations start with everything off.
+ */
+export function initialPermissions(
+  permissions: Permissions | null | undefined,
+  projectIds: readonly string[],
+): Permissions {
+  const base = emptyPermissions(projectIds);
+  if (!permissions) return base;
+  return withAllProjects(
+    {
+      owner: false,
+      organization: { ...base.organization, ...permissions.organization },
+      members: { ...base.members, ...permissions.members },
+      apiKeys: { ...base.apiKeys, ...permissions.apiKeys },
+      projects: Object.fromEntries([
+        ["all", permissions.projects.all === true],
+        ...projectIds.map((id) => [id, permissions.projects[id] === true]),
+      ]) as Permissions["projects"],
+    },
+    permissions.projects.all === true,
+    projectIds,
+  );
+}
+
+export function setToggle(permissions: Permissions, toggle: PermissionToggle, value: boolean): Permissions {
+  return {
+    ...permissions,
+    [toggle.group]: { ...permissions[toggle.group], [toggle.key]: value },
+  };
+}
+
+/**
+ * Spec 000 §5: All Projects on forces every project on (and the screen locks their toggles). Turning
+ * it off leaves the projects on, for the user to narrow down one by one.
+ */
+export function withAllProjects(
+  permissions: Permissions,
+  all: boolean,
+  projectIds: readonly string[],
+): Permissions {
+  const projects: Permissions["projects"] = { ...permissions.projects, all };
+  if (all) for (const id of projectIds) projects[id] = true;
+  return { ...permissions, projects };
+}
+
+/** One project's toggle; ignored while All Projects holds every project on. */
+export function withProject(permissions: Permissions, projectId: string, value: boolean): Permissions {
+  if (permissions.projects.all) return permissions;
+  return { ...permissions, projects: { ...permissions.projects, [projectId]: value } };
+}
+
+export function isProjectLocked(permissions: Permissions): boolean {
+  return permissions.projects.all;
+}
+
+/** Select All: every flag on, All Projects included (the owner flag stays off). */
+export function selectAll(projectIds: readonly string[]): Permissions {
+  return fullPermissions(false, projectIds);
+}
+
+/** Deselect All: every flag off. */
+export function deselectAll(projectIds: readonly string[]): Permissions {
+  return emptyPermissions(projectIds);
+}

@@ -1,0 +1,42 @@
+import { SimpleGrid, Stack } from "@mantine/core";
+import { IconBuilding, IconLock } from "@tabler/icons-react";
+import { EmptyState } from "../../../components/empty-state";
+import { PageHeader } from "../../../components/page-header";
+import { canInOrganization } from "../../../lib/permissions";
+import { useSession } from "../../../lib/session";
+import { AutoRechargeCard } from "./auto-recharge-card";
+import { PaymentMethodCard } from "./payment-method-card";
+import { RechargePanel } from "./recharge-panel";
+import { SandboxBadge } from "./sandbox-badge";
+
+/** /organization/payments (spec 000 §2): Payment Method, Recharge Now and Auto Recharge. */
+export function PaymentsPage() {
+  const { selectedOrganization } = useSession();
+  const allowed = canInOrganization(selectedOrganization, "organization.payments");
+  return (
+    <>
+      <PageHeader
+        title="Payments"
+        description="Your payment method, manual recharges and automatic top-ups."
+        actions={<SandboxBadge />}
+      />
+      {!selectedOrganization ? (
+        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
+          Create an organization from the picker in the top bar.
+        </EmptyState>
+      ) : !allowed ? (
+        <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
+          You do not have permission to manage this organization's payments.
+        </EmptyState>
+      ) : (
+        <Stack gap="lg" key={selectedOrganization.id}>
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <PaymentMethodCard />
+            <RechargePanel />
+          </SimpleGrid>
+          <AutoRechargeCard />
+        </Stack>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { ERROR_DIALOGS, PAYMENT_METHOD_REQUIRED, RECHARGE_SUCCESSFUL } from "@prism/contract";
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { RechargePanel } from "./recharge-panel";
+
+const CARD = { brand: "visa", funding: "credit", last4: "4242", country: "US", expMonth: 12, expYear: 2034 };
+const AUTORECHARGE = { enabled: false, threshold: 0, amount: 0 };
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("RechargePanel", () => {
+  it("is disabled with “Please add a Payment Method first” while no card is saved", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: {}, autorecharge: AUTORECHARGE } }),
+    });
+    renderWithSession(<RechargePanel />);
+    const button = await screen.findByRole("button", { name: PAYMENT_METHOD_REQUIRED });
+    expect(button).toBeDisabled();
+  });
+
+  it("confirms the amount, charges it, follows the new balance and says “Recharge Successful!”", async () => {
+    let balance = 0;
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance })) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+      "/v1/payments/recharge-account": (body) => {
+        balance += Number(body.amount);
+        return { body: {} };
+      },
+    });
+    renderWithSession(<RechargePanel />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Recharge Now" }));
+
+    const confirm = await screen.findByRole("dialog", { name: "Recharge" });
+    expect(within(confirm).getByText("Are you sure you want to recharge $100?")).toBeInTheDocument();
+    await user.click(within(confirm).getByRole("button", { name: "Yes" }));
+
+    expect(await screen.findByText(RECHARGE_SUCCESSFUL)).toBeInTheDocument();
+    expect(bodiesTo("/v1/payments/recharge-account")).toEqual([{ organizationId: "org-1", amount: 100 }]);
+    expect(screen.getByTestId("session-balance")).toHaveTextContent("100");
+    expect(screen.getByTestId("recharge-panel-balance")).toHaveTextContent("$100.00");
+  });
+
+  it("shows “Error Recharging” with the provider's reason when the charge fails", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+      "/v1/payments/recharge-account": () => ({
+        status: 402,
+        body: { error: "payment-failed", message: "Your card has insufficient funds." },
+      }),
+    });
+    renderWithSession(<RechargePanel />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Recharge Now" }));
+    await user.click(
+      within(await screen.findByRole("dialog", { name: "Recharge" })).getByRole("button", { name: "Yes" }),
+    );
+    const failure = await screen.findByRole("dialog", { name: ERROR_DIALOGS.recharge.title });
+    expect(failure).toHaveTextContent(ERROR_DIALOGS.recharge.message);
+    expect(failure).toHaveTextContent("Your card has insufficient funds.");
+  });
+});

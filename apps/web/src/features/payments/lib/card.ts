@@ -1,0 +1,118 @@
+import type { CardBrand } from "../../../components/card-brand-logo";
+
+// Client-side checks of the sandbox card form: instant feedback only. The sandbox provider on the
+// server validates the same card again and decides whether it is declined.
+
+export function cardDigits(value: string): string {
+  return value.replace(/\D/g, "");
+}
+
+/** The Luhn checksum every card number carries in its last digit. */
+export function passesLuhn(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let index = digits.length - 1; index >= 0; index -= 1) {
+    let digit = Number(digits[index]);
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** The brand from the number's leading digits (IIN ranges), as soon as they decide it. */
+export function detectCardBrand(value: string): CardBrand {
+  const digits = cardDigits(value);
+  if (/^4/.test(digits)) return "visa";
+  if (/^3[47]/.test(digits)) return "american express";
+  if (/^5[1-5]/.test(digits)) return "mastercard";
+  const four = Number(digits.slice(0, 4));
+  if (digits.length >= 4 && four >= 2221 && four <= 2720) return "mastercard";
+  if (/^(6011|64[4-9]|65)/.test(digits)) return "discover";
+  const six = Number(digits.slice(0, 6));
+  if (digits.length >= 6 && six >= 622126 && six <= 622925) return "discover";
+  return "generic";
+}
+
+/** Digits a complete number of this brand has. */
+export function cardNumberLength(brand: CardBrand): number {
+  return brand === "american express" ? 15 : 16;
+}
+
+/** Digits of the security code: four on the front of an American Express card, three elsewhere. */
+export function cvcLength(brand: CardBrand): number {
+  return brand === "american express" ? 4 : 3;
+}
+
+/** Groups the digits as printed on the card: 4-6-5 for American Express, fours otherwise. */
+export function formatCardNumber(value: string): string {
+  const brand = detectCardBrand(value);
+  const digits = cardDigits(value).slice(0, brand === "generic" ? 19 : cardNumberLength(brand));
+  if (brand === "american express") {
+    return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)].filter(Boolean).join(" ");
+  }
+  return digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+}
+
+/** "MM / YY" as the user types; a leading 2-9 is a single-digit month. */
+export function formatExpiry(value: string): string {
+  let digits = cardDigits(value);
+  if (/^[2-9]/.test(digits)) digits = `0${digits}`;
+  digits = digits.slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
+}
+
+export interface Expiry {
+  month: number;
+  /** Four digits. */
+  year: number;
+}
+
+export function parseExpiry(value: string): Expiry | null {
+  const digits = cardDigits(value);
+  if (digits.length !== 4) return null;
+  const month = Number(digits.slice(0, 2));
+  if (month < 1 || month > 12) return null;
+  return { month, year: 2000 + Number(digits.slice(2)) };
+}
+
+export interface CardFields {
+  number: string;
+  expiry: string;
+  cvc: string;
+}
+
+export type CardErrors = Partial<Record<keyof CardFields, string>>;
+
+/** The messages the card form shows under its fields; empty when the card may be sent. */
+export function validateCard(fields: CardFields, now: Date = new Date()): CardErrors {
+  const errors: CardErrors = {};
+  const digits = cardDigits(fields.number);
+  const brand = detectCardBrand(digits);
+  if (!digits) errors.number = "Enter your card number.";
+  else if (
+    digits.length < 12 ||
+    (brand !== "generic" && digits.length !== cardNumberLength(brand)) ||
+    !passesLuhn(digits)
+  ) {
+    errors.number = "Your card number is invalid.";
+  }
+
+  const expiry = parseExpiry(fields.expiry);
+  if (!cardDigits(fields.expiry)) errors.expiry = "Enter the expiry date.";
+  else if (!expiry) errors.expiry = "Your card's expiration date is incomplete.";
+  else if (expiry.year * 12 + expiry.month < now.getFullYear() * 12 + now.getMonth() + 1) {
+    errors.expiry = "Your card's expiration date is in the past.";
+  }
+
+  const cvc = cardDigits(fields.cvc);
+  if (!cvc) errors.cvc = "Enter the security code.";
+  else if (cvc.length !== cvcLength(brand) && !(brand === "generic" && cvc.length >= 3)) {
+    errors.cvc = "Your card's security code is incomplete.";
+  }
+  return errors;
+}

@@ -1,0 +1,90 @@
+import { TextInput } from "@mantine/core";
+import { API_KEY_NO_NAME, NAME_MAX_LENGTH } from "@prism/contract";
+import { IconPencil } from "@tabler/icons-react";
+import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+
+/**
+ * The inline-editable key name of spec 000 §5: Enter commits, Escape reverts, and the name is sent
+ * only when it changed. Leaving the field also commits, so an edit is never lost silently. An empty
+ * name is sent as "- no name -". `onRename` rejects when the server refused, and the input reverts.
+ */
+export function ApiKeyNameInput({
+  name,
+  disabled = false,
+  onRename,
+}: {
+  name: string;
+  disabled?: boolean;
+  onRename: (name: string) => Promise<void>;
+}) {
+  const [value, setValue] = useState(name);
+  const [saving, setSaving] = useState(false);
+  const skipBlur = useRef(false);
+
+  // A rename saved elsewhere (or a refreshed list) shows up here while the field is not being edited.
+  useEffect(() => setValue(name), [name]);
+
+  const commit = async () => {
+    const next = value.trim() || API_KEY_NO_NAME;
+    if (next === name) {
+      setValue(name);
+      return;
+    }
+    setValue(next);
+    setSaving(true);
+    try {
+      await onRename(next);
+    } catch {
+      setValue(name);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      skipBlur.current = true;
+      event.currentTarget.blur();
+      void commit();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      skipBlur.current = true;
+      setValue(name);
+      event.currentTarget.blur();
+    }
+  };
+
+  return (
+    <TextInput
+      value={value}
+      onChange={(event) => setValue(event.currentTarget.value)}
+      onKeyDown={onKeyDown}
+      onBlur={() => {
+        if (skipBlur.current) {
+          skipBlur.current = false;
+          return;
+        }
+        void commit();
+      }}
+      disabled={disabled || saving}
+      maxLength={NAME_MAX_LENGTH}
+      aria-label="API key name"
+      variant="unstyled"
+      size="sm"
+      miw={160}
+      styles={{
+        input: {
+          paddingInline: 8,
+          borderRadius: "var(--mantine-radius-sm)",
+          fontWeight: 500,
+        },
+      }}
+      classNames={{ input: "prism-inline-input" }}
+      rightSection={
+        disabled ? null : <IconPencil size={14} aria-hidden className="prism-inline-input-icon" />
+      }
+      rightSectionPointerEvents="none"
+    />
+  );
+}

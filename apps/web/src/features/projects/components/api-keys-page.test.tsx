@@ -1,0 +1,116 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { emptyPermissions, fullPermissions, type Organization, type Permissions } from "@prism/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Session } from "../../../lib/session";
+import { SessionContext } from "../../../lib/session/session-context";
+import { ApiKeysPage, creatorName } from "./api-keys-page";
+
+const project = { id: "p1", name: "Default Project", organizationId: "o1" };
+
+function organization(permissions: Permissions): Organization {
+  return {
+    id: "o1",
+    name: "Acme",
+    balance: 0,
+    projects: [project],
+    permissions,
+    properties: { isNew: false },
+    billingName: null,
+    billingEmail: null,
+    taxId: null,
+    address: null,
+    city: null,
+    state: null,
+    zipCode: null,
+    country: null,
+  };
+}
+
+function renderPage(permissions: Permissions, apiKeys: unknown[]) {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ apiKeys }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        }),
+    ),
+  );
+  const session = {
+    status: "signed-in",
+    userInfo: null,
+    selectedOrganization: organization(permissions),
+    selectedProject: project,
+  } as unknown as Session;
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <SessionContext.Provider value={session}>
+          <ModalsProvider>
+            <MemoryRouter>
+              <ApiKeysPage />
+            </MemoryRouter>
+          </ModalsProvider>
+        </SessionContext.Provider>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const key = {
+  id: "k1",
+  name: "Backend",
+  lastFourDigits: "a1b2",
+  lastUsed: null,
+  creationDate: "2026-11-03T16:05:00.000Z",
+  creationUserFirstName: null,
+  creationUserLastName: null,
+};
+
+describe("API keys page", { timeout: 20_000 }, () => {
+  it('names the creator, or "Unknown" when both names are missing', () => {
+    expect(creatorName({ creationUserFirstName: "Ada", creationUserLastName: null })).toBe("Ada");
+    expect(creatorName({ creationUserFirstName: "Ada", creationUserLastName: "Lovelace" })).toBe(
+      "Ada Lovelace",
+    );
+    expect(creatorName({ creationUserFirstName: null, creationUserLastName: null })).toBe("Unknown");
+    expect(creatorName({ creationUserFirstName: " ", creationUserLastName: "" })).toBe("Unknown");
+  });
+
+  it("shows the spec's empty text when the project has no keys", async () => {
+    renderPage(fullPermissions(true), []);
+    expect(
+      await screen.findByText(
+        "No API keys have been created yet. Generate a new key to start making API requests.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Create New" })).toBeEnabled();
+  });
+
+  it("lists keys with their columns and lets the owner rename and delete", async () => {
+    renderPage(fullPermissions(true), [key]);
+    expect(await screen.findByRole("textbox", { name: "API key name" })).toHaveValue("Backend");
+    expect(screen.getByText("Unknown")).toBeInTheDocument();
+    expect(screen.getByText("Never")).toBeInTheDocument();
+    expect(screen.getByText(/a1b2$/)).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "API key name" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Delete Backend" })).toBeEnabled();
+  });
+
+  it("shows disabled controls to a member without the API key rights", async () => {
+    const member = { ...emptyPermissions(["p1"]), projects: { all: false, p1: true } };
+    renderPage(member, [key]);
+    expect(await screen.findByRole("textbox", { name: "API key name" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Delete Backend" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Create New" })).toBeDisabled();
+  });
+});

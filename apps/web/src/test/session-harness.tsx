@@ -1,0 +1,110 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { Notifications } from "@mantine/notifications";
+import type { Organization, UserInfo } from "@prism/contract";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
+import { vi } from "vitest";
+import { SessionProvider, useSession } from "../lib/session";
+
+/** An owner's organization as users/me sends it. */
+export function ownedOrganization(overrides: Partial<Organization> = {}): Organization {
+  return {
+    id: "org-1",
+    name: "Acme",
+    balance: 0,
+    projects: [{ id: "11111111-1111-4111-8111-111111111111", name: "Default", organizationId: "org-1" }],
+    permissions: {
+      owner: true,
+      organization: { general: true, billing: true, payments: true, invoices: true, playground: true },
+      members: { invite: true, edit: true, delete: true },
+      apiKeys: { create: true, delete: true },
+      projects: { all: true },
+    },
+    properties: { isNew: true },
+    billingName: null,
+    billingEmail: null,
+    taxId: null,
+    address: null,
+    city: null,
+    state: null,
+    zipCode: null,
+    country: null,
+    ...overrides,
+  };
+}
+
+export function userWith(organization: Organization): UserInfo {
+  return {
+    id: "u1",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ada@example.com",
+    creationDate: "2026-01-01T00:00:00.000Z",
+    organizations: [organization],
+  };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+export type Answer = (body: Record<string, unknown>) => { status?: number; body: unknown };
+
+/**
+ * Stubs fetch with one answer per call path; `bodiesTo(path)` lists what the page sent there.
+ * Unanswered paths fail with 500, so a test notices a call it did not expect.
+ */
+export function stubApi(answers: Record<string, Answer>) {
+  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+    const path = String(input);
+    const body = JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>;
+    const answer = answers[path];
+    if (!answer) return json(500, { error: "internal-error", message: `unexpected ${path}` });
+    const { status = 200, body: response } = answer(body);
+    return json(status, response);
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return {
+    fetchMock,
+    bodiesTo: (path: string) =>
+      fetchMock.mock.calls
+        .filter(([url]) => String(url) === path)
+        .map(([, init]) => JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>),
+  };
+}
+
+function Balance() {
+  const { selectedOrganization } = useSession();
+  return <p data-testid="session-balance">{selectedOrganization?.balance ?? "none"}</p>;
+}
+
+/** Renders `page` at `path` inside the session, modals and toasts, as the shell would. */
+export function renderWithSession(page: ReactNode, path = "/page") {
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <SessionProvider>
+            <ModalsProvider>
+              <Balance />
+              <Outlet />
+            </ModalsProvider>
+          </SessionProvider>
+        ),
+        children: [{ path: path.split("?")[0], element: page }],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <MantineProvider>
+      <Notifications />
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return router;
+}
