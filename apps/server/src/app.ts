@@ -11,8 +11,10 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
 import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
 import { startRequestSweeper } from "./modules/features/sweeper";
+import { trainingJobHandlers } from "./modules/features/training";
 import { registerHealthRoutes } from "./modules/health/health.routes";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
+import { JobWorker } from "./modules/jobs/job-queue";
 import { registerMemberRoutes } from "./modules/members/members.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
 import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
@@ -26,6 +28,14 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export interface BuildAppOptions {
   /** Pino logger options, or false to silence logs (tests). */
   logger?: boolean | { level: string };
+  /** Whether this process works the job queue (default true; tests drain it by hand). */
+  runJobs?: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    jobWorker: JobWorker;
+  }
 }
 
 export async function buildApp(
@@ -64,15 +74,20 @@ export async function buildApp(
   registerApiKeyRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerInvoiceRoutes(app, deps);
-  registerFeatureRoutes(app, deps, {
+  const gateway = {
     db: deps.database.db,
     files: deps.files,
     registry: deps.registry,
     prices: deps.prices,
     providerTimeoutMs: deps.config.inference.providerTimeoutMs,
     log: app.log,
-    afterCharge: (organizationId) => triggerAutoRechargeIfNeeded(moneyDeps(deps, app.log), organizationId),
-  });
+    afterCharge: (organizationId: string) =>
+      triggerAutoRechargeIfNeeded(moneyDeps(deps, app.log), organizationId),
+  };
+  registerFeatureRoutes(app, deps, gateway);
+  const jobWorker = new JobWorker(deps.database.db, trainingJobHandlers(gateway), app.log);
+  if (options.runJobs ?? true) jobWorker.start();
+  app.decorate("jobWorker", jobWorker);
   registerDevMailboxRoutes(app, deps);
 
   await registerSpa(app, deps.config.webDistDir);
@@ -80,6 +95,7 @@ export async function buildApp(
   const sweeper = startRequestSweeper(deps, app.log);
   app.addHook("onClose", async () => {
     clearInterval(sweeper);
+    await jobWorker.stop();
     await deps.registry.close();
     await deps.database.close();
   });

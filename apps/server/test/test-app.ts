@@ -33,7 +33,10 @@ export async function createTestApp(
   });
   const database = await createTestDatabase();
   const deps = { ...createDependencies(config, database), ...overrides };
-  const app = await buildApp(deps, { logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false });
+  const app = await buildApp(deps, {
+    logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false,
+    runJobs: false,
+  });
   await app.ready();
   return {
     app,

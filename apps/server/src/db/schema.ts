@@ -416,3 +416,26 @@ export const usageDaily = pgTable(
   },
   (table) => [primaryKey({ columns: [table.projectId, table.endpoint, table.callType, table.day] })],
 );
+
+/**
+ * A durable job queue on the database (works on PGlite and PostgreSQL alike): a job is claimed with
+ * `FOR UPDATE SKIP LOCKED` and a lease, so several workers share it and a crashed worker's job is
+ * picked up again when its lease runs out.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull(),
+    status: text("status", { enum: ["queued", "running", "done", "failed"] })
+      .notNull()
+      .default("queued"),
+    runAt: timestamp("run_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("jobs_ready_idx").on(table.status, table.runAt)],
+);

@@ -2,13 +2,15 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   billableUnits,
   ERROR_DIALOGS,
+  ERROR_MESSAGES,
+  FEATURES,
   type Feature,
   type FeatureCallResponse,
   MAX_EXTENSION_SIDE,
   microsToUsd,
   THUMBNAIL_SUFFIX,
 } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
@@ -17,8 +19,16 @@ import { AppError } from "../../errors";
 import { ProviderError, type ProviderOutput } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
+import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
 import { addUsage, toHistoryRecord } from "./feature-requests.store";
+
+export const TRAINING_SUBMIT_JOB = "training-submit";
+export const TRAINING_POLL_JOB = "training-poll";
+const ASYNCHRONOUS_ENDPOINTS = FEATURES.filter((feature) => feature.asynchronous).map(
+  (feature) => feature.endpoint,
+);
+
 import type { PriceBook } from "./prices";
 import type { ValidatedFile } from "./uploads";
 
@@ -147,6 +157,15 @@ export async function runFeatureCall(
       ? feature.callTypes[1].callType
       : (feature.callTypes[0]?.callType ?? feature.id);
 
+  if (feature.requiresFirstDeposit) {
+    const [organization] = await deps.db
+      .select({ isNew: organizations.isNew })
+      .from(organizations)
+      .where(eq(organizations.id, caller.organizationId));
+    if (organization?.isNew)
+      throw new AppError("first-deposit-required", ERROR_MESSAGES["first-deposit-required"]);
+  }
+
   const requestId = randomUUID();
   const reference = `request:${requestId}`;
   const reservation = await reserve(deps.db, {
@@ -160,7 +179,7 @@ export async function runFeatureCall(
   let requestFiles: Record<string, string[]>;
   try {
     requestFiles = await storeInputs(deps, caller, call.files);
-    await deps.db.insert(featureRequests).values({
+    const row = {
       id: requestId,
       organizationId: caller.organizationId,
       projectId: caller.projectId,
@@ -174,11 +193,18 @@ export async function runFeatureCall(
       requestBody: call.body,
       units,
       priceMicros,
+    } as const;
+    // An asynchronous feature (training) is queued in the same transaction as its request row.
+    await deps.db.transaction(async (tx) => {
+      await tx.insert(featureRequests).values(row);
+      if (feature.asynchronous) await enqueueJob(tx, TRAINING_SUBMIT_JOB, { requestId });
     });
   } catch (error) {
     await refund(deps.db, reference);
     throw error;
   }
+
+  if (feature.asynchronous) return answer(deps, caller, requestId);
 
   let output: ProviderOutput;
   try {
@@ -233,12 +259,20 @@ export async function runFeatureCall(
       .catch((error: unknown) => deps.log.error({ err: error }, "auto recharge failed"));
   }
 
+  return answer(deps, caller, requestId);
+}
+
+async function answer(
+  deps: GatewayDeps,
+  caller: FeatureCaller,
+  requestId: string,
+): Promise<FeatureCallResponse> {
   const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
   const [organization] = await deps.db
     .select({ balanceMicros: organizations.balanceMicros })
     .from(organizations)
     .where(eq(organizations.id, caller.organizationId));
-  if (!row || !organization) throw new Error("settled request vanished");
+  if (!row || !organization) throw new Error("the request vanished");
   return { balance: microsToUsd(organization.balanceMicros), request: toHistoryRecord(row) };
 }
 
@@ -256,7 +290,14 @@ export async function sweepAbandonedRequests(db: Database, olderThan: Date): Pro
   const stale = await db
     .select({ id: featureRequests.id })
     .from(featureRequests)
-    .where(and(eq(featureRequests.status, "generating"), sql`${featureRequests.createdAt} < ${olderThan}`))
+    .where(
+      and(
+        eq(featureRequests.status, "generating"),
+        sql`${featureRequests.createdAt} < ${olderThan}`,
+        // Queued work (training) belongs to the job queue, which retries and refunds it itself.
+        notInArray(featureRequests.endpoint, ASYNCHRONOUS_ENDPOINTS),
+      ),
+    )
     .limit(500);
   for (const { id } of stale) {
     await failRequest(db, id, "The request was interrupted and refunded.");

@@ -6,7 +6,7 @@ import { makeLyingPng, makePng, makeWav, multipart } from "../../../test/images"
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
-import { featureRequests, usageDaily } from "../../db/schema";
+import { featureRequests, jobs, usageDaily } from "../../db/schema";
 import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
 import { sweepAbandonedRequests } from "./feature-calls.service";
 
@@ -14,6 +14,8 @@ import { sweepAbandonedRequests } from "./feature-calls.service";
  * A model server speaking our HTTP provider protocol (docs/model-server.md): background removal and
  * extension answer an image, transcription answers JSON, upscaling fails, object removal hangs.
  */
+let trainingPolls = 0;
+
 async function startModelServer(): Promise<LocalServer> {
   return startLocalServer((request, response) => {
     if (request.method === "GET" && request.path === "/health")
@@ -35,6 +37,13 @@ async function startModelServer(): Promise<LocalServer> {
       });
     }
     if (request.path === "/image-upscaling") return sendJson(response, 500, { error: "CUDA out of memory" });
+    if (request.method === "POST" && request.path === "/pegasus-training") {
+      return sendJson(response, 200, { identityId: "identity-1", status: "training" });
+    }
+    if (request.method === "GET" && request.path === "/pegasus-training/identity-1") {
+      trainingPolls += 1;
+      return sendJson(response, 200, { status: trainingPolls >= 2 ? "ready" : "training" });
+    }
     if (request.path === "/object-removal") return; // never answers: the gateway's timeout ends it
     sendJson(response, 404, { error: "unknown feature" });
   });
@@ -66,7 +75,7 @@ describe("feature calls through the gateway", () => {
     testApp = await createTestApp({
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES:
-        "image-background-removal,image-extension,speech-to-text,image-upscaling,object-removal",
+        "image-background-removal,image-extension,speech-to-text,image-upscaling,object-removal,pegasus-training",
       PROVIDER_TIMEOUT_MS: "1000",
     });
     owner = await signUpAndConfirm(testApp);
@@ -509,6 +518,81 @@ describe("feature calls through the gateway", () => {
       ]),
     );
     expect(actual).toEqual(expected);
+  });
+
+  it("queues AI Clone training, charges when the model server accepts it, and follows its status", async () => {
+    const images = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(32 + index, 32)));
+    const parts = [
+      ...images.map((image, index) => ({
+        name: "images",
+        value: image,
+        filename: `face-${index}.png`,
+        contentType: "image/png",
+      })),
+      { name: "description", value: "My clone" },
+    ];
+    // A new organization (no deposit yet) may not train.
+    const fresh = await signUpAndConfirm(testApp);
+    const freshOrganization = fresh.userInfo.organizations[0].id;
+    const freshProject = fresh.userInfo.organizations[0].projects[0].id;
+    await testApp.database.db.transaction((tx) =>
+      credit(tx, {
+        organizationId: freshOrganization,
+        amountMicros: 10_000_000n,
+        reference: `grant-${freshOrganization}`,
+      }),
+    );
+    const freshKey = (
+      await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId: freshProject, apiKeyName: "k" },
+        { session: fresh.session },
+      )
+    ).json().apiKey.content;
+    const locked = await callWithKey("/v1/images/pegasus-training", parts, freshKey);
+    expect(locked.statusCode, locked.body).toBe(402);
+    expect(locked.json().error).toBe("first-deposit-required");
+
+    const tooFew = await callWithKey("/v1/images/pegasus-training", parts.slice(2));
+    expect(tooFew.statusCode).toBe(400);
+
+    const before = await balanceMicros();
+    const queued = await callWithKey("/v1/images/pegasus-training", parts);
+    expect(queued.statusCode, queued.body).toBe(200);
+    expect(queued.json().request.status).toBe("generating");
+    expect(queued.json().request.request_data.files.images).toHaveLength(10);
+    expect(await balanceMicros()).toBe(before - 5_000_000n);
+
+    await testApp.app.jobWorker.drain();
+    const identities = async () =>
+      (
+        await post(
+          testApp,
+          "/v1/users/playground/get-trained-identities",
+          { projectId, offset: 0 },
+          { session: owner.session },
+        )
+      ).json().requests;
+    expect(await identities()).toMatchObject([
+      {
+        id: queued.json().request.id,
+        description: "My clone",
+        identity_id: "identity-1",
+        identity_status: "training",
+      },
+    ]);
+
+    // The status poll runs later; bring it forward and let it run until the model server says ready.
+    for (let round = 0; round < 2; round += 1) {
+      await testApp.database.db
+        .update(jobs)
+        .set({ runAt: new Date(0) })
+        .where(eq(jobs.kind, "training-poll"));
+      await testApp.app.jobWorker.drain();
+    }
+    expect((await identities())[0].identity_status).toBe("ready");
+    expect(await balanceMicros()).toBe(before - 5_000_000n);
   });
 
   it("refunds a call a crash left generating", async () => {

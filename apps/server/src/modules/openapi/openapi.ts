@@ -162,8 +162,12 @@ function tidy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tidy);
   if (typeof value !== "object" || value === null) return value;
   const entries = Object.entries(value as JsonObject).filter(
-    // A `format` says it better than zod's long date-time regular expression.
-    ([key]) => key !== "$schema" && !(key === "pattern" && "format" in (value as JsonObject)),
+    ([key, inner]) =>
+      key !== "$schema" &&
+      // A `format` says it better than zod's long date-time regular expression.
+      !(key === "pattern" && "format" in (value as JsonObject)) &&
+      // Answers may gain fields over time; clients must ignore the ones they do not know.
+      !(key === "additionalProperties" && inner === false),
   );
   return Object.fromEntries(entries.map(([key, inner]) => [key, tidy(inner)]));
 }
@@ -275,6 +279,7 @@ const EXAMPLE_TEXT: Record<string, string> = {
   negative_prompt: "blurry, text",
   description: "Ada",
   identity_id: "$IDENTITY_ID",
+  language: "en",
 };
 /** Optional fields the examples set anyway, because leaving all of them out would not be a useful call. */
 const EXAMPLE_OPTIONAL_NUMBERS: Record<string, number> = { top: 256, bottom: 256 };
@@ -313,8 +318,11 @@ export function exampleBody(feature: Feature): Record<string, string | number | 
   return body;
 }
 
+/** Quotes a shell word; `$VARIABLES` stay expandable. */
 function shellQuote(value: string): string {
-  return /^[\w@./:$-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+  if (/^[\w@./:=,-]+$/.test(value)) return value;
+  if (value.includes("$")) return `"${value.replace(/["\\`]/g, "\\$&")}"`;
+  return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
 /** The cURL call shown in the reference: required inputs plus a few meaningful optional ones. */

@@ -1,0 +1,222 @@
+import { Script } from "node:vm";
+import {
+  type BodyField,
+  FEATURES,
+  type FileInput,
+  featureCallResponse,
+  statusOf,
+  trainingResultSchema,
+  transcriptionResultSchema,
+} from "@prism/contract";
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import {
+  buildOpenApiDocument,
+  ERROR_SCHEMA_REF,
+  errorStatusesOf,
+  FEATURE_CALL_ERROR_CODES,
+  type JsonObject,
+  STATUS_MEANINGS,
+  usd,
+} from "./openapi";
+import { registerOpenApiRoutes } from "./openapi.routes";
+
+const doc = buildOpenApiDocument();
+
+function resolveRef(ref: string): JsonObject {
+  const found = ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], doc);
+  if (!found) throw new Error(`Unresolved $ref ${ref}`);
+  return found as JsonObject;
+}
+
+function allRefs(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    for (const item of value) allRefs(item, found);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "$ref" && typeof inner === "string") found.push(inner);
+      else allRefs(inner, found);
+    }
+  }
+  return found;
+}
+
+describe("OpenAPI document", () => {
+  it("is an OpenAPI 3.1 document with bearer API keys", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.title).toBe("Prism API");
+    expect(doc.servers).toEqual([{ url: "/" }]);
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.info.description).toContain("Authorization: Bearer psk_...");
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it("resolves every $ref", () => {
+    const refs = allRefs(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(() => resolveRef(ref)).not.toThrow();
+  });
+
+  it("has one POST per catalog feature with every file, field and header", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(FEATURES.map((feature) => feature.endpoint).sort());
+    const tagNames = doc.tags.map((tag) => tag.name);
+    for (const feature of FEATURES) {
+      const operation = doc.paths[feature.endpoint]!.post as JsonObject & {
+        tags: string[];
+        parameters: JsonObject[];
+        requestBody: {
+          content: Record<
+            string,
+            { schema: { properties: Record<string, JsonObject>; required?: string[] } }
+          >;
+        };
+      };
+      expect(operation.summary).toBe(feature.name);
+      expect(operation.tags).toHaveLength(1);
+      expect(tagNames).toContain(operation.tags[0]);
+      const schema = operation.requestBody.content["multipart/form-data"]!.schema;
+      const files: readonly FileInput[] = feature.inputs.files;
+      const fields: readonly BodyField[] = feature.inputs.body;
+      expect(Object.keys(schema.properties).sort()).toEqual(
+        [...files.map((file) => file.name), ...fields.map((field) => field.name)].sort(),
+      );
+      expect([...(schema.required ?? [])].sort()).toEqual(
+        [...files, ...fields]
+          .filter((input) => input.required)
+          .map((input) => input.name)
+          .sort(),
+      );
+      for (const file of files) {
+        const property = schema.properties[file.name]!;
+        if (file.maxCount > 1) {
+          expect(property).toMatchObject({
+            type: "array",
+            items: { type: "string", format: "binary" },
+            minItems: file.minCount,
+            maxItems: file.maxCount,
+          });
+        } else {
+          expect(property).toMatchObject({ type: "string", format: "binary" });
+        }
+      }
+      for (const field of fields) {
+        const property = schema.properties[field.name]!;
+        expect(property.description).toBe(field.description);
+        const type = {
+          string: "string",
+          enum: "string",
+          boolean: "boolean",
+          number: field.integer ? "integer" : "number",
+        };
+        expect(property.type).toBe(type[field.type]);
+        expect(property.minimum).toBe(field.min);
+        expect(property.maximum).toBe(field.max);
+        expect(property.maxLength).toBe(field.maxLength);
+        expect(property.default).toBe(field.default);
+        if (field.values) expect(property.enum).toEqual([...field.values]);
+      }
+      expect(
+        operation.parameters.map((parameter) => [parameter.name, parameter.in, parameter.required]),
+      ).toEqual(feature.headers.map((header) => [header.name, "header", header.required]));
+      expect(String(operation.description)).toContain(usd(feature.billing.defaultPriceMicros));
+      expect(doc.info.description).toContain(feature.endpoint);
+    }
+  });
+
+  it("answers 200 with the contract's response and documents every error with the error schema", () => {
+    for (const feature of FEATURES) {
+      const responses = (doc.paths[feature.endpoint]!.post as { responses: Record<string, JsonObject> })
+        .responses;
+      const ok = responses["200"] as {
+        content: { "application/json": { schema: JsonObject; example: unknown } };
+      };
+      expect(allRefs(ok.content["application/json"].schema)).toContain(
+        "#/components/schemas/FeatureCallResponse",
+      );
+      const example = featureCallResponse.parse(ok.content["application/json"].example);
+      if (feature.id === "speech-to-text")
+        transcriptionResultSchema.parse(example.request.response_data.body);
+      if (feature.id === "pegasus-training") trainingResultSchema.parse(example.request.response_data.body);
+
+      const expected = ["400", "401", "402", "403", "404", "413", "415", "422", "429", "502", "503", "504"];
+      for (const status of expected) expect(responses[status], `${feature.id} ${status}`).toBeDefined();
+      expect(Object.keys(responses).filter((status) => status !== "200")).toEqual(
+        errorStatusesOf(feature).map(String),
+      );
+      for (const [status, ref] of Object.entries(responses)) {
+        if (status === "200") continue;
+        const response = resolveRef(String(ref.$ref)) as {
+          description: string;
+          content: { "application/json": { schema: JsonObject; example: { error: string } } };
+        };
+        expect(response.content["application/json"].schema).toEqual({ $ref: ERROR_SCHEMA_REF });
+        expect(response.description).toContain(STATUS_MEANINGS[Number(status)]!.meaning);
+        expect(statusOf(response.content["application/json"].example.error as never)).toBe(Number(status));
+      }
+    }
+    expect(resolveRef(ERROR_SCHEMA_REF)).toMatchObject({ required: ["error", "message"] });
+    for (const code of FEATURE_CALL_ERROR_CODES) expect(STATUS_MEANINGS[statusOf(code)]).toBeDefined();
+  });
+
+  it("shows a runnable cURL example per endpoint", () => {
+    const removal = doc.paths["/v1/images/background-removal"]!.post as {
+      "x-codeSamples": { source: string }[];
+    };
+    expect(removal["x-codeSamples"][0]!.source).toBe(
+      [
+        'curl -X POST "$ORIGIN/v1/images/background-removal"',
+        '  -H "Authorization: Bearer $PRISM_API_KEY"',
+        "  -F image=@photo.png",
+      ].join(" \\\n"),
+    );
+    const inpainting = doc.paths["/v1/images/identity-inpainting"]!.post as {
+      "x-codeSamples": { source: string }[];
+    };
+    expect(inpainting["x-codeSamples"][0]!.source).toContain(
+      '-H "x-authorization-identity-request-id: $IDENTITY_REQUEST_ID"',
+    );
+    expect(inpainting["x-codeSamples"][0]!.source).toContain('-F "identity_id=$IDENTITY_ID"');
+  });
+});
+
+describe("OpenAPI routes", () => {
+  async function app() {
+    const instance = Fastify({ logger: false });
+    registerOpenApiRoutes(instance);
+    await instance.ready();
+    return instance;
+  }
+
+  it("serves the document and the reference page with its assets", async () => {
+    const server = await app();
+    const json = await server.inject({ method: "GET", url: "/v1/openapi.json" });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers["content-type"]).toMatch(/^application\/json/);
+    expect(json.json()).toEqual(doc);
+
+    const page = await server.inject({ method: "GET", url: "/docs" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.body).toContain('<script type="module" src="/docs/assets/docs.js"></script>');
+    expect(page.body).toContain('href="/docs/assets/docs.css"');
+    expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+
+    const script = await server.inject({ method: "GET", url: "/docs/assets/docs.js" });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(() => new Script(script.body)).not.toThrow();
+    expect(script.body).toContain("/v1/openapi.json");
+
+    const styles = await server.inject({ method: "GET", url: "/docs/assets/docs.css" });
+    expect(styles.statusCode).toBe(200);
+    expect(styles.headers["content-type"]).toMatch(/^text\/css/);
+
+    const missing = await server.inject({ method: "GET", url: "/docs/assets/nope.js" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: "route-not-found" });
+    await server.close();
+  });
+});
