@@ -174,14 +174,17 @@ describe("http model-server provider", () => {
   });
 
   it("times out on its own deadline and on the caller's abort", async () => {
-    server = await startLocalServer(() => {
-      // Never answers.
+    // Answers far later than the deadlines below (and soon enough for the server to close quickly).
+    server = await startLocalServer((_request, response) => {
+      setTimeout(() => response.writeHead(500, { connection: "close" }).end(), 400);
     });
     const provider = createHttpProvider({ baseUrl: server.url, features: "all", timeoutMs: 100 });
+    const t0 = Date.now();
     await expect(provider.run(imageGenerationFeature, NO_INPUT, signal())).rejects.toMatchObject({
       code: "timeout",
     });
 
+    console.log("first", Date.now() - t0);
     const slow = createHttpProvider({ baseUrl: server.url, features: "all", timeoutMs: 60_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);

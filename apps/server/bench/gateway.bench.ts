@@ -1,0 +1,196 @@
+/**
+ * `npm run bench -w @prism/server`: the cost of the metered pipeline and of the history and statistics
+ * queries, as ratios against baselines measured in the same run (absolute numbers depend on the box).
+ *
+ * 1. Requests per second and p50/p99 latency of a feature call through the full pipeline (API-key
+ *    auth, multipart parsing and checks, reservation, request row, file storage, settle, rollup) with a
+ *    provider that does nothing, against a bare Fastify route on the same server.
+ * 2. The history page and the month's statistics at 100,000 request rows, on PGlite and, when
+ *    DATABASE_URL is set, on PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Feature } from "@prism/contract";
+import { sql } from "drizzle-orm";
+import sharp from "sharp";
+import { buildApp } from "../src/app";
+import { createDependencies } from "../src/app-dependencies";
+import { loadConfig } from "../src/config";
+import { openDatabase } from "../src/db/client";
+import { credit } from "../src/modules/ledger/ledger.service";
+import type { FeatureProvider } from "../src/providers/inference/feature-provider";
+import { ProviderRegistry } from "../src/providers/inference/registry";
+import { multipart } from "../test/images";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const HISTORY_ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+
+const noOpProvider: FeatureProvider = {
+  name: "http",
+  supports: (feature: Feature) => feature.id === "image-background-removal",
+  availability: async () => ({ available: true }),
+  run: async (_feature, input) => ({
+    kind: "image",
+    data: input.files.image?.[0]?.buffer ?? Buffer.alloc(0),
+    mimeType: "image/png",
+  }),
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function load(send: () => Promise<Response>): Promise<{ rps: number; p50: number; p99: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < CALLS) {
+        next += 1;
+        const begin = performance.now();
+        const response = await send();
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
+        latencies.push(performance.now() - begin);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: CALLS / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function timeQuery(run: () => Promise<unknown>, rounds = 20): Promise<number> {
+  await run();
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const begin = performance.now();
+    await run();
+    samples.push(performance.now() - begin);
+  }
+  samples.sort((a, b) => a - b);
+  return percentile(samples, 50);
+}
+
+async function benchOn(label: string, databaseUrl: string | undefined) {
+  const dataDir = mkdtempSync(join(tmpdir(), "prism-bench-"));
+  const config = loadConfig({
+    APP_ENV: "test",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    BUILTIN_ENGINE: "off",
+    PORT: "0",
+  });
+  const database = openDatabase({ databaseUrl });
+  await database.migrate();
+  const deps = { ...createDependencies(config, database), registry: new ProviderRegistry([noOpProvider]) };
+  const app = await buildApp(deps, { logger: false, runJobs: false });
+  app.get("/bench/bare", async () => ({ ok: true }));
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const origin = { origin: base, "content-type": "application/json" };
+
+  // A signed-up owner with a funded organization and a key, made through the public calls.
+  const email = `bench-${Date.now()}@example.com`;
+  await fetch(`${base}/v1/users/create`, {
+    method: "POST",
+    headers: origin,
+    body: JSON.stringify({ firstName: "Bench", lastName: "Mark", email, password: "Bench-mark1!" }),
+  });
+  const code = (await deps.outbox.list())[0]?.text.match(/\b(\d{6})\b/)?.[1];
+  const confirmed = await fetch(`${base}/v1/users/confirm`, {
+    method: "POST",
+    headers: origin,
+    body: JSON.stringify({ email, verificationCode: code }),
+  });
+  const cookie = confirmed.headers.get("set-cookie")?.split(";")[0] ?? "";
+  const me = (await confirmed.json()) as { organizations: { id: string; projects: { id: string }[] }[] };
+  const organizationId = me.organizations[0]?.id ?? "";
+  const projectId = me.organizations[0]?.projects[0]?.id ?? "";
+  await database.db.transaction((tx) =>
+    credit(tx, { organizationId, amountMicros: 10_000_000_000n, reference: "bench-funds" }),
+  );
+  const keyResponse = await fetch(`${base}/v1/users/api-keys/insert`, {
+    method: "POST",
+    headers: { ...origin, cookie },
+    body: JSON.stringify({ projectId, apiKeyName: "bench" }),
+  });
+  const apiKey = ((await keyResponse.json()) as { apiKey: { content: string } }).apiKey.content;
+
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer();
+  const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
+
+  const bare = await load(() => fetch(`${base}/bench/bare`));
+  const pipeline = await load(() =>
+    fetch(`${base}/v1/images/background-removal`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+      body: body.payload,
+    }),
+  );
+
+  // 100,000 request rows spread over this month and 13 endpoints, the project's history included.
+  await database.db.execute(
+    sql.raw(`insert into feature_requests (organization_id, project_id, endpoint, call_type, status, provider, request_files, request_body, units, price_micros, created_at)
+     select '${organizationId}', '${projectId}',
+       (array['/v1/images/background-removal','/v1/images/upscaling','/v1/images/generation','/v1/speech/transcription'])[1 + (i % 4)],
+       'bench', 'done', 'http', '{}'::jsonb, '{}'::jsonb, 1, 10000,
+       date_trunc('month', now()) + (i % 27) * interval '1 day' + (i % 1000) * interval '1 second'
+     from generate_series(1, ${HISTORY_ROWS}) as i`),
+  );
+  const history = await timeQuery(() =>
+    fetch(`${base}/v1/users/playground/get-requests`, {
+      method: "POST",
+      headers: { ...origin, cookie },
+      body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 0 }),
+    }).then((response) => response.json()),
+  );
+  const historyDeep = await timeQuery(() =>
+    fetch(`${base}/v1/users/playground/get-requests`, {
+      method: "POST",
+      headers: { ...origin, cookie },
+      body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 10_000 }),
+    }).then((response) => response.json()),
+  );
+  const queryDate = `${new Date().toISOString().slice(0, 7)}-01T00:00:00.000Z`;
+  const statistics = await timeQuery(() =>
+    fetch(`${base}/v1/users/statistics/get`, {
+      method: "POST",
+      headers: { ...origin, cookie },
+      body: JSON.stringify({ projectIds: [projectId], queryDate }),
+    }).then((response) => response.json()),
+  );
+  const bareLatency = await timeQuery(() => fetch(`${base}/bench/bare`).then((response) => response.json()));
+
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  console.log(`\n## ${label}`);
+  console.log(
+    `feature call (full pipeline): ${pipeline.rps.toFixed(0)} req/s, p50 ${pipeline.p50.toFixed(1)} ms, p99 ${pipeline.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `bare route:                   ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
+  );
+  console.log(`pipeline / bare throughput:   ${(pipeline.rps / bare.rps).toFixed(3)}`);
+  console.log(
+    `history page at ${HISTORY_ROWS} rows: p50 ${history.toFixed(1)} ms (${(history / bareLatency).toFixed(1)}x a bare call)`,
+  );
+  console.log(
+    `history page at offset 10000: p50 ${historyDeep.toFixed(1)} ms (${(historyDeep / bareLatency).toFixed(1)}x a bare call)`,
+  );
+  console.log(
+    `month statistics:             p50 ${statistics.toFixed(1)} ms (${(statistics / bareLatency).toFixed(1)}x a bare call)`,
+  );
+}
+
+console.log(`Gateway benchmark: ${CALLS} calls, concurrency ${CONCURRENCY}, ${HISTORY_ROWS} history rows`);
+await benchOn("PGlite (embedded)", undefined);
+if (process.env.DATABASE_URL) await benchOn("PostgreSQL", process.env.DATABASE_URL);
