@@ -18,6 +18,7 @@ import type { PaymentsProvider } from "./providers/payments/payments-provider";
 import { SandboxPaymentsProvider } from "./providers/payments/sandbox-provider";
 import { createStripeClient, StripePaymentsProvider } from "./providers/payments/stripe-provider";
 import { type FileStore, localFileStoreFor } from "./providers/storage/file-store";
+import { S3FileStore } from "./providers/storage/s3-file-store";
 
 /**
  * Everything a module needs from the outside world, built once at start-up (or per test) and passed
@@ -89,7 +90,7 @@ export function createDependencies(
     ? new StripePaymentsProvider(stripe, database.db)
     : (sandboxPayments as SandboxPaymentsProvider);
   return {
-    files: localFileStoreFor(config.dataDir),
+    files: config.s3 ? new S3FileStore(config.s3) : localFileStoreFor(config.dataDir),
     registry: createProviderRegistry(config),
     prices: PriceBook.fromFile(config.inference.pricesFile),
     payments,

@@ -87,6 +87,14 @@ const envSchema = z.object({
   OPENAI_IMAGE_MODEL: z.string().trim().default("gpt-image-1"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().trim().default("whisper-1"),
   FEATURE_PROVIDERS: optionalString,
+
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().trim().default("us-east-1"),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  S3_PREFIX: z.string().trim().default(""),
 });
 
 export type AppEnv = (typeof APP_ENVS)[number];
@@ -120,6 +128,18 @@ export interface AppConfig {
     | undefined;
   google: { clientId: string; jwksUrl: string } | undefined;
   github: { clientId: string; clientSecret: string; oauthBaseUrl: string; apiBaseUrl: string } | undefined;
+  /** An S3-compatible bucket for stored files; unset keeps them under DATA_DIR/files. */
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+        prefix: string;
+      }
+    | undefined;
   inference: {
     builtinEngine: boolean;
     engineWorkers: number | undefined;
@@ -252,6 +272,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             apiBaseUrl: values.GITHUB_API_BASE_URL.replace(/\/+$/, ""),
           }
         : undefined,
+    s3: values.S3_BUCKET
+      ? {
+          bucket: values.S3_BUCKET,
+          region: values.S3_REGION,
+          endpoint: values.S3_ENDPOINT,
+          accessKeyId: values.S3_ACCESS_KEY_ID,
+          secretAccessKey: values.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: values.S3_FORCE_PATH_STYLE,
+          prefix: values.S3_PREFIX,
+        }
+      : undefined,
     inference: {
       builtinEngine: values.BUILTIN_ENGINE === "on",
       engineWorkers: values.ENGINE_WORKERS,

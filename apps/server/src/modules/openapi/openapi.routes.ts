@@ -32,6 +32,7 @@ export function docsPageHtml(): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Prism API reference</title>
     <meta name="description" content="Reference of the Prism image and speech API: endpoints, fields, prices and errors." />
+    <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/docs/assets/docs.css" />
     <script type="module" src="/docs/assets/docs.js"></script>
   </head>

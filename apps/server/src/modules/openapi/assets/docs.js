@@ -480,7 +480,9 @@ async function main() {
     renderNav(spec, list);
     watchActiveSection();
     if (window.location.hash) {
-      document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView();
+      document
+        .getElementById(decodeURIComponent(window.location.hash.slice(1)))
+        ?.scrollIntoView({ behavior: "instant", block: "start" });
     }
   } catch (error) {
     content.replaceChildren(

@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FileStore, LocalFileStore } from "./file-store";
+import { S3FileStore } from "./s3-file-store";
+
+const key = () => `${randomUUID()}/${randomUUID()}/abcdefghijklmnop`;
+
+function behavesLikeAFileStore(name: string, makeStore: () => FileStore) {
+  describe(name, () => {
+    it("stores, reads back with its content type, and deletes", async () => {
+      const store = makeStore();
+      const id = key();
+      await store.put(id, Buffer.from("hello"), "text/plain");
+      expect(await store.get(id)).toEqual({ data: Buffer.from("hello"), contentType: "text/plain" });
+      await store.delete(id);
+      expect(await store.get(id)).toBeUndefined();
+      expect(await store.get(key())).toBeUndefined();
+    });
+
+    it("refuses keys that could escape their tenant", async () => {
+      const store = makeStore();
+      await expect(store.put("../../etc/passwd", Buffer.from("x"), "text/plain")).rejects.toThrow(
+        /invalid file key/,
+      );
+    });
+  });
+}
+
+let localRoot: string;
+let s3Root: string;
+let s3: S3rver;
+let endpoint: string;
+
+beforeAll(async () => {
+  localRoot = mkdtempSync(join(tmpdir(), "prism-files-"));
+  s3Root = mkdtempSync(join(tmpdir(), "prism-s3-"));
+  s3 = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: s3Root,
+    configureBuckets: [{ name: "prism" }],
+  });
+  const address = await s3.run();
+  endpoint = `http://127.0.0.1:${address.port}`;
+});
+
+afterAll(async () => {
+  await s3?.close();
+  rmSync(localRoot, { recursive: true, force: true });
+  rmSync(s3Root, { recursive: true, force: true });
+});
+
+behavesLikeAFileStore("the local file store", () => new LocalFileStore(localRoot));
+behavesLikeAFileStore(
+  "the S3 file store (against a local S3-compatible server)",
+  () =>
+    new S3FileStore({
+      bucket: "prism",
+      region: "us-east-1",
+      endpoint,
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+      forcePathStyle: true,
+      prefix: "files/",
+    }),
+);

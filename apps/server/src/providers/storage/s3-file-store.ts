@@ -1,0 +1,77 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { type FileStore, isValidFileKey, type StoredObject } from "./file-store";
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, R2, a local test server); unset for AWS. */
+  endpoint: string | undefined;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** Path-style addressing, which most S3-compatible servers need. */
+  forcePathStyle: boolean;
+  /** A prefix for every key, to share a bucket. */
+  prefix: string;
+}
+
+/** Files in an S3-compatible bucket, for deployments with more than one server process. */
+export class S3FileStore implements FileStore {
+  private readonly client: S3Client;
+
+  constructor(private readonly settings: S3Settings) {
+    this.client = new S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
+    });
+  }
+
+  private objectKey(key: string): string {
+    if (!isValidFileKey(key)) throw new Error(`invalid file key: ${key}`);
+    return `${this.settings.prefix}${key}`;
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: this.objectKey(key),
+        Body: data,
+        ContentType: contentType,
+      }),
+    );
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+      );
+      const bytes = await answer.Body?.transformToByteArray();
+      if (!bytes) return undefined;
+      return { data: Buffer.from(bytes), contentType: answer.ContentType ?? "application/octet-stream" };
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(
+      new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+    );
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
