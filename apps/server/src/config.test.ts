@@ -35,3 +35,14 @@ describe("loadConfig", () => {
     expect(config.trustedOrigins).toEqual([]);
   });
 });
+
+describe(".env.example", () => {
+  it("lists exactly the variables the server reads", async () => {
+    const { readFileSync } = await import("node:fs");
+    const example = readFileSync(new URL("../../../.env.example", import.meta.url), "utf8");
+    const listed = [...example.matchAll(/^([A-Z0-9_]+)=/gm)].map((match) => match[1]).sort();
+    const source = readFileSync(new URL("./config.ts", import.meta.url), "utf8");
+    const read = [...source.matchAll(/^ {2}([A-Z0-9_]+): /gm)].map((match) => match[1]).sort();
+    expect(listed).toEqual(read);
+  });
+});
