@@ -1,12 +1,17 @@
-// Bundles the server into dist/main.js. Workspace packages (the contract) are bundled in, because they
-// ship TypeScript source; every npm dependency stays external and is loaded from node_modules.
-import { readFileSync } from "node:fs";
+// Bundles the server into dist/main.js. The workspace packages (contract, engine) ship TypeScript
+// source, so they are compiled in; every npm package stays external and loads from node_modules.
 import { build } from "esbuild";
 
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
-const external = Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter(
-  (name) => !name.startsWith("@prism/"),
-);
+/** @type {import("esbuild").Plugin} */
+const externalizeNpmPackages = {
+  name: "externalize-npm-packages",
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("@prism/") || args.path.startsWith("node:")) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
 
 await build({
   entryPoints: ["src/main.ts"],
@@ -16,8 +21,7 @@ await build({
   format: "esm",
   target: "node20",
   sourcemap: true,
-  // Subpath imports of externals (drizzle-orm/pg-core, ...) must stay external too.
-  external: [...external, ...external.map((name) => `${name}/*`)],
+  plugins: [externalizeNpmPackages],
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },

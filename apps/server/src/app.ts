@@ -16,6 +16,7 @@ import { registerHealthRoutes } from "./modules/health/health.routes";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
 import { JobWorker } from "./modules/jobs/job-queue";
 import { registerMemberRoutes } from "./modules/members/members.routes";
+import { registerOpenApiRoutes } from "./modules/openapi/openapi.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
 import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
 import { triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
@@ -89,6 +90,7 @@ export async function buildApp(
   if (options.runJobs ?? true) jobWorker.start();
   app.decorate("jobWorker", jobWorker);
   registerDevMailboxRoutes(app, deps);
+  registerOpenApiRoutes(app);
 
   await registerSpa(app, deps.config.webDistDir);
 

@@ -91,7 +91,7 @@ export class FakeStripe {
       body: string;
     },
     response: ServerResponse,
-  ): void {
+  ): unknown {
     const url = new URL(request.path, "http://stripe.local");
     const form = new URLSearchParams(request.body);
     const key = request.headers["idempotency-key"];

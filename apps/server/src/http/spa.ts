@@ -5,7 +5,7 @@ import { hasBuiltWeb } from "../paths";
 import { sendError } from "./error-handler";
 
 /** Paths owned by the server; everything else is a client-side route of the SPA. */
-const SERVER_PREFIXES = ["/v1/", "/v1", "/healthz", "/dev/"];
+const SERVER_PREFIXES = ["/v1/", "/v1", "/healthz", "/dev/", "/docs/"];
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";

@@ -37,7 +37,7 @@ export function trainingJobHandlers(
     [TRAINING_SUBMIT_JOB]: async (payload) => {
       const requestId = String(payload.requestId);
       const row = await loadRow(requestId);
-      if (!row || row.status !== "generating") return;
+      if (row?.status !== "generating") return;
       const feature = featureByEndpoint(row.endpoint);
       if (!feature) return;
       const { provider, availability } = await deps.registry.resolve(feature);

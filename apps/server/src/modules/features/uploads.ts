@@ -61,7 +61,8 @@ export async function readMultipart(
         await part.toBuffer().catch(() => undefined);
         throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
       }
-      const list = (raw[part.fieldname] ??= []);
+      const list = raw[part.fieldname] ?? [];
+      raw[part.fieldname] = list;
       if (list.length >= input.maxCount) {
         throw new AppError("invalid-input", `"${input.name}" takes at most ${input.maxCount} file(s).`);
       }

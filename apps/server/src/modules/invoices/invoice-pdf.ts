@@ -64,7 +64,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
       billing.country,
       billing.taxId ? `Tax ID: ${billing.taxId}` : null,
       billing.billingEmail,
-    ].filter((line): line is string => Boolean(line && line.trim()));
+    ].filter((line): line is string => Boolean(line?.trim()));
     for (const line of lines) doc.text(line);
 
     doc.moveDown(2);

@@ -108,7 +108,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
       )
       .limit(1);
     const intent = rows[0];
-    if (!intent || intent.status !== "succeeded" || !intent.card || !intent.paymentMethodId) {
+    if (intent?.status !== "succeeded" || !intent.card || !intent.paymentMethodId) {
       throw new PaymentProviderError("The card setup was not completed.", "not-found");
     }
     const { behaviour: _behaviour, ...card } = intent.card as SandboxCard;

@@ -1,0 +1,97 @@
+import { readFile } from "node:fs/promises";
+import sharp from "sharp";
+
+export const FIXTURES = new URL("./fixtures/", import.meta.url);
+
+export function readFixture(name: string): Promise<Buffer> {
+  return readFile(new URL(name, FIXTURES));
+}
+
+/** A fixture scaled down so tests stay fast. */
+export async function smallFixture(name: string, width: number): Promise<Buffer> {
+  return sharp(await readFixture(name))
+    .resize(width)
+    .png()
+    .toBuffer();
+}
+
+export async function rawPixels(png: Uint8Array, channels: 3 | 4 = 3) {
+  let pipeline = sharp(png);
+  pipeline = channels === 4 ? pipeline.ensureAlpha() : pipeline.removeAlpha();
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels };
+}
+
+/** A white-on-black PNG mask with one filled rectangle. */
+export function rectangleMask(
+  width: number,
+  height: number,
+  rect: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height);
+  for (let y = rect.top; y < rect.top + rect.height; y++) {
+    pixels.fill(255, y * width + rect.left, y * width + rect.left + rect.width);
+  }
+  return sharp(pixels, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+}
+
+/** Draws text over an image with an SVG overlay (DejaVu or any installed sans-serif font). */
+export function drawText(
+  image: Buffer,
+  width: number,
+  height: number,
+  lines: { text: string; x: number; y: number; size: number; fill: string }[],
+): Promise<Buffer> {
+  const body = lines
+    .map(
+      (line) =>
+        `<text x="${line.x}" y="${line.y}" font-size="${line.size}" font-family="sans-serif" font-weight="bold" fill="${line.fill}">${line.text}</text>`,
+    )
+    .join("");
+  const svg = `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${body}</svg>`;
+  return sharp(image)
+    .composite([{ input: Buffer.from(svg) }])
+    .png()
+    .toBuffer();
+}
+
+export function psnr(
+  a: Uint8Array,
+  b: Uint8Array,
+  region?: (pixel: number) => boolean,
+  channels = 3,
+): number {
+  let squared = 0;
+  let count = 0;
+  for (let p = 0; p < a.length / channels; p++) {
+    if (region && !region(p)) continue;
+    for (let c = 0; c < channels; c++) {
+      squared += (a[p * channels + c]! - b[p * channels + c]!) ** 2;
+      count++;
+    }
+  }
+  return count === 0 || squared === 0
+    ? Number.POSITIVE_INFINITY
+    : 10 * Math.log10((255 * 255) / (squared / count));
+}
+
+/** Wraps raw 16-bit little-endian mono PCM in a WAV header. */
+export function pcmToWav(pcm: Buffer, sampleRate: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "latin1");
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write("WAVE", 8, "latin1");
+  header.write("fmt ", 12, "latin1");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "latin1");
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}
