@@ -73,7 +73,14 @@ export function createProviderRegistry(config: AppConfig): ProviderRegistry {
     );
   }
   if (inference.builtinEngine) {
-    providers.push(createBuiltinProvider(createEngine({ workers: config.inference.engineWorkers })));
+    providers.push(
+      createBuiltinProvider(
+        createEngine({
+          workers: config.inference.engineWorkers,
+          jobTimeoutMs: config.inference.providerTimeoutMs,
+        }),
+      ),
+    );
   }
   return new ProviderRegistry(providers, config.inference.overrides);
 }

@@ -175,6 +175,15 @@ describe("money", () => {
       )
       .waitFor();
     await session.screenshot("money-11-invoices-empty");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto("/organization/payments");
+      await page.getByText("No payment method yet").waitFor();
+      await session.screenshot("money-11b-payments-mobile");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it("saves the billing details, with the server naming a missing required field", async () => {

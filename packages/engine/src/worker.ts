@@ -60,8 +60,13 @@ function toFailure(error: unknown): { ok: false; code: string; message: string }
 async function runStep(request: Extract<WorkerRequest, { step: string }>): Promise<unknown> {
   const upscaling = await import("./features/upscaling");
   switch (request.step) {
-    case "upscale-plan":
+    case "upscale-plan": {
+      const availability = await upscaling.upscaling.checkAvailability();
+      if (!availability.available) {
+        throw new EngineError("unavailable", availability.reason ?? "Upscaling is unavailable.");
+      }
       return upscaling.planUpscale(request.image);
+    }
     case "upscale-tile":
       return upscaling.upscaleTile(request.rgb, request.width, request.height);
     case "upscale-join":

@@ -17,6 +17,7 @@ import { useUpdateAutoRecharge } from "../api/update-auto-recharge";
 import { clampRechargeAmount } from "../lib/amount";
 import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { AmountInput } from "./amount-input";
+import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
 
 function AutoRechargeForm({
   organizationId,
@@ -90,6 +91,7 @@ function AutoRechargeForm({
         <Group>
           <Button
             type="submit"
+            styles={WRAPPING_BUTTON_STYLES}
             disabled={!hasCard}
             loading={update.isPending}
             leftSection={hasCard ? undefined : <IconCreditCardOff size={16} aria-hidden />}

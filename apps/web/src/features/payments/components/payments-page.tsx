@@ -18,7 +18,7 @@ export function PaymentsPage() {
       <PageHeader
         title="Payments"
         description="Your payment method, manual recharges and automatic top-ups."
-        actions={<SandboxBadge />}
+        actions={<SandboxBadge visibleFrom="sm" />}
       />
       {!selectedOrganization ? (
         <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
@@ -30,6 +30,7 @@ export function PaymentsPage() {
         </EmptyState>
       ) : (
         <Stack gap="lg" key={selectedOrganization.id}>
+          <SandboxBadge hiddenFrom="sm" />
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
             <PaymentMethodCard />
             <RechargePanel />

@@ -23,6 +23,7 @@ import { useRechargeAccount } from "../api/recharge-account";
 import { clampRechargeAmount } from "../lib/amount";
 import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { AmountInput } from "./amount-input";
+import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
 
 /**
  * The current balance with a recharge amount and Recharge Now (spec 000 §2 Payments, 001 §2 Home).
@@ -31,7 +32,7 @@ import { AmountInput } from "./amount-input";
  */
 export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechargeLink?: boolean }) {
   const { selectedOrganization } = useSession();
-  const { card, isLoading } = usePaymentInfo(selectedOrganization);
+  const { card, isLoading, isError } = usePaymentInfo(selectedOrganization);
   const recharge = useRechargeAccount();
   const [amount, setAmount] = useState<number | string>(DEFAULT_RECHARGE_USD);
   const [busy, setBusy] = useState(false);
@@ -39,6 +40,8 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
   if (!selectedOrganization || !canInOrganization(selectedOrganization, "organization.payments")) return null;
   const organizationId = selectedOrganization.id;
   const hasCard = card !== null;
+  // Without an answer yet (loading or failed) the card's absence is unknown: no advice to add one.
+  const cardUnknown = isLoading || isError;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -97,17 +100,18 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
             <Group>
               <Button
                 type="submit"
-                disabled={!hasCard || isLoading}
+                styles={WRAPPING_BUTTON_STYLES}
+                disabled={!hasCard}
                 loading={busy}
                 leftSection={
-                  hasCard || isLoading ? (
+                  hasCard || cardUnknown ? (
                     <IconBolt size={16} aria-hidden />
                   ) : (
                     <IconCreditCardOff size={16} aria-hidden />
                   )
                 }
               >
-                {hasCard || isLoading ? "Recharge Now" : PAYMENT_METHOD_REQUIRED}
+                {hasCard || cardUnknown ? "Recharge Now" : PAYMENT_METHOD_REQUIRED}
               </Button>
             </Group>
             {withAutoRechargeLink ? (

@@ -1,4 +1,4 @@
-import { Badge, Tooltip } from "@mantine/core";
+import { Badge, type MantineBreakpoint, Tooltip } from "@mantine/core";
 import { IconFlask } from "@tabler/icons-react";
 import { usePublicConfig } from "../../../lib/env";
 
@@ -10,7 +10,15 @@ export function useIsSandboxPayments(): boolean {
 }
 
 /** The clear marker every payment surface shows while the sandbox provider is configured. */
-export function SandboxBadge({ size = "lg" }: { size?: "sm" | "md" | "lg" }) {
+export function SandboxBadge({
+  size = "lg",
+  visibleFrom,
+  hiddenFrom,
+}: {
+  size?: "sm" | "md" | "lg";
+  visibleFrom?: MantineBreakpoint;
+  hiddenFrom?: MantineBreakpoint;
+}) {
   const isSandbox = useIsSandboxPayments();
   if (!isSandbox) return null;
   return (
@@ -25,8 +33,13 @@ export function SandboxBadge({ size = "lg" }: { size?: "sm" | "md" | "lg" }) {
         color="orange"
         variant="light"
         radius="sm"
+        visibleFrom={visibleFrom}
+        hiddenFrom={hiddenFrom}
         leftSection={<IconFlask size={14} aria-hidden />}
-        styles={{ root: { textTransform: "none", fontWeight: 600 } }}
+        styles={{
+          root: { textTransform: "none", fontWeight: 600, flexShrink: 0, overflow: "visible" },
+          label: { overflow: "visible" },
+        }}
       >
         {SANDBOX_LABEL}
       </Badge>

@@ -1,0 +1,145 @@
+import { ERROR_DIALOGS } from "@prism/contract";
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { PaymentMethodCard } from "./payment-method-card";
+
+const confirmSetup = vi.fn();
+
+// Stripe's script cannot load here: its React bindings are replaced by stand-ins that render the
+// element at once and let each test decide what the confirmation answers.
+vi.mock("@stripe/stripe-js/pure", () => ({ loadStripe: vi.fn(async () => ({})) }));
+vi.mock("@stripe/react-stripe-js", async () => {
+  const { useEffect } = await import("react");
+  return {
+    Elements: ({ children }: { children: ReactNode }) => children,
+    PaymentElement: ({ onReady }: { onReady?: () => void }) => {
+      useEffect(() => onReady?.(), [onReady]);
+      return <div data-testid="stripe-payment-element" />;
+    },
+    useStripe: () => ({ confirmSetup }),
+    useElements: () => ({}),
+  };
+});
+
+const CARD = {
+  brand: "mastercard",
+  funding: "debit",
+  last4: "4444",
+  country: "DE",
+  expMonth: 3,
+  expYear: 2031,
+};
+const AUTORECHARGE = { enabled: false, threshold: 0, amount: 0 };
+
+function config(provider: "sandbox" | "stripe") {
+  return {
+    appEnv: "test",
+    productName: "Prism",
+    recaptcha: null,
+    googleClientId: null,
+    github: null,
+    payments: { provider, publishableKey: provider === "stripe" ? "pk_test_123" : null },
+    devMailbox: false,
+  };
+}
+
+function stubPayments(provider: "sandbox" | "stripe", extra: Parameters<typeof stubApi>[0] = {}) {
+  let payment: object = {};
+  const stub = stubApi({
+    "/v1/public-config": () => ({ body: config(provider) }),
+    "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+    "/v1/payments/get-payment-info": () => ({ body: { payment, autorecharge: AUTORECHARGE } }),
+    "/v1/payments/start-setup-payment": () => ({ body: { clientSecret: "seti_1_secret_abc" } }),
+    "/v1/payments/finish-setup-payment": () => {
+      payment = CARD;
+      return { body: {} };
+    },
+    ...extra,
+  });
+  return stub;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  confirmSetup.mockReset();
+});
+
+describe("PaymentMethodCard with the Stripe provider", () => {
+  it("confirms the setup with Stripe, finishes it on the server and shows the new card", async () => {
+    confirmSetup.mockResolvedValue({ setupIntent: { id: "seti_1" } });
+    const { bodiesTo } = stubPayments("stripe");
+    renderWithSession(<PaymentMethodCard />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Add a Payment Method" }));
+    const dialog = await screen.findByRole("dialog", { name: /Add Payment Method/ });
+    expect(within(dialog).queryByText("Sandbox: no real charges")).not.toBeInTheDocument();
+    await within(dialog).findByTestId("stripe-payment-element");
+    const save = within(dialog).getByRole("button", { name: "Save" });
+    await vi.waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+
+    expect(await screen.findByText("Mastercard •••• 4444")).toBeInTheDocument();
+    expect(screen.getByText("Germany")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Mastercard" })).toHaveAttribute("data-brand", "mastercard");
+    expect(bodiesTo("/v1/payments/finish-setup-payment")).toEqual([
+      { organizationId: "org-1", setupIntentId: "seti_1" },
+    ]);
+  });
+
+  it("only hides the loader when Stripe refuses the card", async () => {
+    confirmSetup.mockResolvedValue({ error: { type: "card_error", message: "Your card was declined." } });
+    const { bodiesTo } = stubPayments("stripe");
+    renderWithSession(<PaymentMethodCard />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Add a Payment Method" }));
+    const dialog = await screen.findByRole("dialog", { name: /Add Payment Method/ });
+    const save = within(dialog).getByRole("button", { name: "Save" });
+    await vi.waitFor(() => expect(save).toBeEnabled());
+    await user.click(save);
+
+    await vi.waitFor(() => expect(confirmSetup).toHaveBeenCalledTimes(1));
+    expect(bodiesTo("/v1/payments/finish-setup-payment")).toEqual([]);
+    expect(
+      screen.queryByRole("dialog", { name: ERROR_DIALOGS.paymentMethodUpdate.title }),
+    ).not.toBeInTheDocument();
+    expect(screen.getByRole("dialog", { name: /Add Payment Method/ })).toBeInTheDocument();
+  });
+});
+
+describe("PaymentMethodCard with the sandbox provider", () => {
+  it("reports a failed setup start with “Payment Method Update Failed”", async () => {
+    stubPayments("sandbox", {
+      "/v1/payments/start-setup-payment": () => ({
+        status: 500,
+        body: { error: "internal-error", message: "boom" },
+      }),
+    });
+    renderWithSession(<PaymentMethodCard />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Add a Payment Method" }));
+    const failure = await screen.findByRole("dialog", { name: ERROR_DIALOGS.paymentMethodUpdate.title });
+    expect(failure).toHaveTextContent(ERROR_DIALOGS.paymentMethodUpdate.message);
+  });
+
+  it("deletes the saved card after the confirmation", async () => {
+    const { bodiesTo } = stubPayments("sandbox", {
+      "/v1/payments/get-payment-info": () => ({
+        body: {
+          payment: bodiesTo("/v1/payments/delete-payment").length ? {} : CARD,
+          autorecharge: AUTORECHARGE,
+        },
+      }),
+      "/v1/payments/delete-payment": () => ({ body: {} }),
+    });
+    renderWithSession(<PaymentMethodCard />);
+    const user = userEvent.setup();
+    await screen.findByText("Mastercard •••• 4444");
+    await user.click(screen.getByRole("button", { name: "Delete" }));
+    await user.click(await screen.findByRole("button", { name: "Yes, proceed" }));
+    expect(await screen.findByText("No payment method yet")).toBeInTheDocument();
+    expect(bodiesTo("/v1/payments/delete-payment")).toEqual([{ organizationId: "org-1" }]);
+  });
+});
