@@ -120,3 +120,13 @@ export const DEFAULT_LANGUAGE: LanguageCode = DEFAULT_TRANSCRIPTION_LANGUAGE;
 export function languageName(code: string): string | undefined {
   return LANGUAGES.find((language) => language.code === code)?.name;
 }
+
+/**
+ * The languages the builtin CPU engine transcribes (Debian's pocketsphinx ships an English model only).
+ * The others need a model server or an OpenAI-compatible provider; the playground marks them so.
+ */
+export const BUILTIN_TRANSCRIPTION_LANGUAGES: readonly LanguageCode[] = ["en"];
+
+export function isLanguageAvailableOn(provider: "builtin" | "http" | "openai", code: string): boolean {
+  return provider !== "builtin" || (BUILTIN_TRANSCRIPTION_LANGUAGES as readonly string[]).includes(code);
+}
