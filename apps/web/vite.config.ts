@@ -1,9 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
-// The API server runs on port 3000 in development; the console is served by Vite on 5173 and proxies
+// The API server runs on port 3000 (or $PORT) in development; the console is served by Vite on 5173 and proxies
 // every server path through, so cookies stay first-party and the browser sees one origin.
-const API_TARGET = "http://localhost:3000";
+const API_TARGET = `http://localhost:${process.env.PORT ?? "3000"}`;
 
 export default defineConfig({
   plugins: [react()],
@@ -14,6 +14,7 @@ export default defineConfig({
       "/v1": API_TARGET,
       "/healthz": API_TARGET,
       "/dev": API_TARGET,
+      "/docs": API_TARGET,
     },
   },
   preview: {
