@@ -13,6 +13,8 @@ async function main(): Promise<void> {
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : pgliteDirFor(config.dataDir),
+    onIdleClientError: (error) =>
+      console.error(JSON.stringify({ level: 40, msg: "idle database connection lost", err: error.message })),
   });
   await database.migrate();
 

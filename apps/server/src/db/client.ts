@@ -37,12 +37,18 @@ export interface DatabaseOptions {
   /** PGlite only: start from this dumped data directory (a migrated test template). */
   pgliteTemplate?: Blob | undefined;
   migrationsFolder?: string;
+  /** Told when an idle PostgreSQL connection fails (logged by the server). */
+  onIdleClientError?: (error: Error) => void;
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client's connection can drop (a database restart, a failover, a terminated backend): the
+    // pool discards that client and connects a new one when needed. Without a listener, node-postgres
+    // would turn this into an uncaught exception and end the process.
+    pool.on("error", (error) => options.onIdleClientError?.(error));
     const nodePostgresDb = drizzleNodePostgres(pool, { schema });
     // Both drivers' instances are PgDatabase subclasses; widening to the shared base type is sound.
     const db = nodePostgresDb as unknown as Database;
