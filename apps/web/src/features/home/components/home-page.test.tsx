@@ -1,0 +1,98 @@
+import { statisticsQueryDate } from "@prism/contract";
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { formatYearMonth, shiftMonth } from "../lib/usage";
+import { HomePage } from "./home-page";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const SLOW = { timeout: 5_000 };
+
+const STATISTICS = {
+  statistics: [
+    {
+      endpoint: "/v1/images/background-removal",
+      callType: "background-removal",
+      recordDate: "2026-11-03",
+      unitsUsed: 2,
+      balanceUsed: 0.02,
+    },
+  ],
+  endpoints: [
+    {
+      endpoint: "/v1/images/background-removal",
+      callType: "background-removal",
+      name: "Background Removal",
+      orderPos: 60,
+    },
+  ],
+};
+
+function pickerTexts(): string[] {
+  return screen.getAllByTestId("month-picker").map((picker) => picker.textContent ?? "");
+}
+
+describe("HomePage", () => {
+  it("keeps the three month pickers in sync and reloads the statistics for the chosen month", async () => {
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+      "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    const now = new Date();
+    const thisMonth = { year: now.getFullYear(), month: now.getMonth() + 1 };
+    const previous = shiftMonth(thisMonth, -1);
+    const twoBack = shiftMonth(thisMonth, -2);
+
+    await screen.findByText("Background Removal", { selector: "td" }, SLOW);
+    expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(thisMonth)));
+    expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
+      statisticsQueryDate(thisMonth.year, thisMonth.month),
+    );
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Chart month: previous month" }));
+    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(previous))), SLOW);
+    await waitFor(
+      () =>
+        expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
+          statisticsQueryDate(previous.year, previous.month),
+        ),
+      SLOW,
+    );
+
+    await user.click(screen.getByRole("button", { name: "Table month: previous month" }));
+    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(twoBack))), SLOW);
+    await waitFor(
+      () =>
+        expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
+          statisticsQueryDate(twoBack.year, twoBack.month),
+        ),
+      SLOW,
+    );
+    expect(bodiesTo("/v1/users/statistics/get").at(-1)?.projectIds).toEqual([
+      "11111111-1111-4111-8111-111111111111",
+    ]);
+  }, 20_000);
+
+  it("shows a friendly empty state and no pie for a month without usage", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+      "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: STATISTICS.endpoints } }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    expect((await screen.findAllByText(/^No usage in /)).length).toBeGreaterThan(0);
+    expect(screen.queryByTestId("usage-pie")).not.toBeInTheDocument();
+    expect(screen.getByTestId("total-cost")).toHaveTextContent("$0.000");
+  });
+});

@@ -1,0 +1,162 @@
+import { ALL_FEATURES, type EndpointDescriptor, type StatisticsRecord } from "@prism/contract";
+import { describe, expect, it } from "vitest";
+import {
+  ALL_FEATURES_VALUE,
+  buildDailySeries,
+  buildFeatureOptions,
+  buildUsageRows,
+  featureKey,
+  pieSlices,
+  shiftMonth,
+  USAGE_PALETTE,
+  type UsageRow,
+} from "./usage";
+
+const ENDPOINTS: EndpointDescriptor[] = [
+  { endpoint: "/v1/images/generation", callType: "generation", name: "Image Generation", orderPos: 130 },
+  {
+    endpoint: "/v1/images/background-removal",
+    callType: "background-removal",
+    name: "Background Removal",
+    orderPos: 60,
+  },
+  { endpoint: "/v1/images/upscaling", callType: "upscaling", name: "Image Upscaling", orderPos: 50 },
+  { endpoint: "/v1/speech/transcription", callType: "transcription", name: "Speech to Text", orderPos: 40 },
+];
+
+function record(
+  endpoint: string,
+  callType: string,
+  day: number,
+  units: number,
+  cost: number,
+): StatisticsRecord {
+  return {
+    endpoint,
+    callType,
+    recordDate: `2026-11-${String(day).padStart(2, "0")}`,
+    unitsUsed: units,
+    balanceUsed: cost,
+  };
+}
+
+function row(name: string, cost: number, percent: number): UsageRow {
+  return { key: name, name, orderPos: 0, units: 1, cost, percent };
+}
+
+describe("feature dropdown", () => {
+  it("puts All Features first, leaves out features without data and sorts by orderPos descending", () => {
+    const options = buildFeatureOptions(
+      [
+        record("/v1/images/upscaling", "upscaling", 2, 1, 0.02),
+        record("/v1/speech/transcription", "transcription", 3, 2, 0.01),
+        record("/v1/images/generation", "generation", 4, 3, 0.09),
+        record("/v1/images/upscaling", "upscaling", 5, 1, 0.02),
+        record("/v1/images/background-removal", "background-removal", 6, 0, 0),
+      ],
+      ENDPOINTS,
+    );
+    expect(options.map((option) => option.label)).toEqual([
+      ALL_FEATURES,
+      "Image Generation",
+      "Image Upscaling",
+      "Speech to Text",
+    ]);
+    expect(options[0]?.value).toBe(ALL_FEATURES_VALUE);
+  });
+
+  it("offers only All Features for an empty month", () => {
+    expect(buildFeatureOptions([], ENDPOINTS)).toEqual([{ value: ALL_FEATURES_VALUE, label: ALL_FEATURES }]);
+  });
+
+  it("matches call types case-insensitively and names unknown ones by their call type", () => {
+    const options = buildFeatureOptions(
+      [record("/v1/images/upscaling", "UPSCALING", 1, 1, 0.02), record("/v1/x", "mystery", 1, 1, 0.01)],
+      ENDPOINTS,
+    );
+    expect(options.map((option) => option.label)).toEqual([ALL_FEATURES, "Image Upscaling", "mystery"]);
+  });
+});
+
+describe("usage table", () => {
+  it("sums units and cost per feature with the share of the month's cost", () => {
+    const rows = buildUsageRows(
+      [
+        record("/v1/images/background-removal", "background-removal", 1, 2, 0.02),
+        record("/v1/images/background-removal", "background-removal", 2, 1, 0.01),
+        record("/v1/images/upscaling", "upscaling", 2, 1, 0.01),
+      ],
+      ENDPOINTS,
+    );
+    expect(
+      rows.map((entry) => [
+        entry.name,
+        entry.units,
+        Number(entry.cost.toFixed(3)),
+        Math.round(entry.percent),
+      ]),
+    ).toEqual([
+      ["Background Removal", 3, 0.03, 75],
+      ["Image Upscaling", 1, 0.01, 25],
+    ]);
+  });
+});
+
+describe("pie chart rule", () => {
+  it("shows every feature above 1 percent when at least 4 qualify", () => {
+    const slices = pieSlices([
+      row("A", 40, 40),
+      row("B", 30, 30),
+      row("C", 20, 20),
+      row("D", 9.5, 9.5),
+      row("E", 0.5, 0.5),
+    ]);
+    expect(slices.map((slice) => slice.name)).toEqual(["A", "B", "C", "D"]);
+  });
+
+  it("falls back to the top 4 by cost when fewer than 4 are above 1 percent", () => {
+    const slices = pieSlices([
+      row("Small1", 0.5, 0.5),
+      row("Big", 98, 98),
+      row("Small2", 0.8, 0.8),
+      row("Tiny", 0.2, 0.2),
+      row("Small3", 0.5, 0.5),
+    ]);
+    expect(slices.map((slice) => slice.name)).toEqual(["Big", "Small2", "Small1", "Small3"]);
+  });
+
+  it("keeps all of fewer than 4 features and nothing for an empty month", () => {
+    expect(pieSlices([row("A", 1, 50), row("B", 1, 50)]).map((slice) => slice.name)).toEqual(["A", "B"]);
+    expect(pieSlices([])).toEqual([]);
+  });
+
+  it("colours slices from the 5-colour palette", () => {
+    const rows = Array.from({ length: 6 }, (_, index) => row(`F${index}`, 10 - index, (10 - index) * 2));
+    const colors = pieSlices(rows).map((slice) => slice.color);
+    expect(USAGE_PALETTE).toHaveLength(5);
+    expect(colors.every((color) => (USAGE_PALETTE as readonly string[]).includes(color))).toBe(true);
+    expect(colors[5]).toBe(colors[0]);
+  });
+});
+
+describe("daily series", () => {
+  it("has one bar group per day of the month and filters to the chosen feature", () => {
+    const records = [
+      record("/v1/images/background-removal", "background-removal", 3, 2, 0.02),
+      record("/v1/images/upscaling", "upscaling", 3, 1, 0.02),
+    ];
+    const options = buildFeatureOptions(records, ENDPOINTS);
+    const all = buildDailySeries(records, options, ALL_FEATURES_VALUE, 2026, 2);
+    expect(all.data).toHaveLength(28);
+    expect(all.series).toHaveLength(2);
+    const only = buildDailySeries(records, options, featureKey(records[1] as StatisticsRecord), 2026, 11);
+    expect(only.data).toHaveLength(30);
+    expect(only.series.map((series) => series.label)).toEqual(["Image Upscaling"]);
+    expect(only.data[2]).toEqual({ day: "03", s0: 1 });
+  });
+
+  it("steps months across years", () => {
+    expect(shiftMonth({ year: 2026, month: 1 }, -1)).toEqual({ year: 2025, month: 12 });
+    expect(shiftMonth({ year: 2026, month: 12 }, 1)).toEqual({ year: 2027, month: 1 });
+  });
+});

@@ -1,0 +1,181 @@
+import {
+  ALL_FEATURES,
+  type EndpointDescriptor,
+  PIE_MIN_PERCENT,
+  PIE_MIN_SLICES,
+  type StatisticsRecord,
+} from "@prism/contract";
+
+/** The dropdown value of "All Features". */
+export const ALL_FEATURES_VALUE = "all";
+
+/** The 5-colour palette of the pie and of the stacked bars (001 §9). */
+export const USAGE_PALETTE = ["indigo.6", "teal.5", "orange.5", "grape.5", "cyan.6"] as const;
+
+export function paletteColor(index: number): string {
+  return USAGE_PALETTE[index % USAGE_PALETTE.length] ?? "gray.5";
+}
+
+/** One feature of the usage page: an endpoint's call type, as the descriptors name it. */
+export function featureKey(record: { endpoint: string; callType: string }): string {
+  return `${record.endpoint}#${record.callType.toLowerCase()}`;
+}
+
+export interface FeatureOption {
+  value: string;
+  label: string;
+}
+
+function descriptorMap(endpoints: readonly EndpointDescriptor[]): Map<string, EndpointDescriptor> {
+  return new Map(endpoints.map((descriptor) => [featureKey(descriptor), descriptor]));
+}
+
+/**
+ * The feature filter (001 §2): All Features first, then every descriptor that has data in the month,
+ * by orderPos descending. Features with no data are left out; records without a descriptor are named
+ * by their call type so usage never disappears.
+ */
+export function buildFeatureOptions(
+  statistics: readonly StatisticsRecord[],
+  endpoints: readonly EndpointDescriptor[],
+): FeatureOption[] {
+  const descriptors = descriptorMap(endpoints);
+  const withData = new Map<string, { label: string; orderPos: number }>();
+  for (const record of statistics) {
+    if (record.unitsUsed <= 0 && record.balanceUsed <= 0) continue;
+    const key = featureKey(record);
+    if (withData.has(key)) continue;
+    const descriptor = descriptors.get(key);
+    withData.set(key, {
+      label: descriptor?.name ?? record.callType,
+      orderPos: descriptor?.orderPos ?? Number.NEGATIVE_INFINITY,
+    });
+  }
+  const options = [...withData.entries()]
+    .sort(([, a], [, b]) => b.orderPos - a.orderPos || a.label.localeCompare(b.label))
+    .map(([value, { label }]) => ({ value, label }));
+  return [{ value: ALL_FEATURES_VALUE, label: ALL_FEATURES }, ...options];
+}
+
+export interface UsageRow {
+  key: string;
+  name: string;
+  orderPos: number;
+  units: number;
+  cost: number;
+  /** Share of the month's cost, 0 to 100. */
+  percent: number;
+}
+
+/** The table of total usage by feature, orderPos descending, with the share of the total cost. */
+export function buildUsageRows(
+  statistics: readonly StatisticsRecord[],
+  endpoints: readonly EndpointDescriptor[],
+): UsageRow[] {
+  const descriptors = descriptorMap(endpoints);
+  const rows = new Map<string, UsageRow>();
+  for (const record of statistics) {
+    const key = featureKey(record);
+    const descriptor = descriptors.get(key);
+    const row = rows.get(key) ?? {
+      key,
+      name: descriptor?.name ?? record.callType,
+      orderPos: descriptor?.orderPos ?? Number.NEGATIVE_INFINITY,
+      units: 0,
+      cost: 0,
+      percent: 0,
+    };
+    row.units += record.unitsUsed;
+    row.cost += record.balanceUsed;
+    rows.set(key, row);
+  }
+  const list = [...rows.values()].filter((row) => row.units > 0 || row.cost > 0);
+  const total = list.reduce((sum, row) => sum + row.cost, 0);
+  for (const row of list) row.percent = total > 0 ? (row.cost / total) * 100 : 0;
+  return list.sort((a, b) => b.orderPos - a.orderPos || a.name.localeCompare(b.name));
+}
+
+export function totalCost(rows: readonly UsageRow[]): number {
+  return rows.reduce((sum, row) => sum + row.cost, 0);
+}
+
+/**
+ * The pie's slices (001 §9): the features above 1 percent of the cost; when fewer than 4 qualify, the
+ * top 4 by cost instead. Largest first; colours from the 5-colour palette.
+ */
+export function pieSlices(rows: readonly UsageRow[]): { name: string; value: number; color: string }[] {
+  const byCost = rows.filter((row) => row.cost > 0).sort((a, b) => b.cost - a.cost);
+  const above = byCost.filter((row) => row.percent > PIE_MIN_PERCENT);
+  const chosen = above.length >= PIE_MIN_SLICES ? above : byCost.slice(0, PIE_MIN_SLICES);
+  return chosen.map((row, index) => ({
+    name: row.name,
+    value: Number(row.cost.toFixed(6)),
+    color: paletteColor(index),
+  }));
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export interface DailySeries {
+  data: Record<string, number | string>[];
+  series: { name: string; label: string; color: string }[];
+}
+
+/**
+ * Units used per day of the month (001 §2), one stacked series per feature, or only the chosen
+ * feature. Series are named s0, s1... because chart data keys must not contain path characters.
+ */
+export function buildDailySeries(
+  statistics: readonly StatisticsRecord[],
+  options: readonly FeatureOption[],
+  filter: string,
+  year: number,
+  month: number,
+): DailySeries {
+  const features = options.filter(
+    (option) =>
+      option.value !== ALL_FEATURES_VALUE && (filter === ALL_FEATURES_VALUE || option.value === filter),
+  );
+  const seriesKey = new Map(features.map((option, index) => [option.value, `s${index}`]));
+  const days = daysInMonth(year, month);
+  const data: Record<string, number | string>[] = [];
+  for (let day = 1; day <= days; day += 1) {
+    const row: Record<string, number | string> = { day: String(day).padStart(2, "0") };
+    for (const key of seriesKey.values()) row[key] = 0;
+    data.push(row);
+  }
+  for (const record of statistics) {
+    const key = seriesKey.get(featureKey(record));
+    if (!key) continue;
+    const day = Number(record.recordDate.slice(8, 10));
+    const row = data[day - 1];
+    if (row) row[key] = Number(row[key] ?? 0) + record.unitsUsed;
+  }
+  const allOptions = options.filter((option) => option.value !== ALL_FEATURES_VALUE);
+  return {
+    data,
+    series: features.map((option) => ({
+      name: seriesKey.get(option.value) ?? option.value,
+      label: option.label,
+      color: paletteColor(allOptions.findIndex((candidate) => candidate.value === option.value)),
+    })),
+  };
+}
+
+export interface YearMonth {
+  year: number;
+  /** 1 to 12. */
+  month: number;
+}
+
+export function shiftMonth({ year, month }: YearMonth, delta: number): YearMonth {
+  const index = year * 12 + (month - 1) + delta;
+  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
+}
+
+/** "2026-11": the month pickers' Y-m format. */
+export function formatYearMonth({ year, month }: YearMonth): string {
+  return `${year}-${String(month).padStart(2, "0")}`;
+}

@@ -1,0 +1,21 @@
+import type { FeatureStatus } from "@prism/contract";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client";
+
+export const featureStatusQueryOptions = queryOptions({
+  queryKey: ["playground", "feature-status"] as const,
+  queryFn: ({ signal }) => api.playground.getFeatureStatus({}, { signal }),
+  staleTime: 60_000,
+});
+
+/** Whether a feature can run on this deployment, its provider and its price (undefined while loading). */
+export function useFeatureStatus(endpoint: string): {
+  status: FeatureStatus | undefined;
+  isLoading: boolean;
+} {
+  const query = useQuery(featureStatusQueryOptions);
+  return {
+    status: query.data?.features.find((feature) => feature.endpoint === endpoint),
+    isLoading: query.isLoading,
+  };
+}

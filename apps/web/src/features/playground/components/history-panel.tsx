@@ -1,0 +1,362 @@
+import {
+  ActionIcon,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from "@mantine/core";
+import { GENERATION_ERROR_LABEL, HISTORY_EMPTY } from "@prism/contract";
+import {
+  IconAlertTriangle,
+  IconArrowRight,
+  IconCode,
+  IconDownload,
+  IconPhotoOff,
+  IconRefresh,
+  IconSparkles,
+  IconTrash,
+} from "@tabler/icons-react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { Lightbox, type LightboxImage } from "../../../components/lightbox";
+import { formatDateTime } from "../../../lib/format";
+import type { HistoryItem, PlaygroundHistory } from "../api/use-history";
+import { ElapsedTimer } from "./elapsed-timer";
+
+/** The stored thumbnail of a file URL (001 §2); local previews (blob:) have none. */
+export function thumbnailUrl(url: string): string {
+  return url.startsWith("blob:") || url.startsWith("data:") ? url : `${url}_thumb`;
+}
+
+/** One picture of a row: an input file or the result. */
+export interface RowImage {
+  label: string;
+  url: string;
+}
+
+/** The pictures a row shows, by default the first file of every input field, then the result. */
+export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, string> = {}): RowImage[] {
+  const images: RowImage[] = [];
+  for (const [field, urls] of Object.entries(item.request_data.files)) {
+    const url = urls[0];
+    if (url) images.push({ label: inputLabels[field] ?? "Original", url });
+  }
+  if (item.response_data.file) images.push({ label: "Result", url: item.response_data.file });
+  return images;
+}
+
+export interface HistoryRowActions {
+  downloadName: string | null;
+  onDelete: (item: HistoryItem) => void;
+  onShowApiCall: (item: HistoryItem) => void;
+  /** Present only where the spec offers Reuse (generation screens). */
+  onReuse?: (item: HistoryItem) => void;
+}
+
+function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <Stack gap={4} align="center">
+      <UnstyledButton
+        onClick={onOpen}
+        aria-label={`Open ${image.label.toLowerCase()} image`}
+        style={{
+          width: 132,
+          height: 132,
+          borderRadius: "var(--mantine-radius-md)",
+          overflow: "hidden",
+          border: "1px solid var(--mantine-color-default-border)",
+          background:
+            "repeating-conic-gradient(var(--mantine-color-gray-1) 0% 25%, var(--mantine-color-white) 0% 50%) 50% / 14px 14px",
+          display: "flex",
+          alignItems: "center",
+          justifyContent: "center",
+        }}
+      >
+        {failed ? (
+          <IconPhotoOff size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+        ) : (
+          <img
+            src={thumbnailUrl(image.url)}
+            alt={image.label}
+            loading="lazy"
+            onError={() => setFailed(true)}
+            style={{ width: "100%", height: "100%", objectFit: "contain" }}
+          />
+        )}
+      </UnstyledButton>
+      <Text size="xs" c="dimmed">
+        {image.label}
+      </Text>
+    </Stack>
+  );
+}
+
+function Placeholder({ children }: { children: ReactNode }) {
+  return (
+    <Stack gap={4} align="center">
+      <Center
+        w={132}
+        h={132}
+        style={{
+          borderRadius: "var(--mantine-radius-md)",
+          border: "1px dashed var(--mantine-color-default-border)",
+          background: "var(--mantine-color-gray-0)",
+        }}
+      >
+        {children}
+      </Center>
+      <Text size="xs" c="dimmed">
+        Result
+      </Text>
+    </Stack>
+  );
+}
+
+function HistoryRow({
+  item,
+  images,
+  actions,
+  onOpenImage,
+}: {
+  item: HistoryItem;
+  images: RowImage[];
+  actions: HistoryRowActions;
+  onOpenImage: (url: string) => void;
+}) {
+  const generating = item.status === "generating";
+  const failed = item.status === "error";
+  const resultUrl = item.response_data.file;
+  const unusable = generating || failed || !resultUrl;
+  const inputs = images.filter((image) => image.url !== resultUrl);
+
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+        <Group gap="sm" align="center" wrap="wrap">
+          {inputs.map((image) => (
+            <Thumb key={`${image.label}-${image.url}`} image={image} onOpen={() => onOpenImage(image.url)} />
+          ))}
+          {inputs.length > 0 ? (
+            <IconArrowRight
+              size={18}
+              color="var(--mantine-color-dimmed)"
+              aria-hidden
+              style={{ marginBottom: 20 }}
+            />
+          ) : null}
+          {generating ? (
+            <Placeholder>
+              <Stack gap={6} align="center">
+                <Loader size="sm" />
+                <Text size="sm" fw={500} ff="monospace">
+                  {item.startedAt ? <ElapsedTimer startedAt={item.startedAt} /> : "…"}
+                </Text>
+              </Stack>
+            </Placeholder>
+          ) : failed ? (
+            <Placeholder>
+              <Stack gap={6} align="center" px="xs">
+                <ThemeIcon variant="light" color="red" radius="xl">
+                  <IconAlertTriangle size={16} aria-hidden />
+                </ThemeIcon>
+                <Text size="xs" c="red" fw={600} ta="center">
+                  {GENERATION_ERROR_LABEL}
+                </Text>
+              </Stack>
+            </Placeholder>
+          ) : resultUrl ? (
+            <Thumb image={{ label: "Result", url: resultUrl }} onOpen={() => onOpenImage(resultUrl)} />
+          ) : null}
+        </Group>
+        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
+          <Group gap={6}>
+            {generating ? (
+              <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
+                Generating
+              </Badge>
+            ) : failed ? (
+              <Badge variant="light" color="red">
+                {GENERATION_ERROR_LABEL}
+              </Badge>
+            ) : null}
+            <Text size="xs" c="dimmed">
+              {formatDateTime(item.request_date)}
+            </Text>
+          </Group>
+          <Group gap={6}>
+            {actions.onReuse ? (
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconRefresh size={14} aria-hidden />}
+                disabled={unusable}
+                onClick={() => actions.onReuse?.(item)}
+              >
+                Reuse
+              </Button>
+            ) : null}
+            {actions.downloadName ? (
+              unusable ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                  disabled
+                >
+                  Download
+                </Button>
+              ) : (
+                <Button
+                  size="xs"
+                  variant="default"
+                  component="a"
+                  href={resultUrl}
+                  download={actions.downloadName}
+                  leftSection={<IconDownload size={14} aria-hidden />}
+                >
+                  Download
+                </Button>
+              )
+            ) : null}
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconCode size={14} aria-hidden />}
+              onClick={() => actions.onShowApiCall(item)}
+            >
+              Show API Call
+            </Button>
+            <Tooltip label="Delete">
+              <ActionIcon
+                variant="default"
+                size={30}
+                aria-label="Delete"
+                disabled={item.local && generating}
+                onClick={() => actions.onDelete(item)}
+              >
+                <IconTrash size={15} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * The right panel (001 §2): the feature's list name, the rows newest first, more rows when the bottom
+ * comes into view, the empty text, and one lightbox over every picture of the loaded rows.
+ */
+export function HistoryPanel({
+  title,
+  history,
+  actions,
+  rowImages = (item) => defaultRowImages(item),
+}: {
+  title: string;
+  history: PlaygroundHistory;
+  actions: HistoryRowActions;
+  rowImages?: (item: HistoryItem) => RowImage[];
+}) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const { items, loadMore, hasMoreItems, loading, loadedOnce, failed } = history;
+
+  const imagesByItem = useMemo(
+    () => items.map((item) => ({ item, images: rowImages(item) })),
+    [items, rowImages],
+  );
+  const gallery: LightboxImage[] = useMemo(
+    () =>
+      imagesByItem.flatMap(({ item, images }) =>
+        images
+          .filter((image) => !(image.url === item.response_data.file && item.status !== "done"))
+          .map((image) => ({
+            src: image.url,
+            alt: image.label,
+            caption: `${image.label} · ${formatDateTime(item.request_date)}`,
+          })),
+      ),
+    [imagesByItem],
+  );
+
+  // Load more when the end of the list scrolls into view (the page is the scrolling content area).
+  // Observing again after every page (items.length, loading) re-checks a bottom still in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length and loading re-arm the observer.
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) loadMore();
+      },
+      { rootMargin: "0px 0px 200px 0px" },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [loadMore, items.length, loading]);
+
+  const empty = loadedOnce && !loading && items.length === 0;
+
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-label={title}>
+      <Group justify="space-between" mb="md">
+        <Title order={3} fz="lg">
+          {title}
+        </Title>
+        {items.length > 0 ? (
+          <Text size="xs" c="dimmed">
+            {items.length} {items.length === 1 ? "item" : "items"}
+            {hasMoreItems && !failed ? " loaded" : ""}
+          </Text>
+        ) : null}
+      </Group>
+      <Stack gap="sm">
+        {empty ? (
+          <Stack align="center" gap="sm" py={56} ta="center" maw={420} mx="auto">
+            <ThemeIcon size={48} radius="xl" variant="light" color="gray">
+              <IconSparkles size={24} aria-hidden />
+            </ThemeIcon>
+            <Text c="dimmed" size="sm">
+              {HISTORY_EMPTY}
+            </Text>
+          </Stack>
+        ) : null}
+        {imagesByItem.map(({ item, images }) => (
+          <HistoryRow
+            key={item.key}
+            item={item}
+            images={images}
+            actions={actions}
+            onOpenImage={(url) => {
+              const index = gallery.findIndex((image) => image.src === url);
+              if (index >= 0) setOpenIndex(index);
+            }}
+          />
+        ))}
+        {loading ? (
+          <Center py="lg">
+            <Loader size="sm" aria-label="Loading history" />
+          </Center>
+        ) : null}
+        <Box ref={sentinel} h={1} aria-hidden />
+      </Stack>
+      <Lightbox
+        images={gallery}
+        index={openIndex}
+        onIndexChange={setOpenIndex}
+        onClose={() => setOpenIndex(null)}
+      />
+    </Paper>
+  );
+}

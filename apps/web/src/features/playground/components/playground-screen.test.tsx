@@ -1,0 +1,209 @@
+import {
+  backgroundRemovalFeature,
+  DELETE_IMAGE_TITLE,
+  ERROR_DIALOGS,
+  GENERATION_ERROR_LABEL,
+  HISTORY_EMPTY,
+} from "@prism/contract";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { PlaygroundScreen } from "./playground-screen";
+
+const PROJECT = "11111111-1111-4111-8111-111111111111";
+const RECORD = {
+  id: "req-1",
+  request_date: "2026-11-03T16:05:00Z",
+  request_data: { files: { image: ["/v1/files/in.png"] }, body: {} },
+  response_data: { file: "/v1/files/out.png" },
+  status: "done",
+};
+
+beforeAll(() => {
+  if (!URL.createObjectURL) URL.createObjectURL = () => "blob:preview";
+  if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {};
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The JSON calls through the session harness, the multipart feature call through `featureAnswer`. */
+function stubPlayground(options: {
+  available?: boolean;
+  requests?: unknown[];
+  pages?: { requests: unknown[]; hasMoreItems: boolean }[];
+  featureAnswer?: () => Promise<Response>;
+}) {
+  let page = 0;
+  const stub = stubApi({
+    "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+    "/v1/users/playground/feature-status": () => ({
+      body: {
+        features: [
+          {
+            endpoint: backgroundRemovalFeature.endpoint,
+            available: options.available ?? true,
+            reason: options.available === false ? "No background removal model is installed." : null,
+            provider: options.available === false ? null : "builtin",
+            priceInfo: { price: 0.01 },
+          },
+        ],
+      },
+    }),
+    "/v1/users/playground/get-requests": () => {
+      const answer = options.pages?.[page] ?? { requests: options.requests ?? [], hasMoreItems: false };
+      page += 1;
+      return { body: { ...answer, priceInfo: { price: 0.01 } } };
+    },
+    "/v1/users/playground/delete-request": () => ({ body: {} }),
+  });
+  const jsonFetch = stub.fetchMock;
+  const featureCalls: { headers: Headers; body: FormData }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn<typeof fetch>(async (input, init) => {
+      if (String(input) === backgroundRemovalFeature.endpoint) {
+        featureCalls.push({ headers: new Headers(init?.headers), body: init?.body as FormData });
+        return (options.featureAnswer ?? (() => Promise.reject(new Error("no answer"))))();
+      }
+      return jsonFetch(input, init);
+    }),
+  );
+  return { ...stub, featureCalls };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+function renderScreen() {
+  const file = new File([new Uint8Array([1, 2, 3])], "subject.png", { type: "image/png" });
+  renderWithSession(
+    <PlaygroundScreen
+      feature={backgroundRemovalFeature}
+      actionLabel="Remove Background"
+      canRun
+      buildRequest={() => ({ files: { image: [file] }, body: {} })}
+      form={<p>form</p>}
+    />,
+  );
+}
+
+describe("PlaygroundScreen", () => {
+  it("shows the empty text, the price line and the list name", async () => {
+    stubPlayground({});
+    renderScreen();
+    expect(await screen.findByText(HISTORY_EMPTY)).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Your Images" })).toBeInTheDocument();
+    expect(screen.getByTestId("price-line")).toHaveTextContent("$0.010 will be charged");
+  });
+
+  it("sends the file with the project header, shows the generating row, then the result and the new balance", async () => {
+    let answer: (response: Response) => void = () => {};
+    const { featureCalls } = stubPlayground({
+      featureAnswer: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+
+    const row = await screen.findByTestId("history-row");
+    expect(row).toHaveAttribute("data-status", "generating");
+    expect(within(row).getByTestId("elapsed-timer").textContent).toMatch(/^\d+\.\ds$/);
+    expect(within(row).getByRole("button", { name: "Download" })).toBeDisabled();
+    expect(featureCalls[0]?.headers.get("x-authorization-project")).toBe(PROJECT);
+    expect((featureCalls[0]?.body.get("image") as File | undefined)?.name).toBe("subject.png");
+
+    answer(json(200, { balance: 4.99, request: RECORD }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"));
+    expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute("download", "image.png");
+    expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
+    expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99");
+  });
+
+  it("removes the placeholder and shows Insufficient Balance on 402", async () => {
+    stubPlayground({
+      featureAnswer: async () =>
+        json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
+    expect(within(dialog).getByText(ERROR_DIALOGS.insufficientBalance.message)).toBeInTheDocument();
+    expect(screen.queryByTestId("history-row")).not.toBeInTheDocument();
+  });
+
+  it("marks the row Generation Error when the feature fails", async () => {
+    stubPlayground({
+      featureAnswer: async () =>
+        json(502, { error: "feature-failed", message: "The request could not be completed." }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error"));
+    expect(screen.getAllByText(GENERATION_ERROR_LABEL).length).toBeGreaterThan(0);
+  });
+
+  it("says plainly when the provider is unavailable and disables the action", async () => {
+    stubPlayground({ available: false, requests: [RECORD] });
+    renderScreen();
+    expect(await screen.findByTestId("feature-unavailable")).toHaveTextContent(
+      "No background removal model is installed.",
+    );
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+    expect(await screen.findByTestId("history-row")).toHaveAttribute("data-status", "done");
+  });
+
+  it("deletes a row after the Delete Image confirmation", async () => {
+    const { bodiesTo } = stubPlayground({ requests: [RECORD] });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByTestId("history-row");
+    await user.click(screen.getByRole("button", { name: "Delete" }));
+    const confirm = await screen.findByRole("dialog", { name: DELETE_IMAGE_TITLE });
+    await user.click(within(confirm).getByRole("button", { name: "Yes, proceed" }));
+    await waitFor(() => expect(screen.queryByTestId("history-row")).not.toBeInTheDocument());
+    expect(bodiesTo("/v1/users/playground/delete-request")).toEqual([
+      { projectId: PROJECT, requestId: "req-1" },
+    ]);
+  });
+
+  it("loads more rows when the end of the list is in view, with the finished count as offset, until hasMoreItems is false", async () => {
+    // The list's end is always "in view" here: every observe reports an intersection.
+    class InViewObserver {
+      constructor(private readonly callback: IntersectionObserverCallback) {}
+      observe() {
+        this.callback([{ isIntersecting: true } as IntersectionObserverEntry], this as never);
+      }
+      disconnect() {}
+      unobserve() {}
+    }
+    vi.stubGlobal("IntersectionObserver", InViewObserver);
+    const second = { ...RECORD, id: "req-2" };
+    const third = { ...RECORD, id: "req-3" };
+    const { bodiesTo } = stubPlayground({
+      pages: [
+        { requests: [RECORD, second], hasMoreItems: true },
+        { requests: [third], hasMoreItems: false },
+      ],
+    });
+    renderScreen();
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(3));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(bodiesTo("/v1/users/playground/get-requests").map((body) => body.offset)).toEqual([0, 2]);
+    expect(bodiesTo("/v1/users/playground/get-requests")[0]).toEqual({
+      endpoint: backgroundRemovalFeature.endpoint,
+      projectId: PROJECT,
+      offset: 0,
+    });
+  });
+});

@@ -1,0 +1,288 @@
+import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } from "@mantine/core";
+import {
+  chargeNoticeText,
+  ERROR_DIALOGS,
+  type Feature,
+  type HistoryRequestRecord,
+  type TitledMessage,
+} from "@prism/contract";
+import { IconCode, IconPlugConnectedX } from "@tabler/icons-react";
+import { type ReactNode, useCallback, useState } from "react";
+import { openApiCallModal } from "../../../components/api-call-modal";
+import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
+import { PageHeader } from "../../../components/page-header";
+import { api, isApiError } from "../../../lib/api-client";
+import { escapeHtml } from "../../../lib/html";
+import { useSession } from "../../../lib/session";
+import { callFeature } from "../api/call-feature";
+import { useFeatureStatus } from "../api/use-feature-status";
+import { fromRecord, type HistoryItem, usePlaygroundHistory } from "../api/use-history";
+import { generateSnippets, type SnippetValue } from "../lib/snippets";
+import { HistoryPanel, type RowImage } from "./history-panel";
+
+/** What one action sends: files per multipart field and the non-file fields. */
+export interface FeatureRequest {
+  files: Record<string, readonly File[]>;
+  body: Record<string, SnippetValue | undefined>;
+}
+
+export interface PlaygroundScreenProps {
+  feature: Feature;
+  /** The left panel's inputs (upload, sliders, prompt...). */
+  form: ReactNode;
+  /** The action button's label, e.g. "Remove Background". */
+  actionLabel: string;
+  /** Whether the inputs are complete (001 §5 button enabling). */
+  canRun: boolean;
+  /** The current inputs as a request; called when the action runs and for Show API Call. */
+  buildRequest: () => FeatureRequest;
+  /** Called after a successful call, e.g. to clear the form. */
+  onSuccess?: (record: HistoryRequestRecord) => void;
+  /** Reuse on history rows; only generation screens offer it (001 §2). */
+  onReuse?: (item: HistoryItem) => void;
+  /** The pictures of a row; defaults to the inputs' first files plus the result. */
+  rowImages?: (item: HistoryItem) => RowImage[];
+  /** Overrides the price line (e.g. price times image count). */
+  priceLine?: (price: number) => string;
+}
+
+/** Upload refusals whose server message is the text to show (001 §5 limits checked again by the server). */
+const UPLOAD_ERROR_STATUSES = new Set([400, 413, 415, 422]);
+
+function uploadErrorTitle(code: string): string {
+  if (code === "unreadable-file") return "Error Reading Image";
+  if (code === "file-too-large" || code === "image-dimensions-exceeded" || code === "payload-too-large") {
+    return "Image Size Limit Exceeded";
+  }
+  return "Invalid Request";
+}
+
+function toFormData(request: FeatureRequest): FormData {
+  const form = new FormData();
+  for (const [name, files] of Object.entries(request.files)) {
+    for (const file of files) form.append(name, file, file.name);
+  }
+  for (const [name, value] of Object.entries(request.body)) {
+    if (value !== undefined && value !== "") form.append(name, String(value));
+  }
+  return form;
+}
+
+function fileNamesOf(files: Record<string, readonly (File | string)[]>): Record<string, string[]> {
+  const names: Record<string, string[]> = {};
+  for (const [field, list] of Object.entries(files)) {
+    names[field] = list.map((entry, index) => {
+      if (typeof entry !== "string") return entry.name;
+      const extension = /\.(png|jpe?g|webp|mp3|wav|ogg|flac)$/i.exec(entry)?.[0] ?? ".png";
+      return list.length > 1 ? `${field}_${index + 1}${extension}` : `${field}${extension}`;
+    });
+  }
+  return names;
+}
+
+function bodyOf(record: HistoryRequestRecord): Record<string, SnippetValue | undefined> {
+  const body: Record<string, SnippetValue | undefined> = {};
+  for (const [key, value] of Object.entries(record.request_data.body)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+      body[key] = value;
+  }
+  return body;
+}
+
+/**
+ * The playground framework (001 §2 Common playground behaviour): page header, the left panel (the
+ * screen's form, price line, action button, Show API Call) and the right panel with the history.
+ * It runs the call with a generating row at the top, swaps in the stored record, marks Generation
+ * Error on failure, shows the 402 and upload dialogs, updates the balance, deletes with confirmation
+ * and opens the API Call Details. A feature whose provider is unavailable says so and disables the
+ * action. Each screen passes only its inputs.
+ */
+export function PlaygroundScreen({
+  feature,
+  form,
+  actionLabel,
+  canRun,
+  buildRequest,
+  onSuccess,
+  onReuse,
+  rowImages,
+  priceLine = chargeNoticeText,
+}: PlaygroundScreenProps) {
+  const { selectedProject, selectedOrganization, updateUserInfo, logout } = useSession();
+  const projectId = selectedProject?.id ?? null;
+  const history = usePlaygroundHistory(feature, projectId);
+  const { status, isLoading: statusLoading } = useFeatureStatus(feature.endpoint);
+  const [running, setRunning] = useState(0);
+
+  const unavailable = status !== undefined && !status.available;
+  const price = history.priceInfo?.price ?? status?.priceInfo.price;
+  const organizationId = selectedOrganization?.id;
+
+  const setBalance = useCallback(
+    (balance: number) => {
+      if (!organizationId) return;
+      updateUserInfo((user) => ({
+        ...user,
+        organizations: user.organizations.map((organization) =>
+          organization.id === organizationId ? { ...organization, balance } : organization,
+        ),
+      }));
+    },
+    [organizationId, updateUserInfo],
+  );
+
+  const run = async () => {
+    if (!projectId || !canRun || unavailable) return;
+    const request = buildRequest();
+    const key = `local-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const previews: Record<string, string[]> = {};
+    for (const [name, files] of Object.entries(request.files)) {
+      previews[name] = files.map((file) => URL.createObjectURL(file));
+    }
+    const placeholder: HistoryItem = {
+      key,
+      local: true,
+      id: key,
+      startedAt: Date.now(),
+      request_date: new Date().toISOString(),
+      request_data: { files: previews, body: request.body },
+      response_data: {},
+      status: "generating",
+    };
+    history.prepend(placeholder);
+    setRunning((count) => count + 1);
+    try {
+      const answer = await callFeature(feature, toFormData(request), projectId);
+      setBalance(answer.balance);
+      history.replace(key, fromRecord(answer.request));
+      onSuccess?.(answer.request);
+    } catch (error) {
+      if (isApiError(error) && error.status === 401) {
+        history.remove(key);
+        await logout();
+        return;
+      }
+      if (isApiError(error) && error.status === 402) {
+        history.remove(key);
+        await openInfoModal({
+          title: ERROR_DIALOGS.insufficientBalance.title,
+          html: ERROR_DIALOGS.insufficientBalance.message,
+        });
+        return;
+      }
+      if (isApiError(error) && UPLOAD_ERROR_STATUSES.has(error.status)) {
+        history.remove(key);
+        const dialog: TitledMessage = { title: uploadErrorTitle(error.code), message: error.message };
+        await openInfoModal({ title: dialog.title, html: escapeHtml(dialog.message) });
+        return;
+      }
+      // 502 feature-failed, 503, 504 and transport failures: the row becomes Generation Error (001 §8).
+      history.update(key, (item) => ({ ...item, status: "error" }));
+      if (feature.failureDialog) await showErrorDialog(feature.failureDialog, error);
+    } finally {
+      setRunning((count) => count - 1);
+    }
+  };
+
+  const showApiCall = (files: Record<string, readonly (File | string)[]>, body: FeatureRequest["body"]) => {
+    openApiCallModal(
+      generateSnippets(feature, { origin: window.location.origin, body, fileNames: fileNamesOf(files) }),
+    );
+  };
+
+  const deleteItem = async (item: HistoryItem) => {
+    if (item.local) {
+      history.remove(item.key);
+      return;
+    }
+    const confirmed = await openConfirmModal({
+      title: feature.deleteConfirmTitle,
+      message: "Are you sure you want to delete this item? This cannot be undone.",
+      variant: "delete",
+    });
+    if (!confirmed || !projectId) return;
+    try {
+      await api.playground.deleteRequest({ projectId, requestId: item.id });
+      history.remove(item.key);
+    } catch (error) {
+      await showErrorDialog(feature.deleteError, error);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={feature.name} description={feature.description} />
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          <Paper withBorder p="lg" radius="md" component="section" aria-label={`${feature.name} options`}>
+            <Stack gap="lg">
+              {unavailable ? (
+                <Alert
+                  color="orange"
+                  variant="light"
+                  icon={<IconPlugConnectedX size={18} aria-hidden />}
+                  title={`${feature.name} is unavailable`}
+                  data-testid="feature-unavailable"
+                >
+                  {status?.reason ?? "No provider is configured for this feature on this deployment."}
+                </Alert>
+              ) : null}
+              {form}
+              <Divider />
+              <Group justify="space-between" gap="xs">
+                <Text size="sm" c="dimmed">
+                  Price
+                </Text>
+                {price === undefined ? (
+                  statusLoading ? (
+                    <Skeleton height={14} width={120} />
+                  ) : (
+                    <Text size="sm">—</Text>
+                  )
+                ) : (
+                  <Text size="sm" fw={500} data-testid="price-line">
+                    {priceLine(price)}
+                  </Text>
+                )}
+              </Group>
+              <Button
+                size="md"
+                fullWidth
+                onClick={() => void run()}
+                disabled={!canRun || unavailable || !projectId}
+                loading={running > 0}
+              >
+                {actionLabel}
+              </Button>
+              <Button
+                variant="subtle"
+                size="xs"
+                leftSection={<IconCode size={14} aria-hidden />}
+                onClick={() => {
+                  const request = buildRequest();
+                  showApiCall(request.files, request.body);
+                }}
+              >
+                Show API Call
+              </Button>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+          <HistoryPanel
+            title={feature.historyListName}
+            history={history}
+            rowImages={rowImages}
+            actions={{
+              downloadName: feature.downloadName,
+              onDelete: (item) => void deleteItem(item),
+              onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item)),
+              onReuse,
+            }}
+          />
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+import { backgroundRemovalFeature, imageExtensionFeature, PROJECT_HEADER } from "@prism/contract";
+import { describe, expect, it } from "vitest";
+import { API_KEY_PLACEHOLDER, generateSnippets } from "./snippets";
+
+describe("generateSnippets", () => {
+  const snippets = generateSnippets(backgroundRemovalFeature, {
+    origin: "https://console.example.com/",
+    fileNames: { image: ["photo.png"] },
+  });
+
+  it("offers cURL, Python, JavaScript and TypeScript", () => {
+    expect(snippets.map((snippet) => snippet.label)).toEqual(["cURL", "Python", "JavaScript", "TypeScript"]);
+  });
+
+  it("builds a multipart cURL call to the real endpoint with the API key header", () => {
+    const curl = snippets[0]?.code ?? "";
+    expect(curl).toContain("curl -X POST 'https://console.example.com/v1/images/background-removal'");
+    expect(curl).toContain(`-H 'Authorization: Bearer ${API_KEY_PLACEHOLDER}'`);
+    expect(curl).toContain("-F 'image=@photo.png'");
+    expect(curl).not.toContain(PROJECT_HEADER);
+  });
+
+  it("names the same endpoint, key and file in every language", () => {
+    for (const snippet of snippets) {
+      expect(snippet.code).toContain("https://console.example.com/v1/images/background-removal");
+      expect(snippet.code).toContain(`Bearer ${API_KEY_PLACEHOLDER}`);
+      expect(snippet.code).toContain("photo.png");
+    }
+    expect(snippets[1]?.code).toContain('("image", open("photo.png", "rb"))');
+    expect(snippets[2]?.code).toContain(
+      'form.append("image", new Blob([await readFile("photo.png")]), "photo.png");',
+    );
+  });
+
+  it("adds the current body fields from the catalog, in catalog order, and defaults file names", () => {
+    const [curl] = generateSnippets(imageExtensionFeature, {
+      origin: "http://localhost:3000",
+      body: { left: 64, top: 128, bottom: 0, right: undefined },
+    });
+    const code = curl?.code ?? "";
+    expect(code).toContain("-F 'image=@image.png'");
+    expect(code.indexOf("top=128")).toBeLessThan(code.indexOf("bottom=0"));
+    expect(code.indexOf("bottom=0")).toBeLessThan(code.indexOf("left=64"));
+    expect(code).not.toContain("right=");
+  });
+
+  it("quotes shell-special characters", () => {
+    const [curl] = generateSnippets(backgroundRemovalFeature, {
+      origin: "http://localhost",
+      fileNames: { image: ["it's.png"] },
+    });
+    expect(curl?.code).toContain(`-F 'image=@it'\\''s.png'`);
+  });
+});

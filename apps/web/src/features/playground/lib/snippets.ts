@@ -1,0 +1,160 @@
+import type { FeatureDefinition } from "@prism/contract";
+
+/** The placeholder the user replaces with a key from Projects → API Keys. */
+export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
+
+export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
+
+export interface Snippet {
+  language: SnippetLanguage;
+  label: string;
+  /** The highlighter's language name (Mantine CodeHighlight-style). */
+  syntax: string;
+  code: string;
+}
+
+export type SnippetValue = string | number | boolean;
+
+export interface SnippetInputs {
+  /** The console's origin, e.g. https://console.example.com; the endpoint is appended. */
+  origin: string;
+  /** Non-file fields as the call would send them (snake_case names of the catalog). */
+  body?: Record<string, SnippetValue | undefined>;
+  /** File names per file field; defaults to `<field>.png` (or `<field>.mp3` for audio). */
+  fileNames?: Record<string, readonly string[] | undefined>;
+}
+
+interface Part {
+  name: string;
+  kind: "file" | "text";
+  value: string;
+}
+
+function defaultFileName(name: string, kind: "image" | "audio", index: number, count: number): string {
+  const base = count > 1 ? `${name}_${index + 1}` : name;
+  return `${base}.${kind === "audio" ? "mp3" : "png"}`;
+}
+
+/**
+ * The multipart parts of a call, in catalog order: every required file field (and the optional ones
+ * the inputs name), then every body field that has a value. Fields left out fall back to the API's
+ * defaults.
+ */
+export function snippetParts(
+  feature: Pick<FeatureDefinition, "inputs">,
+  inputs: Pick<SnippetInputs, "body" | "fileNames">,
+): Part[] {
+  const parts: Part[] = [];
+  for (const file of feature.inputs.files) {
+    const given = inputs.fileNames?.[file.name];
+    if (!file.required && (!given || given.length === 0)) continue;
+    const count = given && given.length > 0 ? given.length : file.minCount;
+    for (let index = 0; index < count; index += 1) {
+      parts.push({
+        name: file.name,
+        kind: "file",
+        value: given?.[index] ?? defaultFileName(file.name, file.kind, index, count),
+      });
+    }
+  }
+  for (const field of feature.inputs.body) {
+    const value = inputs.body?.[field.name];
+    if (value === undefined || value === "") continue;
+    parts.push({ name: field.name, kind: "text", value: String(value) });
+  }
+  return parts;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function pyString(value: string): string {
+  return JSON.stringify(value);
+}
+
+function curlSnippet(url: string, parts: Part[]): string {
+  const lines = [
+    `curl -X POST ${shellQuote(url)}`,
+    `  -H ${shellQuote(`Authorization: Bearer ${API_KEY_PLACEHOLDER}`)}`,
+    ...parts.map((part) =>
+      part.kind === "file"
+        ? `  -F ${shellQuote(`${part.name}=@${part.value}`)}`
+        : `  -F ${shellQuote(`${part.name}=${part.value}`)}`,
+    ),
+  ];
+  return lines.join(" \\\n");
+}
+
+function pythonSnippet(url: string, parts: Part[]): string {
+  const files = parts.filter((part) => part.kind === "file");
+  const data = parts.filter((part) => part.kind === "text");
+  const lines = [
+    "import requests",
+    "",
+    `url = ${pyString(url)}`,
+    `headers = {"Authorization": "Bearer ${API_KEY_PLACEHOLDER}"}`,
+  ];
+  lines.push(
+    data.length > 0
+      ? `data = {\n${data.map((part) => `    ${pyString(part.name)}: ${pyString(part.value)},`).join("\n")}\n}`
+      : "data = {}",
+  );
+  lines.push(
+    files.length > 0
+      ? `files = [\n${files.map((part) => `    (${pyString(part.name)}, open(${pyString(part.value)}, "rb")),`).join("\n")}\n]`
+      : "files = []",
+  );
+  lines.push(
+    "",
+    "response = requests.post(url, headers=headers, data=data, files=files)",
+    "response.raise_for_status()",
+    "print(response.json())",
+  );
+  return lines.join("\n");
+}
+
+function javascriptSnippet(url: string, parts: Part[], typed: boolean): string {
+  const lines = [
+    `import { readFile } from "node:fs/promises";`,
+    "",
+    "const form = new FormData();",
+    ...parts.map((part) =>
+      part.kind === "file"
+        ? `form.append(${pyString(part.name)}, new Blob([await readFile(${pyString(part.value)})]), ${pyString(part.value)});`
+        : `form.append(${pyString(part.name)}, ${pyString(part.value)});`,
+    ),
+    "",
+    `const response${typed ? ": Response" : ""} = await fetch(${pyString(url)}, {`,
+    `  method: "POST",`,
+    `  headers: { Authorization: "Bearer ${API_KEY_PLACEHOLDER}" },`,
+    "  body: form,",
+    "});",
+    `if (!response.ok) throw new Error("Request failed: " + response.status);`,
+  ];
+  if (typed) {
+    lines.push(
+      "const result: { balance: number; request: { id: string; response_data: { file?: string } } } =",
+      "  await response.json();",
+    );
+  } else {
+    lines.push("const result = await response.json();");
+  }
+  lines.push("console.log(result);");
+  return lines.join("\n");
+}
+
+/** The API Call Details snippets (001 §2, §7) of one feature for the current inputs. */
+export function generateSnippets(
+  feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
+  inputs: SnippetInputs,
+): Snippet[] {
+  const url = `${inputs.origin.replace(/\/+$/, "")}${feature.endpoint}`;
+  const parts = snippetParts(feature, inputs);
+  return [
+    { language: "curl", label: "cURL", syntax: "bash", code: curlSnippet(url, parts) },
+    { language: "python", label: "Python", syntax: "python", code: pythonSnippet(url, parts) },
+    { language: "javascript", label: "JavaScript", syntax: "js", code: javascriptSnippet(url, parts, false) },
+    { language: "typescript", label: "TypeScript", syntax: "ts", code: javascriptSnippet(url, parts, true) },
+  ];
+}

@@ -1,0 +1,62 @@
+import {
+  backgroundRemovalFeature,
+  IMAGE_BYTES_EXCEEDED,
+  IMAGE_PIXELS_EXCEEDED,
+  IMAGE_UNREADABLE,
+  UPSCALE_PIXELS_EXCEEDED,
+  upscalingFeature,
+} from "@prism/contract";
+import { describe, expect, it } from "vitest";
+import { checkImageUpload } from "./upload-checks";
+
+const imageInput = backgroundRemovalFeature.inputs.files[0];
+const upscaleInput = upscalingFeature.inputs.files[0];
+
+function fileOf(name: string, type: string, bytes = 10): File {
+  const file = new File([new Uint8Array(Math.min(bytes, 16))], name, { type });
+  if (bytes > 16) Object.defineProperty(file, "size", { value: bytes });
+  return file;
+}
+
+const sized = (width: number, height: number) => async () => ({ width, height });
+const unreadable = async () => {
+  throw new Error("broken");
+};
+
+describe("checkImageUpload", () => {
+  it("accepts a PNG within the limits", async () => {
+    expect(await checkImageUpload(fileOf("a.png", "image/png"), imageInput, sized(4096, 4096))).toBeNull();
+  });
+
+  it("refuses more than 16 megapixels with Image Size Limit Exceeded", async () => {
+    const problem = await checkImageUpload(fileOf("a.png", "image/png"), imageInput, sized(4097, 4096));
+    expect(problem).toEqual(IMAGE_PIXELS_EXCEEDED);
+    expect(problem?.title).toBe("Image Size Limit Exceeded");
+  });
+
+  it("refuses more than 30 MB before decoding", async () => {
+    const problem = await checkImageUpload(fileOf("a.jpg", "image/jpeg", 31_457_281), imageInput, unreadable);
+    expect(problem).toEqual(IMAGE_BYTES_EXCEEDED);
+    expect(
+      await checkImageUpload(fileOf("a.jpg", "image/jpeg", 31_457_280), imageInput, sized(10, 10)),
+    ).toBeNull();
+  });
+
+  it("applies the 4 megapixel limit of upscaling", async () => {
+    expect(
+      await checkImageUpload(fileOf("a.webp", "image/webp"), upscaleInput, sized(2048, 2048)),
+    ).toBeNull();
+    expect(await checkImageUpload(fileOf("a.webp", "image/webp"), upscaleInput, sized(2049, 2048))).toEqual(
+      UPSCALE_PIXELS_EXCEEDED,
+    );
+  });
+
+  it("reports an image the browser cannot read, or a file of another type, as unreadable", async () => {
+    expect(await checkImageUpload(fileOf("a.png", "image/png"), imageInput, unreadable)).toEqual(
+      IMAGE_UNREADABLE,
+    );
+    expect(await checkImageUpload(fileOf("a.gif", "image/gif"), imageInput, sized(10, 10))).toEqual(
+      IMAGE_UNREADABLE,
+    );
+  });
+});
