@@ -1,7 +1,8 @@
-import { ActionIcon, Box, Group, Modal, Text } from "@mantine/core";
 import { LIGHTBOX_FADE_MS, LIGHTBOX_IMAGE_FADE_MS, LIGHTBOX_RESIZE_MS } from "@prism/contract";
-import { IconChevronLeft, IconChevronRight, IconX } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
+import YetAnotherLightbox from "yet-another-react-lightbox";
+import Counter from "yet-another-react-lightbox/plugins/counter";
+import "yet-another-react-lightbox/styles.css";
+import "yet-another-react-lightbox/plugins/counter.css";
 
 export interface LightboxImage {
   src: string;
@@ -15,10 +16,17 @@ export function wrapIndex(index: number, count: number): number {
   return ((index % count) + count) % count;
 }
 
+const LABELS = {
+  Lightbox: "Image gallery",
+  Previous: "Previous image",
+  Next: "Next image",
+  Close: "Close gallery",
+};
+
 /**
- * The history gallery (001 §2): opens on one image, steps through all of them with wrap-around
- * (buttons or arrow keys), fades in over 200 ms, resizes its frame over 200 ms and fades each image in
- * over 100 ms. A Mantine modal stands in until a maintained lightbox library is approved.
+ * The history gallery (001 §2) on yet-another-react-lightbox: opens on one image and steps through
+ * all of them with wrap-around (buttons, arrow keys, swipe). The spec's timings: the gallery fades in
+ * over 200 ms, moving to another image (and its size) takes 200 ms, and each image fades in over 100 ms.
  */
 export function Lightbox({
   images,
@@ -33,123 +41,23 @@ export function Lightbox({
   onClose: () => void;
 }) {
   const opened = index !== null && images.length > 0;
-  const current = opened ? images[wrapIndex(index, images.length)] : undefined;
-  const [loaded, setLoaded] = useState(false);
-  const currentSrc = current?.src;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the fade restarts whenever the image changes.
-  useEffect(() => {
-    setLoaded(false);
-  }, [currentSrc]);
-
-  useEffect(() => {
-    if (!opened || index === null) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "ArrowRight") onIndexChange(wrapIndex(index + 1, images.length));
-      if (event.key === "ArrowLeft") onIndexChange(wrapIndex(index - 1, images.length));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [opened, index, images.length, onIndexChange]);
-
-  const step = (delta: number) => {
-    if (index !== null) onIndexChange(wrapIndex(index + delta, images.length));
-  };
-  const many = images.length > 1;
-
   return (
-    <Modal.Root
-      opened={opened}
-      onClose={onClose}
-      centered
-      size="auto"
-      padding={0}
-      radius="md"
-      transitionProps={{ transition: "fade", duration: LIGHTBOX_FADE_MS }}
-    >
-      <Modal.Overlay backgroundOpacity={0.85} blur={2} />
-      <Modal.Content
-        aria-label="Image gallery"
-        style={{ background: "transparent", boxShadow: "none", overflow: "visible" }}
-      >
-        <Modal.Body p={0} style={{ overflow: "visible" }}>
-          {current ? (
-            <Box pos="relative">
-              <Box
-                style={{
-                  transition: `width ${LIGHTBOX_RESIZE_MS}ms ease, height ${LIGHTBOX_RESIZE_MS}ms ease`,
-                  background: "repeating-conic-gradient(#e9ecef 0% 25%, #ffffff 0% 50%) 50% / 20px 20px",
-                  borderRadius: "var(--mantine-radius-md)",
-                  overflow: "hidden",
-                  lineHeight: 0,
-                }}
-              >
-                <img
-                  key={current.src}
-                  src={current.src}
-                  alt={current.alt}
-                  onLoad={() => setLoaded(true)}
-                  style={{
-                    display: "block",
-                    maxWidth: "min(86vw, 1400px)",
-                    maxHeight: "80vh",
-                    minWidth: 120,
-                    minHeight: 120,
-                    objectFit: "contain",
-                    opacity: loaded ? 1 : 0,
-                    transition: `opacity ${LIGHTBOX_IMAGE_FADE_MS}ms ease`,
-                  }}
-                />
-              </Box>
-              <Group justify="space-between" mt="xs" wrap="nowrap">
-                <Text size="sm" c="gray.3">
-                  {current.caption ?? current.alt}
-                  {many ? ` · ${wrapIndex(index ?? 0, images.length) + 1} / ${images.length}` : ""}
-                </Text>
-                <ActionIcon
-                  variant="filled"
-                  color="dark"
-                  radius="xl"
-                  onClick={onClose}
-                  aria-label="Close gallery"
-                >
-                  <IconX size={18} aria-hidden />
-                </ActionIcon>
-              </Group>
-              {many ? (
-                <>
-                  <ActionIcon
-                    pos="absolute"
-                    left={-52}
-                    top="calc(50% - 34px)"
-                    size="xl"
-                    radius="xl"
-                    variant="filled"
-                    color="dark"
-                    onClick={() => step(-1)}
-                    aria-label="Previous image"
-                  >
-                    <IconChevronLeft aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon
-                    pos="absolute"
-                    right={-52}
-                    top="calc(50% - 34px)"
-                    size="xl"
-                    radius="xl"
-                    variant="filled"
-                    color="dark"
-                    onClick={() => step(1)}
-                    aria-label="Next image"
-                  >
-                    <IconChevronRight aria-hidden />
-                  </ActionIcon>
-                </>
-              ) : null}
-            </Box>
-          ) : null}
-        </Modal.Body>
-      </Modal.Content>
-    </Modal.Root>
+    <YetAnotherLightbox
+      open={opened}
+      close={onClose}
+      index={opened ? wrapIndex(index, images.length) : 0}
+      slides={images.map((image) => ({ src: image.src, alt: image.alt }))}
+      on={{ view: ({ index: shown }) => onIndexChange(shown) }}
+      carousel={{ finite: false, preload: 1 }}
+      animation={{ fade: LIGHTBOX_FADE_MS, swipe: LIGHTBOX_RESIZE_MS }}
+      labels={LABELS}
+      plugins={images.length > 1 ? [Counter] : []}
+      styles={{
+        container: { backgroundColor: "rgba(12, 14, 24, 0.88)" },
+        // The image fade itself is a keyframe animation in app/styles.css, timed by this variable.
+        slide: { "--prism-image-fade": `${LIGHTBOX_IMAGE_FADE_MS}ms` } as Record<string, string>,
+      }}
+      className="prism-lightbox"
+    />
   );
 }
