@@ -1,8 +1,16 @@
-import { backgroundRemovalFeature, FEATURES, upscalingFeature } from "@prism/contract";
+import {
+  backgroundRemovalFeature,
+  FEATURES,
+  imageExtensionFeature,
+  textRemovalFeature,
+  upscalingFeature,
+} from "@prism/contract";
 import type { ComponentType } from "react";
 import { useLocation } from "react-router";
 import { ComingSoon } from "../../../components/coming-soon";
 import { BackgroundRemovalPage } from "./background-removal-page";
+import { ImageExtensionPage } from "./image-extension-page";
+import { TextRemovalPage } from "./text-removal-page";
 import { UpscalingPage } from "./upscaling-page";
 
 /**
@@ -12,6 +20,8 @@ import { UpscalingPage } from "./upscaling-page";
 const SCREENS: Record<string, ComponentType> = {
   [backgroundRemovalFeature.playgroundRoute]: BackgroundRemovalPage,
   [upscalingFeature.playgroundRoute]: UpscalingPage,
+  [textRemovalFeature.playgroundRoute]: TextRemovalPage,
+  [imageExtensionFeature.playgroundRoute]: ImageExtensionPage,
 };
 
 export function PlaygroundPage() {
