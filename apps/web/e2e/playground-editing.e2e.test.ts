@@ -2,9 +2,8 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
-import { uniqueEmail, waitForCode } from "./mailbox";
+import { post, signUpFundedOwner } from "./funded-owner";
 
-const PASSWORD = "Sup3r-secret!";
 const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
 
 // ---------------------------------------------------------------------------------------------------
@@ -48,61 +47,10 @@ async function smallPng(width = 320, height = 240): Promise<Buffer> {
 // Account set-up through the API, with the page's own cookies.
 // ---------------------------------------------------------------------------------------------------
 
-interface Me {
-  organizations: { id: string; balance: number; projects: { id: string }[] }[];
-}
-
 interface FeatureStatus {
   endpoint: string;
   available: boolean;
   reason: string | null;
-}
-
-async function post<T>(page: Page, baseUrl: string, path: string, data: unknown = {}): Promise<T> {
-  const response = await page.request.post(`${baseUrl}${path}`, { data, headers: { origin: baseUrl } });
-  const text = await response.text();
-  expect(response.ok(), `${path}: ${response.status()} ${text}`).toBe(true);
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-async function signUpFundedOwner(page: Page, baseUrl: string) {
-  const email = uniqueEmail("editing");
-  await post(page, baseUrl, "/v1/users/create", {
-    firstName: "Eda",
-    lastName: "Editor",
-    email,
-    password: PASSWORD,
-  });
-  const verificationCode = await waitForCode(baseUrl, email);
-  await post(page, baseUrl, "/v1/users/confirm", { email, verificationCode });
-  const me = await post<Me>(page, baseUrl, "/v1/users/me");
-  const organizationId = me.organizations[0]?.id;
-  const projectId = me.organizations[0]?.projects[0]?.id;
-  if (!organizationId || !projectId) throw new Error("the new user has no organization or project");
-  const { clientSecret } = await post<{ clientSecret: string }>(
-    page,
-    baseUrl,
-    "/v1/payments/start-setup-payment",
-    {
-      organizationId,
-    },
-  );
-  const { setupIntentId } = await post<{ setupIntentId: string }>(
-    page,
-    baseUrl,
-    "/v1/payments/sandbox/confirm-setup",
-    { clientSecret, number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" },
-  );
-  await post(page, baseUrl, "/v1/payments/finish-setup-payment", { setupIntentId, organizationId });
-  await post(page, baseUrl, "/v1/payments/recharge-account", { organizationId, amount: 20 });
-  // A manual wait: this runs once for the suite, outside any single test.
-  for (let attempt = 0; ; attempt += 1) {
-    const balance = (await post<Me>(page, baseUrl, "/v1/users/me")).organizations[0]?.balance ?? 0;
-    if (balance >= 20) break;
-    if (attempt >= 30) throw new Error(`the recharge never arrived (balance ${balance})`);
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  return projectId;
 }
 
 /** The body the server stored for the newest history item of an endpoint. */
@@ -171,7 +119,11 @@ describe("playground: text removal and image extension", () => {
   beforeAll(async () => {
     session = await openBrowser();
     const { page, baseUrl } = session;
-    projectId = await signUpFundedOwner(page, baseUrl);
+    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+      firstName: "Eda",
+      lastName: "Editor",
+      label: "editing",
+    }));
     await page.goto("/terms");
     await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
   });

@@ -4,13 +4,11 @@ import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { deflateSync } from "node:zlib";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
-import { uniqueEmail, waitForCode } from "./mailbox";
+import { post, signUpFundedOwner } from "./funded-owner";
 
 const run = promisify(execFile);
-const PASSWORD = "Sup3r-secret!";
 
 // ---------------------------------------------------------------------------------------------------
 // A PNG encoder small enough to live here: RGBA, no filtering, one IDAT chunk.
@@ -76,63 +74,6 @@ function makePng(
 // Account set-up through the API, with the page's own cookies.
 // ---------------------------------------------------------------------------------------------------
 
-interface Me {
-  organizations: { id: string; balance: number; projects: { id: string }[] }[];
-}
-
-async function post<T>(page: Page, baseUrl: string, path: string, data: unknown = {}): Promise<T> {
-  const response = await page.request.post(`${baseUrl}${path}`, { data, headers: { origin: baseUrl } });
-  const text = await response.text();
-  expect(response.ok(), `${path}: ${response.status()} ${text}`).toBe(true);
-  return (text ? JSON.parse(text) : {}) as T;
-}
-
-async function signUpFundedOwner(page: Page, baseUrl: string) {
-  const email = uniqueEmail("playground");
-  await post(page, baseUrl, "/v1/users/create", {
-    firstName: "Pia",
-    lastName: "Playground",
-    email,
-    password: PASSWORD,
-  });
-  const verificationCode = await waitForCode(baseUrl, email);
-  await post(page, baseUrl, "/v1/users/confirm", { email, verificationCode });
-  const me = await post<Me>(page, baseUrl, "/v1/users/me");
-  const organization = me.organizations[0];
-  const projectId = organization?.projects[0]?.id;
-  if (!organization || !projectId) throw new Error("the new user has no organization or project");
-  const organizationId = organization.id;
-
-  const { clientSecret } = await post<{ clientSecret: string }>(
-    page,
-    baseUrl,
-    "/v1/payments/start-setup-payment",
-    {
-      organizationId,
-    },
-  );
-  const { setupIntentId } = await post<{ setupIntentId: string }>(
-    page,
-    baseUrl,
-    "/v1/payments/sandbox/confirm-setup",
-    {
-      clientSecret,
-      number: "4242424242424242",
-      expMonth: 12,
-      expYear: 2030,
-      cvc: "123",
-    },
-  );
-  await post(page, baseUrl, "/v1/payments/finish-setup-payment", { setupIntentId, organizationId });
-  await post(page, baseUrl, "/v1/payments/recharge-account", { organizationId, amount: 20 });
-  await expect
-    .poll(async () => (await post<Me>(page, baseUrl, "/v1/users/me")).organizations[0]?.balance ?? 0, {
-      timeout: 15_000,
-    })
-    .toBeGreaterThanOrEqual(20);
-  return { email, organizationId, projectId };
-}
-
 interface FeatureStatus {
   endpoint: string;
   available: boolean;
@@ -156,7 +97,11 @@ describe("playground: background removal end to end", () => {
 
   it("removes a background, shows the API call that works with a real key, and counts the usage on home", async () => {
     const { page, baseUrl } = session;
-    const { projectId } = await signUpFundedOwner(page, baseUrl);
+    const { projectId } = await signUpFundedOwner(page, baseUrl, {
+      firstName: "Pia",
+      lastName: "Playground",
+      label: "playground",
+    });
     await page.goto("/terms");
     await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
 

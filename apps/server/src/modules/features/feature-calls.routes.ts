@@ -23,7 +23,12 @@ import { isUuid, requireProjectAccess } from "../access/access.service";
 import { authenticateApiKey } from "../api-keys/api-keys.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
-import { type FeatureCaller, type GatewayDeps, runFeatureCall } from "./feature-calls.service";
+import {
+  type FeatureCaller,
+  type GatewayDeps,
+  requireAvailableProvider,
+  runFeatureCall,
+} from "./feature-calls.service";
 import { listHistory, toHistoryRecord } from "./feature-requests.store";
 import { readMultipart, validateFiles } from "./uploads";
 
@@ -87,13 +92,7 @@ export function registerFeatureRoutes(
       scope.post(feature.endpoint, async (request) => {
         const caller = await authenticateCaller(deps, request);
         // An unavailable feature answers before any upload is read or anything is charged.
-        const { availability } = await gateway.registry.resolve(feature);
-        if (!availability.available) {
-          throw new AppError(
-            "feature-unavailable",
-            `${feature.name} is not available: ${availability.reason ?? "no provider"}`,
-          );
-        }
+        const provider = await requireAvailableProvider(gateway.registry, feature);
         const { raw, fields } = await readMultipart(request, feature);
         const files = await validateFiles(feature, raw);
         const parsed = feature.bodySchema.safeParse(fields);
@@ -111,6 +110,7 @@ export function registerFeatureRoutes(
             ? { identityId: body.identity_id, requestId: identityRequestId }
             : undefined;
         return runFeatureCall({ ...gateway, log: request.log }, caller, feature, {
+          provider,
           files,
           body,
           ...(identity ? { identity } : {}),

@@ -16,7 +16,11 @@ import sharp from "sharp";
 import type { Database } from "../../db/client";
 import { featureRequests, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
-import { ProviderError, type ProviderOutput } from "../../providers/inference/feature-provider";
+import {
+  type FeatureProvider,
+  ProviderError,
+  type ProviderOutput,
+} from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { enqueueJob } from "../jobs/job-queue";
@@ -122,9 +126,24 @@ function toCallError(error: ProviderError): AppError {
   return new AppError("feature-failed", `${error.message} You were not charged for it.`);
 }
 
+/** The provider that serves a feature now, or the 503 that says why none does (nothing is charged). */
+export async function requireAvailableProvider(
+  registry: ProviderRegistry,
+  feature: Feature,
+): Promise<FeatureProvider> {
+  const { provider, availability } = await registry.resolve(feature);
+  if (!provider || !availability.available) {
+    throw new AppError(
+      "feature-unavailable",
+      `${feature.name} is not available: ${availability.reason ?? "no provider"}`,
+    );
+  }
+  return provider;
+}
+
 /**
- * One feature call, the same for the playground and the public API (DESIGN.md §5): availability →
- * validation (done by the caller) → price reservation (402 when short) → inputs stored → request row
+ * One feature call, the same for the playground and the public API (DESIGN.md §5): availability and
+ * validation (done by the caller, before any upload is stored) → price reservation (402 when short) → inputs stored → request row
  * `generating` → provider with a timeout → result stored → settle with the usage rollup, or refund.
  */
 export async function runFeatureCall(
@@ -132,18 +151,13 @@ export async function runFeatureCall(
   caller: FeatureCaller,
   feature: Feature,
   call: {
+    provider: FeatureProvider;
     files: Record<string, ValidatedFile[]>;
     body: Record<string, unknown>;
     identity?: { identityId: string; requestId: string };
   },
 ): Promise<FeatureCallResponse> {
-  const { provider, availability } = await deps.registry.resolve(feature);
-  if (!provider || !availability.available) {
-    throw new AppError(
-      "feature-unavailable",
-      `${feature.name} is not available: ${availability.reason ?? "no provider"}`,
-    );
-  }
+  const { provider } = call;
   checkExtensionBounds(feature, call.files, call.body);
 
   const audioSeconds = call.files.audio?.[0]?.durationSeconds ?? 0;

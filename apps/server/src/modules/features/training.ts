@@ -8,6 +8,7 @@ import { settle } from "../ledger/ledger.service";
 import {
   failRequest,
   type GatewayDeps,
+  requireAvailableProvider,
   TRAINING_POLL_JOB,
   TRAINING_SUBMIT_JOB,
 } from "./feature-calls.service";
@@ -40,8 +41,8 @@ export function trainingJobHandlers(
       if (row?.status !== "generating") return;
       const feature = featureByEndpoint(row.endpoint);
       if (!feature) return;
-      const { provider, availability } = await deps.registry.resolve(feature);
-      if (!provider || !availability.available) throw new Error(availability.reason ?? "no provider");
+      // Unavailable for now: throwing lets the queue retry with backoff.
+      const provider = await requireAvailableProvider(deps.registry, feature);
 
       const files: Record<string, ProviderFile[]> = {};
       for (const [field, keys] of Object.entries(row.requestFiles as Record<string, string[]>)) {
