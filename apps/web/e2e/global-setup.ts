@@ -6,10 +6,13 @@ import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { MODEL_SERVER_FEATURES, startModelServer } from "./model-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The local model server (model-server.ts) serving the features the builtin engine does not. */
+    modelServerUrl: string;
   }
 }
 
@@ -71,14 +74,20 @@ export default async function setup(project: TestProject) {
   const postgres = process.env.DATABASE_URL
     ? await createFreshPostgresDatabase(process.env.DATABASE_URL)
     : undefined;
+  const modelServer = await startModelServer();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    MODEL_SERVER_URL: modelServer.url,
+    MODEL_SERVER_FEATURES: MODEL_SERVER_FEATURES.join(","),
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     APP_ENV: "test",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
+  // Only the local model server: keys from the developer's shell must not send journeys elsewhere.
+  delete env.MODEL_SERVER_API_KEY;
+  delete env.OPENAI_API_KEY;
   if (postgres) env.DATABASE_URL = postgres.url;
   else delete env.DATABASE_URL;
 
@@ -90,6 +99,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, server);
   project.provide("baseUrl", baseUrl);
+  project.provide("modelServerUrl", modelServer.url);
 
   return async () => {
     if (server.exitCode === null) {
@@ -97,6 +107,7 @@ export default async function setup(project: TestProject) {
       server.kill("SIGTERM");
       await exited;
     }
+    await modelServer.close();
     await postgres?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };

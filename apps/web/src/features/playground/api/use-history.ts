@@ -11,6 +11,8 @@ export interface HistoryItem extends HistoryRequestRecord {
   local: boolean;
   /** `Date.now()` when the call started, for the elapsed counter. */
   startedAt?: number;
+  /** Why a local call failed, shown on its Generation Error row. */
+  errorMessage?: string;
 }
 
 export function fromRecord(record: HistoryRequestRecord): HistoryItem {

@@ -126,11 +126,14 @@ function HistoryRow({
   images,
   actions,
   onOpenImage,
+  body,
 }: {
   item: HistoryItem;
   images: RowImage[];
   actions: HistoryRowActions;
   onOpenImage: (url: string) => void;
+  /** The screen's own row content instead of the pictures. */
+  body?: ReactNode;
 }) {
   const generating = item.status === "generating";
   const failed = item.status === "error";
@@ -141,42 +144,57 @@ function HistoryRow({
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
-        <Group gap="sm" align="center" wrap="wrap">
-          {inputs.map((image) => (
-            <Thumb key={`${image.label}-${image.url}`} image={image} onOpen={() => onOpenImage(image.url)} />
-          ))}
-          {inputs.length > 0 ? (
-            <IconArrowRight
-              size={18}
-              color="var(--mantine-color-dimmed)"
-              aria-hidden
-              style={{ marginBottom: 20 }}
-            />
-          ) : null}
-          {generating ? (
-            <Placeholder>
-              <Stack gap={6} align="center">
-                <Loader size="sm" />
-                <Text size="sm" fw={500} ff="monospace">
-                  {item.startedAt ? <ElapsedTimer startedAt={item.startedAt} /> : "…"}
-                </Text>
-              </Stack>
-            </Placeholder>
-          ) : failed ? (
-            <Placeholder>
-              <Stack gap={6} align="center" px="xs">
-                <ThemeIcon variant="light" color="red" radius="xl">
-                  <IconAlertTriangle size={16} aria-hidden />
-                </ThemeIcon>
-                <Text size="xs" c="red" fw={600} ta="center">
-                  {GENERATION_ERROR_LABEL}
-                </Text>
-              </Stack>
-            </Placeholder>
-          ) : resultUrl ? (
-            <Thumb image={{ label: "Result", url: resultUrl }} onOpen={() => onOpenImage(resultUrl)} />
-          ) : null}
-        </Group>
+        {body !== undefined ? (
+          <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
+        ) : (
+          <Group gap="sm" align="center" wrap="wrap">
+            {inputs.map((image) => (
+              <Thumb
+                key={`${image.label}-${image.url}`}
+                image={image}
+                onOpen={() => onOpenImage(image.url)}
+              />
+            ))}
+            {inputs.length > 0 ? (
+              <IconArrowRight
+                size={18}
+                color="var(--mantine-color-dimmed)"
+                aria-hidden
+                style={{ marginBottom: 20 }}
+              />
+            ) : null}
+            {generating ? (
+              <Placeholder>
+                <Stack gap={6} align="center">
+                  <Loader size="sm" />
+                  <Text size="sm" fw={500} ff="monospace">
+                    {item.startedAt ? <ElapsedTimer startedAt={item.startedAt} /> : "…"}
+                  </Text>
+                </Stack>
+              </Placeholder>
+            ) : failed ? (
+              <Placeholder>
+                <Stack gap={6} align="center" px="xs">
+                  <ThemeIcon variant="light" color="red" radius="xl">
+                    <IconAlertTriangle size={16} aria-hidden />
+                  </ThemeIcon>
+                  <Text size="xs" c="red" fw={600} ta="center">
+                    {GENERATION_ERROR_LABEL}
+                  </Text>
+                  {item.errorMessage ? (
+                    <Tooltip label={item.errorMessage} multiline w={260} withArrow>
+                      <Text size="xs" c="dimmed" ta="center" lineClamp={2} data-testid="row-error-reason">
+                        {item.errorMessage}
+                      </Text>
+                    </Tooltip>
+                  ) : null}
+                </Stack>
+              </Placeholder>
+            ) : resultUrl ? (
+              <Thumb image={{ label: "Result", url: resultUrl }} onOpen={() => onOpenImage(resultUrl)} />
+            ) : null}
+          </Group>
+        )}
         <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
           <Group gap={6}>
             {generating ? (
@@ -262,11 +280,13 @@ export function HistoryPanel({
   history,
   actions,
   rowImages = (item) => defaultRowImages(item),
+  renderRowBody,
 }: {
   title: string;
   history: PlaygroundHistory;
   actions: HistoryRowActions;
   rowImages?: (item: HistoryItem) => RowImage[];
+  renderRowBody?: (item: HistoryItem) => ReactNode;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
@@ -338,6 +358,7 @@ export function HistoryPanel({
             item={item}
             images={images}
             actions={actions}
+            body={renderRowBody?.(item)}
             onOpenImage={(url) => {
               const index = gallery.findIndex((image) => image.src === url);
               if (index >= 0) setOpenIndex(index);

@@ -1,12 +1,14 @@
 import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import {
   chargeNoticeText,
   ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
+  type PriceInfo,
   type TitledMessage,
 } from "@prism/contract";
-import { IconCode, IconPlugConnectedX } from "@tabler/icons-react";
+import { IconCode, IconDeviceMobileOff, IconPlugConnectedX } from "@tabler/icons-react";
 import { type ReactNode, useCallback, useState } from "react";
 import { openApiCallModal } from "../../../components/api-call-modal";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
@@ -25,6 +27,8 @@ import { HistoryPanel, type RowImage } from "./history-panel";
 export interface FeatureRequest {
   files: Record<string, readonly File[]>;
   body: Record<string, SnippetValue | undefined>;
+  /** Extra headers, e.g. the AI Clone's `x-authorization-identity-request-id`. */
+  headers?: Record<string, string>;
 }
 
 export interface PlaygroundScreenProps {
@@ -35,16 +39,29 @@ export interface PlaygroundScreenProps {
   actionLabel: string;
   /** Whether the inputs are complete (001 §5 button enabling). */
   canRun: boolean;
-  /** The current inputs as a request; called when the action runs and for Show API Call. */
-  buildRequest: () => FeatureRequest;
+  /**
+   * The current inputs as a request; called when the action runs and for Show API Call. May be async,
+   * e.g. to encode a drawn mask.
+   */
+  buildRequest: () => FeatureRequest | Promise<FeatureRequest>;
   /** Called after a successful call, e.g. to clear the form. */
   onSuccess?: (record: HistoryRequestRecord) => void;
   /** Reuse on history rows; only generation screens offer it (001 §2). */
   onReuse?: (item: HistoryItem) => void;
   /** The pictures of a row; defaults to the inputs' first files plus the result. */
   rowImages?: (item: HistoryItem) => RowImage[];
-  /** Overrides the price line (e.g. price times image count). */
-  priceLine?: (price: number) => string;
+  /** Overrides the price line; gets the price info of the feature (e.g. price times image count). */
+  priceLine?: (price: number, priceInfo: PriceInfo) => string;
+  /** How many calls one click launches, in parallel (How many Images?); one placeholder row each. */
+  count?: number;
+  /** Checked when the action is clicked; a returned message is shown as a dialog and nothing is sent. */
+  validate?: () => TitledMessage | null;
+  /** Replaces a row's pictures with the screen's own content (transcripts, AI Clones). */
+  renderRowBody?: (item: HistoryItem) => ReactNode;
+  /** Extra headers for a history row's Show API Call (the AI Clone's request id is not in the record). */
+  rowHeaders?: (item: HistoryItem) => Record<string, string> | undefined;
+  /** Replaces the action button row, e.g. with a lock message (training before the first deposit). */
+  actionNotice?: ReactNode;
 }
 
 /** Upload refusals whose server message is the text to show (001 §5 limits checked again by the server). */
@@ -108,6 +125,11 @@ export function PlaygroundScreen({
   onReuse,
   rowImages,
   priceLine = chargeNoticeText,
+  count = 1,
+  validate,
+  renderRowBody,
+  actionNotice,
+  rowHeaders,
 }: PlaygroundScreenProps) {
   const { selectedProject, selectedOrganization, updateUserInfo, logout } = useSession();
   const projectId = selectedProject?.id ?? null;
@@ -115,8 +137,10 @@ export function PlaygroundScreen({
   const { status, isLoading: statusLoading } = useFeatureStatus(feature.endpoint);
   const [running, setRunning] = useState(0);
 
+  const isMobile = useMediaQuery("(max-width: 48em)") ?? false;
+  const mobileBlocked = feature.mobileUnavailable && isMobile;
   const unavailable = status !== undefined && !status.available;
-  const price = history.priceInfo?.price ?? status?.priceInfo.price;
+  const priceInfo = history.priceInfo ?? status?.priceInfo;
   const organizationId = selectedOrganization?.id;
 
   const setBalance = useCallback(
@@ -132,9 +156,7 @@ export function PlaygroundScreen({
     [organizationId, updateUserInfo],
   );
 
-  const run = async () => {
-    if (!projectId || !canRun || unavailable) return;
-    const request = buildRequest();
+  const runOne = async (request: FeatureRequest, formData: FormData, projectId: string) => {
     const key = `local-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     const previews: Record<string, string[]> = {};
     for (const [name, files] of Object.entries(request.files)) {
@@ -153,7 +175,7 @@ export function PlaygroundScreen({
     history.prepend(placeholder);
     setRunning((count) => count + 1);
     try {
-      const answer = await callFeature(feature, toFormData(request), projectId);
+      const answer = await callFeature(feature, formData, projectId, { headers: request.headers });
       setBalance(answer.balance);
       history.replace(key, fromRecord(answer.request));
       onSuccess?.(answer.request);
@@ -171,6 +193,14 @@ export function PlaygroundScreen({
         });
         return;
       }
+      if (isApiError(error) && error.code === "unprocessable-input") {
+        // The provider could not process these inputs (e.g. no face found): the row fails with the reason.
+        history.update(key, (item) => ({ ...item, status: "error", errorMessage: error.message }));
+        if (feature.failureDialog) {
+          await openInfoModal({ title: feature.failureDialog.title, html: escapeHtml(error.message) });
+        }
+        return;
+      }
       if (isApiError(error) && UPLOAD_ERROR_STATUSES.has(error.status)) {
         history.remove(key);
         const dialog: TitledMessage = { title: uploadErrorTitle(error.code), message: error.message };
@@ -178,16 +208,48 @@ export function PlaygroundScreen({
         return;
       }
       // 502 feature-failed, 503, 504 and transport failures: the row becomes Generation Error (001 §8).
-      history.update(key, (item) => ({ ...item, status: "error" }));
+      const reason = isApiError(error) ? error.message : undefined;
+      history.update(key, (item) => ({ ...item, status: "error", errorMessage: reason }));
       if (feature.failureDialog) await showErrorDialog(feature.failureDialog, error);
     } finally {
-      setRunning((count) => count - 1);
+      setRunning((running) => running - 1);
     }
   };
 
-  const showApiCall = (files: Record<string, readonly (File | string)[]>, body: FeatureRequest["body"]) => {
+  const run = async () => {
+    if (!projectId || !canRun || unavailable || mobileBlocked) return;
+    const problem = validate?.();
+    if (problem) {
+      await openInfoModal({ title: problem.title, html: escapeHtml(problem.message) });
+      return;
+    }
+    let request: FeatureRequest;
+    try {
+      request = await buildRequest();
+    } catch (error) {
+      await openInfoModal({
+        title: "Error Preparing the Request",
+        html: escapeHtml(error instanceof Error ? error.message : "The inputs could not be prepared."),
+      });
+      return;
+    }
+    const formData = toFormData(request);
+    // Parallel calls (001 §4): each gets its placeholder; the button's working state ends with the last.
+    await Promise.all(Array.from({ length: Math.max(1, count) }, () => runOne(request, formData, projectId)));
+  };
+
+  const showApiCall = (
+    files: Record<string, readonly (File | string)[]>,
+    body: FeatureRequest["body"],
+    headers?: Record<string, string>,
+  ) => {
     openApiCallModal(
-      generateSnippets(feature, { origin: window.location.origin, body, fileNames: fileNamesOf(files) }),
+      generateSnippets(feature, {
+        origin: window.location.origin,
+        body,
+        fileNames: fileNamesOf(files),
+        headers,
+      }),
     );
   };
 
@@ -228,13 +290,25 @@ export function PlaygroundScreen({
                   {status?.reason ?? "No provider is configured for this feature on this deployment."}
                 </Alert>
               ) : null}
-              {form}
+              {mobileBlocked ? (
+                <Alert
+                  color="gray"
+                  variant="light"
+                  icon={<IconDeviceMobileOff size={18} aria-hidden />}
+                  title="Not available on mobile"
+                  data-testid="mobile-unavailable"
+                >
+                  {feature.name} needs a larger screen to draw masks. Please open this page on a computer.
+                </Alert>
+              ) : (
+                form
+              )}
               <Divider />
               <Group justify="space-between" gap="xs">
                 <Text size="sm" c="dimmed">
                   Price
                 </Text>
-                {price === undefined ? (
+                {priceInfo === undefined ? (
                   statusLoading ? (
                     <Skeleton height={14} width={120} />
                   ) : (
@@ -242,15 +316,16 @@ export function PlaygroundScreen({
                   )
                 ) : (
                   <Text size="sm" fw={500} data-testid="price-line">
-                    {priceLine(price)}
+                    {priceLine(priceInfo.price, priceInfo)}
                   </Text>
                 )}
               </Group>
+              {actionNotice}
               <Button
                 size="md"
                 fullWidth
                 onClick={() => void run()}
-                disabled={!canRun || unavailable || !projectId}
+                disabled={!canRun || unavailable || !projectId || mobileBlocked}
                 loading={running > 0}
               >
                 {actionLabel}
@@ -260,8 +335,10 @@ export function PlaygroundScreen({
                 size="xs"
                 leftSection={<IconCode size={14} aria-hidden />}
                 onClick={() => {
-                  const request = buildRequest();
-                  showApiCall(request.files, request.body);
+                  void Promise.resolve(buildRequest()).then(
+                    (request) => showApiCall(request.files, request.body, request.headers),
+                    () => undefined,
+                  );
                 }}
               >
                 Show API Call
@@ -274,10 +351,11 @@ export function PlaygroundScreen({
             title={feature.historyListName}
             history={history}
             rowImages={rowImages}
+            renderRowBody={renderRowBody}
             actions={{
               downloadName: feature.downloadName,
               onDelete: (item) => void deleteItem(item),
-              onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item)),
+              onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item), rowHeaders?.(item)),
               onReuse,
             }}
           />

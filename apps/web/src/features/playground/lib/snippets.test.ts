@@ -1,4 +1,10 @@
-import { backgroundRemovalFeature, imageExtensionFeature, PROJECT_HEADER } from "@prism/contract";
+import {
+  backgroundRemovalFeature,
+  IDENTITY_REQUEST_HEADER,
+  imageExtensionFeature,
+  PROJECT_HEADER,
+  pegasusGenerationFeature,
+} from "@prism/contract";
 import { describe, expect, it } from "vitest";
 import { API_KEY_PLACEHOLDER, generateSnippets } from "./snippets";
 
@@ -50,5 +56,19 @@ describe("generateSnippets", () => {
       fileNames: { image: ["it's.png"] },
     });
     expect(curl?.code).toContain(`-F 'image=@it'\\''s.png'`);
+  });
+
+  it("sends the AI Clone's request header next to the key in every language", () => {
+    const snippets = generateSnippets(pegasusGenerationFeature, {
+      origin: "http://localhost:3000",
+      body: { prompt: "a portrait", identity_id: "identity-7", artistic: true },
+      headers: { [IDENTITY_REQUEST_HEADER]: "request-7" },
+    });
+    const [curl, python, javascript] = snippets.map((snippet) => snippet.code);
+    expect(curl).toContain(`-H '${IDENTITY_REQUEST_HEADER}: request-7'`);
+    expect(curl).toContain("-F 'identity_id=identity-7'");
+    expect(python).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7",`);
+    expect(javascript).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7"`);
+    expect(javascript).toContain(`Authorization: "Bearer ${API_KEY_PLACEHOLDER}"`);
   });
 });

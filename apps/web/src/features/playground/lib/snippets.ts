@@ -22,6 +22,8 @@ export interface SnippetInputs {
   body?: Record<string, SnippetValue | undefined>;
   /** File names per file field; defaults to `<field>.png` (or `<field>.mp3` for audio). */
   fileNames?: Record<string, readonly string[] | undefined>;
+  /** Extra request headers besides the key, e.g. the AI Clone's `x-authorization-identity-request-id`. */
+  headers?: Record<string, string>;
 }
 
 interface Part {
@@ -73,10 +75,16 @@ function pyString(value: string): string {
   return JSON.stringify(value);
 }
 
-function curlSnippet(url: string, parts: Part[]): string {
+type Headers = readonly [name: string, value: string][];
+
+function headerList(extra: Record<string, string> | undefined): Headers {
+  return [["Authorization", `Bearer ${API_KEY_PLACEHOLDER}`], ...Object.entries(extra ?? {})];
+}
+
+function curlSnippet(url: string, headers: Headers, parts: Part[]): string {
   const lines = [
     `curl -X POST ${shellQuote(url)}`,
-    `  -H ${shellQuote(`Authorization: Bearer ${API_KEY_PLACEHOLDER}`)}`,
+    ...headers.map(([name, value]) => `  -H ${shellQuote(`${name}: ${value}`)}`),
     ...parts.map((part) =>
       part.kind === "file"
         ? `  -F ${shellQuote(`${part.name}=@${part.value}`)}`
@@ -86,14 +94,16 @@ function curlSnippet(url: string, parts: Part[]): string {
   return lines.join(" \\\n");
 }
 
-function pythonSnippet(url: string, parts: Part[]): string {
+function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
   const files = parts.filter((part) => part.kind === "file");
   const data = parts.filter((part) => part.kind === "text");
   const lines = [
     "import requests",
     "",
     `url = ${pyString(url)}`,
-    `headers = {"Authorization": "Bearer ${API_KEY_PLACEHOLDER}"}`,
+    headers.length === 1
+      ? `headers = {${headers.map(([name, value]) => `${pyString(name)}: ${pyString(value)}`).join(", ")}}`
+      : `headers = {\n${headers.map(([name, value]) => `    ${pyString(name)}: ${pyString(value)},`).join("\n")}\n}`,
   ];
   lines.push(
     data.length > 0
@@ -114,7 +124,11 @@ function pythonSnippet(url: string, parts: Part[]): string {
   return lines.join("\n");
 }
 
-function javascriptSnippet(url: string, parts: Part[], typed: boolean): string {
+function jsKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : pyString(name);
+}
+
+function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: boolean): string {
   const lines = [
     `import { readFile } from "node:fs/promises";`,
     "",
@@ -127,7 +141,7 @@ function javascriptSnippet(url: string, parts: Part[], typed: boolean): string {
     "",
     `const response${typed ? ": Response" : ""} = await fetch(${pyString(url)}, {`,
     `  method: "POST",`,
-    `  headers: { Authorization: "Bearer ${API_KEY_PLACEHOLDER}" },`,
+    `  headers: { ${headers.map(([name, value]) => `${jsKey(name)}: ${pyString(value)}`).join(", ")} },`,
     "  body: form,",
     "});",
     `if (!response.ok) throw new Error("Request failed: " + response.status);`,
@@ -151,10 +165,21 @@ export function generateSnippets(
 ): Snippet[] {
   const url = `${inputs.origin.replace(/\/+$/, "")}${feature.endpoint}`;
   const parts = snippetParts(feature, inputs);
+  const headers = headerList(inputs.headers);
   return [
-    { language: "curl", label: "cURL", syntax: "bash", code: curlSnippet(url, parts) },
-    { language: "python", label: "Python", syntax: "python", code: pythonSnippet(url, parts) },
-    { language: "javascript", label: "JavaScript", syntax: "js", code: javascriptSnippet(url, parts, false) },
-    { language: "typescript", label: "TypeScript", syntax: "ts", code: javascriptSnippet(url, parts, true) },
+    { language: "curl", label: "cURL", syntax: "bash", code: curlSnippet(url, headers, parts) },
+    { language: "python", label: "Python", syntax: "python", code: pythonSnippet(url, headers, parts) },
+    {
+      language: "javascript",
+      label: "JavaScript",
+      syntax: "js",
+      code: javascriptSnippet(url, headers, parts, false),
+    },
+    {
+      language: "typescript",
+      label: "TypeScript",
+      syntax: "ts",
+      code: javascriptSnippet(url, headers, parts, true),
+    },
   ];
 }

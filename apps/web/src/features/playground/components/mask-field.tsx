@@ -1,0 +1,124 @@
+import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from "@mantine/core";
+import { IconBrush, IconX } from "@tabler/icons-react";
+import { useEffect, useMemo, useState } from "react";
+import { isMaskEmpty, MaskEditor, type MaskEditorResult } from "../../../components/mask-editor";
+import { type ImageSize, readImageSize } from "../lib/upload-checks";
+
+/** A drawn mask at the image's full resolution. */
+export interface DrawnMask {
+  mask: Uint8Array;
+  width: number;
+  height: number;
+  /** Encoders of the editor (white = selected). */
+  toOpaquePng(): Promise<Blob>;
+  toTransparentPng(): Promise<Blob>;
+}
+
+/** An uploaded image's object URL and natural size, for the mask editor. */
+export interface LoadedImage extends ImageSize {
+  url: string;
+}
+
+/**
+ * Object URL and natural size of the chosen file (null while reading or without a file). The URL is
+ * revoked when the file changes.
+ */
+export function useLoadedImage(file: File | null): LoadedImage | null {
+  const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  const [size, setSize] = useState<{ url: string; size: ImageSize } | null>(null);
+  useEffect(() => {
+    if (!url || !file) return;
+    let current = true;
+    readImageSize(file).then(
+      (read) => {
+        if (current) setSize({ url, size: read });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+      URL.revokeObjectURL(url);
+    };
+  }, [file, url]);
+  return url && size?.url === url ? { url, ...size.size } : null;
+}
+
+/** A Blob as a named File for the multipart form. */
+export function asFile(blob: Blob, name: string): File {
+  return new File([blob], name, { type: blob.type || "image/png" });
+}
+
+export interface MaskFieldProps {
+  /** The button's text, also the popup's title (e.g. "Select Object to Remove"). */
+  label: string;
+  /** The uploaded image; the button is disabled without it (001 §5). */
+  image: LoadedImage | null;
+  mask: DrawnMask | null;
+  onChange: (mask: DrawnMask | null) => void;
+  disabled?: boolean;
+}
+
+/**
+ * The draw-mask button of a screen with its state line (001 §2 Mask popup): opens the shared mask
+ * editor over the uploaded image, keeps what I'm Done returns, and offers to clear it. Screens reset the
+ * mask to null when a new image is uploaded (001 §4).
+ */
+export function MaskField({ label, image, mask, onChange, disabled }: MaskFieldProps) {
+  const [opened, setOpened] = useState(false);
+  const drawn = mask !== null && !isMaskEmpty(mask.mask);
+
+  const done = (result: MaskEditorResult) => {
+    setOpened(false);
+    onChange(isMaskEmpty(result.mask) ? null : result);
+  };
+
+  return (
+    <Stack gap={6}>
+      <Button
+        variant="light"
+        leftSection={<IconBrush size={16} aria-hidden />}
+        disabled={!image || disabled}
+        onClick={() => setOpened(true)}
+      >
+        {label}
+      </Button>
+      <Group gap={6} justify="space-between" wrap="nowrap" mih={24}>
+        {drawn ? (
+          <>
+            <Badge variant="light" color="teal" data-testid="mask-state">
+              Mask drawn
+            </Badge>
+            <Tooltip label="Clear the mask">
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="sm"
+                aria-label="Clear the mask"
+                onClick={() => onChange(null)}
+                disabled={disabled}
+              >
+                <IconX size={14} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </>
+        ) : (
+          <Text size="xs" c="dimmed" data-testid="mask-state">
+            {image ? "No mask drawn yet." : "Upload an image to draw a mask."}
+          </Text>
+        )}
+      </Group>
+      {image ? (
+        <MaskEditor
+          opened={opened}
+          title={label}
+          imageUrl={image.url}
+          imageWidth={image.width}
+          imageHeight={image.height}
+          initialMask={mask?.mask ?? null}
+          onDone={done}
+          onClose={() => setOpened(false)}
+        />
+      ) : null}
+    </Stack>
+  );
+}
