@@ -9,7 +9,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
-import { PlaygroundScreen } from "./playground-screen";
+import { PlaygroundScreen, type PlaygroundScreenProps } from "./playground-screen";
 
 const PROJECT = "11111111-1111-4111-8111-111111111111";
 const RECORD = {
@@ -77,7 +77,7 @@ function stubPlayground(options: {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-function renderScreen() {
+function renderScreen(props: Partial<PlaygroundScreenProps> = {}) {
   const file = new File([new Uint8Array([1, 2, 3])], "subject.png", { type: "image/png" });
   renderWithSession(
     <PlaygroundScreen
@@ -86,6 +86,7 @@ function renderScreen() {
       canRun
       buildRequest={() => ({ files: { image: [file] }, body: {} })}
       form={<p>form</p>}
+      {...props}
     />,
   );
 }
@@ -205,5 +206,92 @@ describe("PlaygroundScreen", () => {
       projectId: PROJECT,
       offset: 0,
     });
+  });
+
+  it("launches `count` calls in parallel, one row each, and keeps working until the last one ends", async () => {
+    const answers: ((response: Response) => void)[] = [];
+    const { featureCalls } = stubPlayground({
+      featureAnswer: () => new Promise((resolve) => answers.push(resolve)),
+    });
+    renderScreen({ count: 3, priceLine: (price) => `$${(price * 3).toFixed(3)} for 3` });
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    expect(screen.getByTestId("price-line")).toHaveTextContent("$0.030 for 3");
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(3));
+    expect(featureCalls).toHaveLength(3);
+    const action = screen.getByRole("button", { name: "Remove Background" });
+    expect(action).toHaveAttribute("data-loading", "true");
+
+    answers[0]?.(json(200, { balance: 4.99, request: RECORD }));
+    answers[1]?.(json(200, { balance: 4.98, request: { ...RECORD, id: "req-2" } }));
+    await waitFor(() =>
+      expect(
+        screen.getAllByTestId("history-row").filter((row) => row.dataset.status === "done"),
+      ).toHaveLength(2),
+    );
+    expect(action).toHaveAttribute("data-loading", "true");
+    answers[2]?.(json(502, { error: "feature-failed", message: "The model failed." }));
+    await waitFor(() => expect(action).not.toHaveAttribute("data-loading"));
+    expect(
+      screen
+        .getAllByTestId("history-row")
+        .map((row) => row.dataset.status)
+        .sort(),
+    ).toEqual(["done", "done", "error"]);
+  });
+
+  it("shows the validation dialog instead of sending", async () => {
+    const { featureCalls } = stubPlayground({});
+    renderScreen({ validate: () => ({ title: "AI Clone not Selected", message: "Please select one." }) });
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: "AI Clone not Selected" });
+    expect(within(dialog).getByText("Please select one.")).toBeInTheDocument();
+    expect(featureCalls).toHaveLength(0);
+    expect(screen.queryByTestId("history-row")).not.toBeInTheDocument();
+  });
+
+  it("sends the request's extra headers", async () => {
+    const { featureCalls } = stubPlayground({
+      featureAnswer: async () => json(200, { balance: 4.99, request: RECORD }),
+    });
+    const file = new File([new Uint8Array([1])], "a.png", { type: "image/png" });
+    renderScreen({
+      buildRequest: async () => ({
+        files: { image: [file] },
+        body: { prompt: "x" },
+        headers: { "x-authorization-identity-request-id": "clone-request" },
+      }),
+    });
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(featureCalls).toHaveLength(1));
+    expect(featureCalls[0]?.headers.get("x-authorization-identity-request-id")).toBe("clone-request");
+    expect(featureCalls[0]?.headers.get("x-authorization-project")).toBe(PROJECT);
+  });
+
+  it("shows the provider's reason on the failed row when it could not process the input", async () => {
+    stubPlayground({
+      featureAnswer: async () =>
+        json(422, { error: "unprocessable-input", message: "No face found in the source image." }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error"));
+    expect(screen.getByTestId("row-error-reason")).toHaveTextContent("No face found in the source image.");
+    // Background removal has no failure dialog (001 §8): the row alone says it.
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("renders the screen's own row content", async () => {
+    stubPlayground({ requests: [RECORD] });
+    renderScreen({ renderRowBody: (item) => <p>custom row {item.id}</p> });
+    expect(await screen.findByText("custom row req-1")).toBeInTheDocument();
+    expect(screen.queryByRole("img", { name: "Result" })).not.toBeInTheDocument();
   });
 });
