@@ -1,22 +1,18 @@
-import { Button, Stack, TextInput } from "@mantine/core";
 import {
   ARCHIVE_LAST_ORGANIZATION,
   CHANGES_SAVED,
   ERROR_DIALOGS,
-  NAME_MAX_LENGTH,
   type Organization,
   REQUIRED_FIELDS_MISSING,
 } from "@prism/contract";
-import { IconArchive, IconBuilding, IconLock } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
+import { IconBuilding, IconLock } from "@tabler/icons-react";
 import { useNavigate } from "react-router";
-import { CopyField } from "../../../components/copy-field";
 import { EmptyState } from "../../../components/empty-state";
+import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
-import { SettingsCard } from "../../../components/settings-card";
 import { PATHS } from "../../../lib/paths";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
@@ -28,29 +24,18 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
   const navigate = useNavigate();
   // Spec 000 §2: Save and Archive are enabled only for the owner.
   const isOwner = canInOrganization(organization, "owner");
-  const [name, setName] = useState(organization.name);
-  const [error, setError] = useState<string | null>(null);
   const updateName = useUpdateOrganizationName();
   const archive = useArchiveOrganization();
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (!isOwner || updateName.isPending) return;
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError(REQUIRED_FIELDS_MISSING);
-      return;
+  const save = async (name: string) => {
+    try {
+      await updateName.mutateAsync({ organizationId: organization.id, name });
+      notify(CHANGES_SAVED);
+      return true;
+    } catch (failure) {
+      await showErrorDialog(ERROR_DIALOGS.updateOrganization, failure);
+      return false;
     }
-    updateName.mutate(
-      { organizationId: organization.id, name: trimmed },
-      {
-        onSuccess: () => {
-          setName(trimmed);
-          notify(CHANGES_SAVED);
-        },
-        onError: (failure) => void showErrorDialog(ERROR_DIALOGS.updateOrganization, failure),
-      },
-    );
   };
 
   const confirmArchive = async () => {
@@ -78,58 +63,29 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
   };
 
   return (
-    <Stack gap="lg">
-      <form onSubmit={save} noValidate>
-        <SettingsCard
-          title="Organization details"
-          description="The identifier to quote to support, and the name every member sees in the organization picker."
-          footer={
-            <Button
-              type="submit"
-              disabled={!isOwner}
-              loading={updateName.isPending}
-              leftSection={isOwner ? undefined : <IconLock size={14} aria-hidden />}
-            >
-              Save
-            </Button>
-          }
-        >
-          <Stack gap="md" maw={560}>
-            <CopyField label="Organization ID" value={organization.id} />
-            <TextInput
-              label="Name"
-              value={name}
-              maxLength={NAME_MAX_LENGTH}
-              readOnly={!isOwner}
-              required
-              error={error}
-              description={isOwner ? undefined : "Only the owner can rename the organization."}
-              onChange={(event) => {
-                setName(event.currentTarget.value);
-                setError(null);
-              }}
-            />
-          </Stack>
-        </SettingsCard>
-      </form>
-      <SettingsCard
-        tone="danger"
-        title="Archive organization"
-        description="Archiving removes the organization for every member. You need another active organization to archive this one."
-        footer={
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconArchive size={16} aria-hidden />}
-            disabled={!isOwner}
-            loading={archive.isPending}
-            onClick={() => void confirmArchive()}
-          >
-            Archive
-          </Button>
-        }
-      />
-    </Stack>
+    <EntitySettings
+      details={{
+        title: "Organization details",
+        description:
+          "The identifier to quote to support, and the name every member sees in the organization picker.",
+      }}
+      idLabel="Organization ID"
+      id={organization.id}
+      nameLabel="Name"
+      initialName={organization.name}
+      readOnlyHint="Only the owner can rename the organization."
+      emptyNameError={REQUIRED_FIELDS_MISSING}
+      canEdit={isOwner}
+      saving={updateName.isPending}
+      onSave={save}
+      archive={{
+        title: "Archive organization",
+        description:
+          "Archiving removes the organization for every member. You need another active organization to archive this one.",
+      }}
+      archiving={archive.isPending}
+      onArchive={() => void confirmArchive()}
+    />
   );
 }
 

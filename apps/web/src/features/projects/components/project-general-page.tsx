@@ -1,21 +1,17 @@
-import { Button, Stack, TextInput } from "@mantine/core";
 import {
   ARCHIVE_LAST_PROJECT,
   CHANGES_SAVED,
   ERROR_DIALOGS,
-  NAME_MAX_LENGTH,
   NAME_REQUIRED,
   type Project,
 } from "@prism/contract";
-import { IconArchive, IconFolder, IconLock } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
-import { CopyField } from "../../../components/copy-field";
+import { IconFolder } from "@tabler/icons-react";
 import { EmptyState } from "../../../components/empty-state";
+import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
-import { SettingsCard } from "../../../components/settings-card";
 import { useCan } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useArchiveProject } from "../api/archive-project";
@@ -24,29 +20,18 @@ import { useUpdateProject } from "../api/update-project";
 function ProjectSettings({ project, projectCount }: { project: Project; projectCount: number }) {
   // Spec 000 §6: the project name and archiving belong to the owner.
   const isOwner = useCan("owner");
-  const [name, setName] = useState(project.name);
-  const [error, setError] = useState<string | null>(null);
   const updateProject = useUpdateProject();
   const archiveProject = useArchiveProject();
 
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (!isOwner || updateProject.isPending) return;
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError(NAME_REQUIRED);
-      return;
+  const save = async (name: string) => {
+    try {
+      await updateProject.mutateAsync({ projectId: project.id, name });
+      notify(CHANGES_SAVED);
+      return true;
+    } catch (failure) {
+      await showErrorDialog(ERROR_DIALOGS.updateProject, failure);
+      return false;
     }
-    updateProject.mutate(
-      { projectId: project.id, name: trimmed },
-      {
-        onSuccess: () => {
-          setName(trimmed);
-          notify(CHANGES_SAVED);
-        },
-        onError: (failure) => void showErrorDialog(ERROR_DIALOGS.updateProject, failure),
-      },
-    );
   };
 
   const confirmArchive = async () => {
@@ -71,58 +56,28 @@ function ProjectSettings({ project, projectCount }: { project: Project; projectC
   };
 
   return (
-    <Stack gap="lg">
-      <form onSubmit={save} noValidate>
-        <SettingsCard
-          title="Project details"
-          description="The identifier to quote to support, and the name shown in the project picker."
-          footer={
-            <Button
-              type="submit"
-              disabled={!isOwner}
-              loading={updateProject.isPending}
-              leftSection={isOwner ? undefined : <IconLock size={14} aria-hidden />}
-            >
-              Save
-            </Button>
-          }
-        >
-          <Stack gap="md" maw={560}>
-            <CopyField label="Project ID" value={project.id} />
-            <TextInput
-              label="Project Name"
-              value={name}
-              maxLength={NAME_MAX_LENGTH}
-              readOnly={!isOwner}
-              required
-              error={error}
-              description={isOwner ? undefined : "Only the organization's owner can rename projects."}
-              onChange={(event) => {
-                setName(event.currentTarget.value);
-                setError(null);
-              }}
-            />
-          </Stack>
-        </SettingsCard>
-      </form>
-      <SettingsCard
-        tone="danger"
-        title="Archive project"
-        description="Archiving removes the project and disables its API keys. An organization keeps at least one project."
-        footer={
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconArchive size={16} aria-hidden />}
-            disabled={!isOwner}
-            loading={archiveProject.isPending}
-            onClick={() => void confirmArchive()}
-          >
-            Archive
-          </Button>
-        }
-      />
-    </Stack>
+    <EntitySettings
+      details={{
+        title: "Project details",
+        description: "The identifier to quote to support, and the name shown in the project picker.",
+      }}
+      idLabel="Project ID"
+      id={project.id}
+      nameLabel="Project Name"
+      initialName={project.name}
+      readOnlyHint="Only the organization's owner can rename projects."
+      emptyNameError={NAME_REQUIRED}
+      canEdit={isOwner}
+      saving={updateProject.isPending}
+      onSave={save}
+      archive={{
+        title: "Archive project",
+        description:
+          "Archiving removes the project and disables its API keys. An organization keeps at least one project.",
+      }}
+      archiving={archiveProject.isPending}
+      onArchive={() => void confirmArchive()}
+    />
   );
 }
 
