@@ -88,6 +88,7 @@ export function ImageCountField({ value, onChange }: { value: number; onChange: 
         value={String(value)}
         onChange={(next) => onChange(Number(next))}
         aria-labelledby="image-count-label"
+        data-testid="image-count"
       />
     </Input.Wrapper>
   );
