@@ -7,6 +7,7 @@ import {
   randomPrompt,
 } from "@prism/contract";
 import { IconArrowsShuffle } from "@tabler/icons-react";
+import { type ReactNode, useId } from "react";
 import type { HistoryItem } from "../api/use-history";
 import {
   generationReuse,
@@ -23,57 +24,69 @@ const IMAGE_COUNTS = Array.from({ length: IMAGE_COUNT_MAX - IMAGE_COUNT_MIN + 1 
   String(IMAGE_COUNT_MIN + index),
 );
 
-/** A prompt box with its "n/1000" counter (001 §5). */
+/** A prompt box with its "n/1000" counter (001 §5) and an optional action beside its label. */
 export function PromptField({
   label,
   value,
   onChange,
   placeholder = PROMPT_PLACEHOLDER,
   counterTestId,
+  labelAction,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   placeholder?: string;
   counterTestId?: string;
+  labelAction?: ReactNode;
 }) {
+  const id = useId();
   return (
-    <Textarea
-      label={label}
-      placeholder={placeholder}
-      value={value}
-      maxLength={PROMPT_MAX_LENGTH}
-      autosize
-      minRows={3}
-      maxRows={8}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      inputWrapperOrder={["label", "input", "description"]}
-      description={
-        <Text component="span" size="xs" c="dimmed" data-testid={counterTestId}>
-          {`${value.length}/${PROMPT_MAX_LENGTH}`}
-        </Text>
-      }
-      styles={{ description: { textAlign: "right", marginTop: 4 } }}
-    />
+    <Stack gap={4}>
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <Input.Label htmlFor={id}>{label}</Input.Label>
+        {labelAction}
+      </Group>
+      <Textarea
+        id={id}
+        placeholder={placeholder}
+        value={value}
+        maxLength={PROMPT_MAX_LENGTH}
+        autosize
+        minRows={3}
+        maxRows={8}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        inputWrapperOrder={["input", "description"]}
+        description={
+          <Text component="span" size="xs" c="dimmed" data-testid={counterTestId}>
+            {`${value.length}/${PROMPT_MAX_LENGTH}`}
+          </Text>
+        }
+        styles={{ description: { textAlign: "right", marginTop: 4 } }}
+      />
+    </Stack>
   );
 }
 
 /** The prompt with the Random Prompt button beside its label. */
 export function PromptWithRandom({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
-    <Stack gap={6}>
-      <Group justify="flex-end">
+    <PromptField
+      label="Prompt"
+      value={value}
+      onChange={onChange}
+      counterTestId="prompt-counter"
+      labelAction={
         <Button
           variant="light"
-          size="xs"
+          size="compact-sm"
           leftSection={<IconArrowsShuffle size={14} aria-hidden />}
           onClick={() => onChange(randomPrompt(value))}
         >
           Random Prompt
         </Button>
-      </Group>
-      <PromptField label="Prompt" value={value} onChange={onChange} counterTestId="prompt-counter" />
-    </Stack>
+      }
+    />
   );
 }
 
@@ -121,7 +134,7 @@ export function GenerationRowDetails({ item }: { item: HistoryItem }) {
   const { prompt, negativePrompt, size, artistic, identityId } = generationReuse(item.request_data.body);
   return (
     <Stack gap={6} data-testid="row-prompt">
-      <Text size="sm" lineClamp={4} title={prompt}>
+      <Text size="sm" lineClamp={3} title={prompt}>
         {prompt}
       </Text>
       {negativePrompt ? (
@@ -133,9 +146,9 @@ export function GenerationRowDetails({ item }: { item: HistoryItem }) {
         </Text>
       ) : null}
       <Group gap={6}>
-        <Badge variant="default" size="sm" radius="sm">
+        <Text size="xs" c="dimmed" ff="monospace">
           {resolutionOptionLabel(size)}
-        </Badge>
+        </Text>
         {identityId ? (
           <Badge variant="light" size="sm" radius="sm" color="grape">
             AI Clone

@@ -143,10 +143,12 @@ function HistoryRow({
   const resultUrl = item.response_data.file;
   const unusable = generating || failed || !resultUrl;
   const inputs = images.filter((image) => image.url !== resultUrl);
+  const withDetails = body === undefined && details !== undefined;
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+      {/* With details, the actions move below the picture and text when the row is too narrow. */}
+      <Group justify="space-between" align="flex-start" wrap={withDetails ? "wrap" : "nowrap"} gap="md">
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
@@ -198,10 +200,8 @@ function HistoryRow({
             ) : null}
           </Group>
         )}
-        {body === undefined && details !== undefined ? (
-          <Box style={{ flex: 1, minWidth: 0 }}>{details}</Box>
-        ) : null}
-        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
+        {withDetails ? <Box style={{ flex: "1 1 240px", minWidth: 0 }}>{details}</Box> : null}
+        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0, marginLeft: "auto" }}>
           <Group gap={6}>
             {generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
