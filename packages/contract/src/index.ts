@@ -9,3 +9,4 @@ export * from "./limits";
 export * from "./messages";
 export * from "./password";
 export * from "./permissions";
+export * from "./random-prompts";

@@ -127,6 +127,7 @@ function HistoryRow({
   actions,
   onOpenImage,
   body,
+  details,
 }: {
   item: HistoryItem;
   images: RowImage[];
@@ -134,16 +135,20 @@ function HistoryRow({
   onOpenImage: (url: string) => void;
   /** The screen's own row content instead of the pictures. */
   body?: ReactNode;
+  /** The screen's own text beside the pictures (a generation's prompt and size). */
+  details?: ReactNode;
 }) {
   const generating = item.status === "generating";
   const failed = item.status === "error";
   const resultUrl = item.response_data.file;
   const unusable = generating || failed || !resultUrl;
   const inputs = images.filter((image) => image.url !== resultUrl);
+  const withDetails = body === undefined && details !== undefined;
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+      {/* With details, the actions move below the picture and text when the row is too narrow. */}
+      <Group justify="space-between" align="flex-start" wrap={withDetails ? "wrap" : "nowrap"} gap="md">
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
@@ -195,7 +200,8 @@ function HistoryRow({
             ) : null}
           </Group>
         )}
-        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
+        {withDetails ? <Box style={{ flex: "1 1 240px", minWidth: 0 }}>{details}</Box> : null}
+        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0, marginLeft: "auto" }}>
           <Group gap={6}>
             {generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
@@ -281,12 +287,15 @@ export function HistoryPanel({
   actions,
   rowImages = (item) => defaultRowImages(item),
   renderRowBody,
+  rowDetails,
 }: {
   title: string;
   history: PlaygroundHistory;
   actions: HistoryRowActions;
   rowImages?: (item: HistoryItem) => RowImage[];
   renderRowBody?: (item: HistoryItem) => ReactNode;
+  /** Text shown beside a row's pictures, keeping the spinner, Generation Error and lightbox. */
+  rowDetails?: (item: HistoryItem) => ReactNode;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
@@ -359,6 +368,7 @@ export function HistoryPanel({
             images={images}
             actions={actions}
             body={renderRowBody?.(item)}
+            details={rowDetails?.(item)}
             onOpenImage={(url) => {
               const index = gallery.findIndex((image) => image.src === url);
               if (index >= 0) setOpenIndex(index);

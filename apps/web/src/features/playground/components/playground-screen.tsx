@@ -58,6 +58,8 @@ export interface PlaygroundScreenProps {
   validate?: () => TitledMessage | null;
   /** Replaces a row's pictures with the screen's own content (transcripts, AI Clones). */
   renderRowBody?: (item: HistoryItem) => ReactNode;
+  /** Text beside a row's pictures (a generation's prompt and size); pictures, spinner and error stay. */
+  rowDetails?: (item: HistoryItem) => ReactNode;
   /** Extra headers for a history row's Show API Call (the AI Clone's request id is not in the record). */
   rowHeaders?: (item: HistoryItem) => Record<string, string> | undefined;
   /** Replaces the action button row, e.g. with a lock message (training before the first deposit). */
@@ -128,6 +130,7 @@ export function PlaygroundScreen({
   count = 1,
   validate,
   renderRowBody,
+  rowDetails,
   actionNotice,
   rowHeaders,
 }: PlaygroundScreenProps) {
@@ -352,6 +355,7 @@ export function PlaygroundScreen({
             history={history}
             rowImages={rowImages}
             renderRowBody={renderRowBody}
+            rowDetails={rowDetails}
             actions={{
               downloadName: feature.downloadName,
               onDelete: (item) => void deleteItem(item),
