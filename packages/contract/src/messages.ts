@@ -1,5 +1,5 @@
 import type { ErrorCode } from "./errors";
-import { COST_DECIMALS, MAX_AUDIO_SECONDS } from "./limits";
+import { COST_DECIMALS, MAX_AUDIO_SECONDS, usdToMicros } from "./limits";
 
 /**
  * User-visible texts that the server and more than one web screen share, in the spec's exact wording
@@ -105,8 +105,21 @@ export function rechargeConfirmText(amount: number | string): string {
 }
 
 /** The price line of the edit screens, e.g. "$0.010 will be charged". */
+const MICROS_PER_SHOWN_DIGIT = 10n ** BigInt(6 - COST_DECIMALS);
+
+/**
+ * A cost with 3 decimals (001 §9), rounded half up on its exact micro-dollars: `toFixed` alone would
+ * show $0.0375 as $0.037 because its binary value is just below it.
+ */
+export function formatCost(priceUsd: number): string {
+  const micros = usdToMicros(priceUsd);
+  const shown = (micros + MICROS_PER_SHOWN_DIGIT / 2n) / MICROS_PER_SHOWN_DIGIT;
+  const digits = shown.toString().padStart(COST_DECIMALS + 1, "0");
+  return `$${digits.slice(0, -COST_DECIMALS)}.${digits.slice(-COST_DECIMALS)}`;
+}
+
 export function chargeNoticeText(priceUsd: number): string {
-  return `$${priceUsd.toFixed(COST_DECIMALS)} will be charged`;
+  return `${formatCost(priceUsd)} will be charged`;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
 import {
-  COST_DECIMALS,
   CUSTOM_RESOLUTION_LABEL,
   chargeNoticeText,
   DEFAULT_RESOLUTION,
@@ -59,17 +58,9 @@ export function totalPrice(unitPriceUsd: number, count: number): number {
   return microsToUsd(usdToMicros(unitPriceUsd) * BigInt(Math.max(1, Math.trunc(count))));
 }
 
-const MICROS_PER_SHOWN_DIGIT = 10n ** BigInt(6 - COST_DECIMALS);
-
-/**
- * The cost line of a generation screen, e.g. "$0.080 will be charged" for 2 images at $0.04. The
- * total is rounded half up to 3 decimals on its exact micro-dollars first; `toFixed` alone would
- * round 0.0375 down because its binary value is just below it.
- */
+/** The cost line of a generation screen, e.g. "$0.080 will be charged" for 2 images at $0.04. */
 export function generationChargeText(unitPriceUsd: number, count: number): string {
-  const micros = usdToMicros(totalPrice(unitPriceUsd, count));
-  const shown = ((micros + MICROS_PER_SHOWN_DIGIT / 2n) / MICROS_PER_SHOWN_DIGIT) * MICROS_PER_SHOWN_DIGIT;
-  return chargeNoticeText(microsToUsd(shown));
+  return chargeNoticeText(totalPrice(unitPriceUsd, count));
 }
 
 /** The unit price of Pegasus generation: priceIdentity when an AI Clone is used (001 §3, §9). */
