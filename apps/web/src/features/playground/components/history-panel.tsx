@@ -55,6 +55,8 @@ export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, 
 
 export interface HistoryRowActions {
   downloadName: string | null;
+  /** The link of a row's Download when it is not the result file (e.g. a JSON body). */
+  downloadUrl?: (item: HistoryItem) => string | undefined;
   onDelete: (item: HistoryItem) => void;
   onShowApiCall: (item: HistoryItem) => void;
   /** Present only where the spec offers Reuse (generation screens). */
@@ -139,6 +141,8 @@ function HistoryRow({
   const failed = item.status === "error";
   const resultUrl = item.response_data.file;
   const unusable = generating || failed || !resultUrl;
+  const downloadUrl = actions.downloadUrl?.(item) ?? resultUrl;
+  const downloadable = !generating && !failed && downloadUrl !== undefined;
   const inputs = images.filter((image) => image.url !== resultUrl);
 
   return (
@@ -197,7 +201,7 @@ function HistoryRow({
         )}
         <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
           <Group gap={6}>
-            {generating ? (
+            {body !== undefined ? null : generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
                 Generating
               </Badge>
@@ -223,7 +227,7 @@ function HistoryRow({
               </Button>
             ) : null}
             {actions.downloadName ? (
-              unusable ? (
+              !downloadable ? (
                 <Button
                   size="xs"
                   variant="default"
@@ -237,7 +241,7 @@ function HistoryRow({
                   size="xs"
                   variant="default"
                   component="a"
-                  href={resultUrl}
+                  href={downloadUrl}
                   download={actions.downloadName}
                   leftSection={<IconDownload size={14} aria-hidden />}
                 >
