@@ -284,7 +284,7 @@ export function PegasusTrainingPage() {
                 </Text>
               </Stack>
             </Dropzone>
-            <Text size="xs" c={enough ? "dimmed" : "orange"} data-testid="photo-hint">
+            <Text size="xs" c={count > 0 && !enough ? "orange" : "dimmed"} data-testid="photo-hint">
               {TRAINING_MIN_IMAGES} to {TRAINING_MAX_IMAGES} images are needed
               {count < TRAINING_MIN_IMAGES ? ` (${TRAINING_MIN_IMAGES - count} more)` : ""}.
             </Text>
