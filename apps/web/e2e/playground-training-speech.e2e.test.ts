@@ -214,14 +214,28 @@ describe("playground: AI Clone training and speech to text", () => {
     await page.getByLabel("Name").fill("Ada Lovelace");
     await session.screenshot("training-ready-to-start");
     const balanceBefore = await balanceOf(page, baseUrl);
-    const sent = page.waitForRequest(
-      (request) => request.method() === "POST" && request.url().endsWith("/v1/images/pegasus-training"),
-    );
+    // Records the photos the page hands to fetch: the server stores inputs as PNG and forwards them so,
+    // so the JPEG encoding is only visible here.
+    await page.evaluate(() => {
+      const sentPhotos: { name: string; type: string; jpegMagic: boolean }[] = [];
+      Object.assign(window, { sentPhotos });
+      const original = window.fetch.bind(window);
+      window.fetch = async (input, init) => {
+        if (String(input).endsWith("/v1/images/pegasus-training") && init?.body instanceof FormData) {
+          for (const entry of init.body.getAll("images")) {
+            if (!(entry instanceof File)) continue;
+            const head = new Uint8Array(await entry.slice(0, 3).arrayBuffer());
+            sentPhotos.push({
+              name: entry.name,
+              type: entry.type,
+              jpegMagic: head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff,
+            });
+          }
+        }
+        return original(input, init);
+      };
+    });
     await start.click();
-    // The browser sends every photo as a JPEG (the server stores inputs as PNG, so this is checked here).
-    const multipart = ((await sent).postDataBuffer() ?? Buffer.alloc(0)).toString("latin1");
-    const jpegParts = multipart.match(/name="images"; filename="[^"]+\.jpg"\r\nContent-Type: image\/jpeg/g);
-    expect(jpegParts).toHaveLength(15);
     await page.getByText("Training has started!").waitFor({ timeout: 60_000 });
     // The form is cleared for the next clone.
     await expect.poll(() => photoCount.textContent()).toBe("0 / 15");
@@ -243,6 +257,19 @@ describe("playground: AI Clone training and speech to text", () => {
     ).toBeGreaterThan(0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("training-ready");
+
+    const sentPhotos = (await page.evaluate(
+      () => (window as unknown as { sentPhotos: unknown }).sentPhotos,
+    )) as {
+      name: string;
+      type: string;
+      jpegMagic: boolean;
+    }[];
+    expect(sentPhotos).toHaveLength(15);
+    for (const photo of sentPhotos) {
+      expect(photo).toMatchObject({ type: "image/jpeg", jpegMagic: true });
+      expect(photo.name).toMatch(/\.jpg$/);
+    }
 
     const received = await lastModelCall("pegasus-training");
     expect(received.fields.description).toBe("Ada Lovelace");
@@ -267,7 +294,7 @@ describe("playground: AI Clone training and speech to text", () => {
     ]);
 
     await deleteOnlyRow(page, "Delete AI Clone");
-  });
+  }, 240_000);
 
   it("marks the clone Failed and refunds it when the model server refuses the training", async () => {
     const { page, baseUrl } = session;
@@ -294,7 +321,7 @@ describe("playground: AI Clone training and speech to text", () => {
     await expect.poll(() => balanceOf(page, baseUrl), { timeout: 10_000 }).toBe(balanceBefore);
 
     await deleteOnlyRow(page, "Delete AI Clone");
-  });
+  }, 180_000);
 
   it("transcribes an English recording on the builtin engine, downloads speech.json, then deletes it", async () => {
     const { page, baseUrl } = session;
@@ -311,7 +338,7 @@ describe("playground: AI Clone training and speech to text", () => {
     const pricePerMinute = Number(rate.slice(1).split(" ")[0]);
 
     // English is the default; the builtin engine offers only English, the others are listed as unavailable.
-    const language = page.getByLabel("Language", { exact: true });
+    const language = page.getByRole("combobox", { name: "Language" });
     expect(await language.inputValue()).toBe("English");
     await language.click();
     expect(await page.getByRole("option").count()).toBe(100);
@@ -376,7 +403,7 @@ describe("playground: AI Clone training and speech to text", () => {
     expect(requests[0]?.request_data.body.language).toBe("en");
 
     await deleteOnlyRow(page, "Delete Transcription");
-  });
+  }, 240_000);
 
   it("refuses unreadable, too large and too long audio files", async () => {
     const { page } = session;
