@@ -63,6 +63,11 @@ export interface PlaygroundHistory {
   replace: (key: string, item: HistoryItem) => void;
   update: (key: string, change: (item: HistoryItem) => HistoryItem) => void;
   remove: (key: string) => void;
+  /**
+   * Re-reads the first page and updates the rows it holds, for records that change after the call
+   * (AI Clone training). New rows are not added: they arrive through the screen's own call.
+   */
+  refresh: () => Promise<void>;
 }
 
 /**
@@ -146,6 +151,24 @@ export function usePlaygroundHistory(
     setState((previous) => ({ ...previous, items: previous.items.filter((item) => item.key !== key) }));
   }, []);
 
+  const refresh = useCallback(async () => {
+    const forProject = stateRef.current.projectId;
+    if (!forProject) return;
+    const answer = await api.playground.getRequests({ endpoint, projectId: forProject, offset: 0 });
+    const fresh = new Map(answer.requests.map((record) => [record.id, record]));
+    setState((previous) =>
+      previous.projectId === forProject
+        ? {
+            ...previous,
+            items: previous.items.map((item) => {
+              const record = item.local ? undefined : fresh.get(item.id);
+              return record ? fromRecord(record) : item;
+            }),
+          }
+        : previous,
+    );
+  }, [endpoint]);
+
   return {
     items: state.items,
     hasMoreItems: state.hasMoreItems,
@@ -158,5 +181,6 @@ export function usePlaygroundHistory(
     replace,
     update,
     remove,
+    refresh,
   };
 }

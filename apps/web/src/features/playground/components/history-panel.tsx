@@ -55,6 +55,8 @@ export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, 
 
 export interface HistoryRowActions {
   downloadName: string | null;
+  /** The link of a row's Download when it is not the result file (e.g. a JSON body). */
+  downloadUrl?: (item: HistoryItem) => string | undefined;
   onDelete: (item: HistoryItem) => void;
   onShowApiCall: (item: HistoryItem) => void;
   /** Present only where the spec offers Reuse (generation screens). */
@@ -142,6 +144,8 @@ function HistoryRow({
   const failed = item.status === "error";
   const resultUrl = item.response_data.file;
   const unusable = generating || failed || !resultUrl;
+  const downloadUrl = actions.downloadUrl?.(item) ?? resultUrl;
+  const downloadable = !generating && !failed && downloadUrl !== undefined;
   const inputs = images.filter((image) => image.url !== resultUrl);
   const withDetails = body === undefined && details !== undefined;
 
@@ -203,7 +207,7 @@ function HistoryRow({
         {withDetails ? <Box style={{ flex: "1 1 240px", minWidth: 0 }}>{details}</Box> : null}
         <Stack gap="xs" align="flex-end" style={{ flexShrink: 0, marginLeft: "auto" }}>
           <Group gap={6}>
-            {generating ? (
+            {body !== undefined ? null : generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
                 Generating
               </Badge>
@@ -229,7 +233,7 @@ function HistoryRow({
               </Button>
             ) : null}
             {actions.downloadName ? (
-              unusable ? (
+              !downloadable ? (
                 <Button
                   size="xs"
                   variant="default"
@@ -243,7 +247,7 @@ function HistoryRow({
                   size="xs"
                   variant="default"
                   component="a"
-                  href={resultUrl}
+                  href={downloadUrl}
                   download={actions.downloadName}
                   leftSection={<IconDownload size={14} aria-hidden />}
                 >

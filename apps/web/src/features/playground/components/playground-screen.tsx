@@ -1,6 +1,9 @@
 import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import {
+  AUDIO_TOO_LARGE,
+  AUDIO_TOO_LONG,
+  AUDIO_UNREADABLE,
   chargeNoticeText,
   ERROR_DIALOGS,
   type Feature,
@@ -9,7 +12,7 @@ import {
   type TitledMessage,
 } from "@prism/contract";
 import { IconCode, IconDeviceMobileOff, IconPlugConnectedX } from "@tabler/icons-react";
-import { type ReactNode, useCallback, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { openApiCallModal } from "../../../components/api-call-modal";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
@@ -56,7 +59,7 @@ export interface PlaygroundScreenProps {
   count?: number;
   /** Checked when the action is clicked; a returned message is shown as a dialog and nothing is sent. */
   validate?: () => TitledMessage | null;
-  /** Replaces a row's pictures with the screen's own content (transcripts, AI Clones). */
+  /** Replaces a row's pictures and status badge with the screen's own content (transcripts, AI Clones). */
   renderRowBody?: (item: HistoryItem) => ReactNode;
   /** Text beside a row's pictures (a generation's prompt and size); pictures, spinner and error stay. */
   rowDetails?: (item: HistoryItem) => ReactNode;
@@ -64,12 +67,27 @@ export interface PlaygroundScreenProps {
   rowHeaders?: (item: HistoryItem) => Record<string, string> | undefined;
   /** Replaces the action button row, e.g. with a lock message (training before the first deposit). */
   actionNotice?: ReactNode;
+  /**
+   * Rows that may still change on the server (training in progress): while any is listed, the first
+   * page is re-read every HISTORY_REFRESH_MS.
+   */
+  refreshWhile?: (item: HistoryItem) => boolean;
+  /** The Download link of a row without a result file, e.g. its JSON body (transcriptions). */
+  rowDownloadUrl?: (item: HistoryItem) => string | undefined;
 }
+
+/** How often rows that are still changing on the server are re-read (cheap: one page, one call). */
+export const HISTORY_REFRESH_MS = 12_000;
 
 /** Upload refusals whose server message is the text to show (001 §5 limits checked again by the server). */
 const UPLOAD_ERROR_STATUSES = new Set([400, 413, 415, 422]);
 
-function uploadErrorTitle(code: string): string {
+function uploadErrorTitle(code: string, feature: Feature): string {
+  if (feature.inputs.files.some((input) => input.kind === "audio")) {
+    if (code === "unreadable-file" || code === "unsupported-file-type") return AUDIO_UNREADABLE.title;
+    if (code === "file-too-large" || code === "payload-too-large") return AUDIO_TOO_LARGE.title;
+    if (code === "audio-too-long") return AUDIO_TOO_LONG.title;
+  }
   if (code === "unreadable-file") return "Error Reading Image";
   if (code === "file-too-large" || code === "image-dimensions-exceeded" || code === "payload-too-large") {
     return "Image Size Limit Exceeded";
@@ -133,6 +151,8 @@ export function PlaygroundScreen({
   rowDetails,
   actionNotice,
   rowHeaders,
+  refreshWhile,
+  rowDownloadUrl,
 }: PlaygroundScreenProps) {
   const { selectedProject, selectedOrganization, updateUserInfo, logout } = useSession();
   const projectId = selectedProject?.id ?? null;
@@ -158,6 +178,19 @@ export function PlaygroundScreen({
     },
     [organizationId, updateUserInfo],
   );
+
+  const { refresh } = history;
+  const needsRefresh =
+    refreshWhile !== undefined && history.items.some((item) => !item.local && refreshWhile(item));
+  useEffect(() => {
+    if (!needsRefresh) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "hidden") return;
+      // A failed re-read is retried at the next tick; the list itself stays as it is.
+      refresh().catch(() => undefined);
+    }, HISTORY_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [needsRefresh, refresh]);
 
   const runOne = async (request: FeatureRequest, formData: FormData, projectId: string) => {
     const key = `local-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -206,7 +239,10 @@ export function PlaygroundScreen({
       }
       if (isApiError(error) && UPLOAD_ERROR_STATUSES.has(error.status)) {
         history.remove(key);
-        const dialog: TitledMessage = { title: uploadErrorTitle(error.code), message: error.message };
+        const dialog: TitledMessage = {
+          title: uploadErrorTitle(error.code, feature),
+          message: error.message,
+        };
         await openInfoModal({ title: dialog.title, html: escapeHtml(dialog.message) });
         return;
       }
@@ -358,6 +394,7 @@ export function PlaygroundScreen({
             rowDetails={rowDetails}
             actions={{
               downloadName: feature.downloadName,
+              downloadUrl: rowDownloadUrl,
               onDelete: (item) => void deleteItem(item),
               onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item), rowHeaders?.(item)),
               onReuse,

@@ -1,0 +1,33 @@
+import { type HistoryRequestRecord, identityStatusSchema } from "@prism/contract";
+
+/** What a row of Your AI Clones shows (001 §4: sending while the call runs, then pending and later statuses). */
+export type TrainingRowStatus = "sending" | "pending" | "training" | "ready" | "failed";
+
+export const TRAINING_STATUS_LABELS: Record<TrainingRowStatus, string> = {
+  sending: "Sending",
+  pending: "Pending",
+  training: "Training",
+  ready: "Ready",
+  failed: "Failed",
+};
+
+/**
+ * The row status of a training request. The call only queues the training, so a stored request is
+ * `generating` until the model server accepts it (shown as pending), then `done` with the identity's
+ * status in its response body; `error` means the training could not be started.
+ */
+export function trainingRowStatus(
+  item: Pick<HistoryRequestRecord, "status" | "response_data"> & { local?: boolean },
+): TrainingRowStatus {
+  if (item.status === "error") return "failed";
+  if (item.status === "generating") return item.local ? "sending" : "pending";
+  const body = item.response_data.body;
+  const reported = typeof body === "object" && body !== null && "status" in body ? body.status : undefined;
+  const status = identityStatusSchema.safeParse(reported);
+  return status.success ? status.data : "pending";
+}
+
+/** Whether the row may still change: its list is re-read while any row is pending or training. */
+export function isTrainingInProgress(status: TrainingRowStatus): boolean {
+  return status === "pending" || status === "training";
+}
