@@ -40,7 +40,15 @@ export function thumbnailUrl(url: string): string {
 export interface RowImage {
   label: string;
   url: string;
+  /**
+   * Shows the picture as a mask over this image (a "Mask overlay"): white areas of `url` tint the
+   * image. The lightbox still opens `url`, the mask itself.
+   */
+  overlayOn?: string;
 }
+
+/** The tint of a mask overlay thumbnail, as in the mask editor. */
+const MASK_OVERLAY_TINT = "rgba(250, 82, 82, 0.6)";
 
 /** The pictures a row shows, by default the first file of every input field, then the result. */
 export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, string> = {}): RowImage[] {
@@ -83,6 +91,31 @@ function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
       >
         {failed ? (
           <IconPhotoOff size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+        ) : image.overlayOn ? (
+          <Box pos="relative" w="100%" h="100%">
+            <img
+              src={thumbnailUrl(image.overlayOn)}
+              alt={image.label}
+              loading="lazy"
+              onError={() => setFailed(true)}
+              style={{ width: "100%", height: "100%", objectFit: "contain" }}
+            />
+            <Box
+              aria-hidden
+              data-testid="mask-overlay"
+              style={{
+                position: "absolute",
+                inset: 0,
+                background: MASK_OVERLAY_TINT,
+                // The mask is black and white: its luminance lets the tint through where it is white.
+                maskImage: `url("${thumbnailUrl(image.url)}")`,
+                maskMode: "luminance",
+                maskSize: "contain",
+                maskPosition: "center",
+                maskRepeat: "no-repeat",
+              }}
+            />
+          </Box>
         ) : (
           <img
             src={thumbnailUrl(image.url)}
