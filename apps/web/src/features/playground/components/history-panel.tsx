@@ -48,7 +48,7 @@ export interface RowImage {
 }
 
 /** The tint of a mask overlay thumbnail, as in the mask editor. */
-const MASK_OVERLAY_TINT = "rgba(250, 82, 82, 0.6)";
+const MASK_OVERLAY_TINT = "rgba(121, 80, 242, 0.75)";
 
 /** The pictures a row shows, by default the first file of every input field, then the result. */
 export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, string> = {}): RowImage[] {
@@ -176,7 +176,8 @@ function HistoryRow({
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+      {/* Rows with three pictures (original, mask, result) put their actions under the pictures. */}
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
@@ -228,7 +229,7 @@ function HistoryRow({
             ) : null}
           </Group>
         )}
-        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
+        <Stack gap="xs" align="flex-end" ml="auto" style={{ flexShrink: 0 }}>
           <Group gap={6}>
             {generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
