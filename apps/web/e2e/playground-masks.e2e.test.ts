@@ -115,7 +115,7 @@ async function waitForRow(page: Page) {
   return row;
 }
 
-async function deleteDoneRow(page: Page, row: Locator) {
+async function deleteStoredRow(page: Page, row: Locator) {
   await row.getByRole("button", { name: "Delete" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete Image" });
   await confirm.waitFor();
@@ -206,18 +206,20 @@ describe("playground: object removal, generative fill and reimagine", () => {
     expect(await opacity.getAttribute("aria-valuenow")).toBe("0.6");
     expect(await popup.getByTestId("opacity-value").textContent()).toBe("0.60");
     expect(await canvas.evaluate((element) => getComputedStyle(element).opacity)).toBe("0.6");
-    // Along the spoon's handle and bowl.
+    // Back to the default brush, along the spoon's handle and over its bowl.
+    await setSlider(shapeSize, "ArrowRight", 12);
+    expect(await popup.getByTestId("shape-size-value").textContent()).toBe("30px");
     await stroke(page, canvas, 600, [
-      [410, 75],
-      [395, 150],
-      [380, 230],
-      [365, 280],
-      [355, 310],
+      [414, 72],
+      [402, 150],
+      [388, 225],
     ]);
-    await stroke(page, canvas, 600, [
-      [340, 260],
-      [395, 300],
-    ]);
+    for (const y of [250, 275, 300, 320]) {
+      await stroke(page, canvas, 600, [
+        [338, y],
+        [402, y],
+      ]);
+    }
     expect(await paintedShare(canvas)).toBeGreaterThan(0.01);
     await page.mouse.move(700, 450);
     await session.screenshot("playground-masks-02-mask-popup");
@@ -250,7 +252,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-03-object-removal-result");
 
-    await deleteDoneRow(page, row);
+    await deleteStoredRow(page, row);
     await page.getByText(EMPTY_HISTORY).waitFor();
     expect(await storedRequests(page, baseUrl, "/v1/images/object-removal")).toHaveLength(0);
   });
@@ -267,9 +269,10 @@ describe("playground: object removal, generative fill and reimagine", () => {
     const box = await canvas.boundingBox();
     if (!box) throw new Error("no canvas");
     // Sweeps 200 px wide (radius on screen) over the whole picture, starting outside its edges.
+    // Rows 250 screen px apart, the last on the bottom edge, all inside the popup.
     const rows = Math.ceil(box.height / 250) + 1;
     for (let index = 0; index < rows; index += 1) {
-      const y = ((index * 250) / box.height) * 400;
+      const y = (Math.min(index * 250, box.height - 1) / box.height) * 400;
       await stroke(page, canvas, 600, [
         [-20, y],
         [620, y],
@@ -289,9 +292,23 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
 
-    // A failed call never reached the list: Delete just drops the row.
-    await row.getByRole("button", { name: "Delete" }).click();
+    // The server keeps the refused request as a failed row; it is deleted through the confirmation.
+    await page.reload();
+    const storedRow = page.locator("[data-testid=history-row]").first();
+    await storedRow.waitFor();
+    expect(await storedRow.getAttribute("data-status")).toBe("error");
+    await storedRow.getByRole("img", { name: "Mask overlay" }).waitFor();
+    await deleteStoredRow(page, storedRow);
     await page.getByText(EMPTY_HISTORY).waitFor();
+    await page.locator("input[type=file]").setInputFiles(COFFEE);
+    await page.getByRole("img", { name: /Original Image: coffee\.png/ }).waitFor();
+    const again = await openMaskPopup(page, "Select Object to Remove");
+    await stroke(page, again.canvas, 600, [
+      [100, 100],
+      [200, 150],
+    ]);
+    await again.popup.getByRole("button", { name: "I'm Done" }).click();
+    await page.getByText("Mask drawn").waitFor();
 
     // A new image resets the mask (001 §4).
     await page.getByRole("button", { name: "Remove image" }).click();
@@ -302,12 +319,14 @@ describe("playground: object removal, generative fill and reimagine", () => {
 
     // Not available on mobile: the framework shows the notice instead of the inputs.
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/playground/object-removal");
     await page.getByTestId("mobile-unavailable").waitFor();
     await page.getByText("Not available on mobile").waitFor();
     expect(await page.getByRole("button", { name: "Remove Object" }).isDisabled()).toBe(true);
     await session.screenshot("playground-masks-05-object-removal-mobile");
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole("button", { name: "Select Object to Remove" }).waitFor();
+    await page.getByText("Upload an image to draw a mask.").waitFor();
   });
 
   it("fills a masked area on the model server with the prompt and the debug values", async () => {
@@ -360,7 +379,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     expect(stored?.request_data.body).toMatchObject({ prompt, denoise: 0.7, cfg: 46 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-07-generative-fill-result");
-    await deleteDoneRow(page, row);
+    await deleteStoredRow(page, row);
     await page.getByText(EMPTY_HISTORY).waitFor();
 
     // A model failure: the row fails and fill shows the object removal dialog (001 §8).
@@ -437,7 +456,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-10-reimagine-result");
 
-    await deleteDoneRow(page, row);
+    await deleteStoredRow(page, row);
     await page.getByText(EMPTY_HISTORY).waitFor();
 
     // A new image resets the mask (001 §4).

@@ -308,6 +308,9 @@ export function MaskEditor({
           overflow: "hidden",
           touchAction: "none",
           cursor: "none",
+          // A drag that starts in the margin must paint, not select the page's text behind the popup.
+          userSelect: "none",
+          WebkitUserSelect: "none",
         }}
       >
         <Box pos="relative" style={{ width: displayWidth, height: displayHeight, flex: "none" }}>
