@@ -32,5 +32,6 @@ export {
   paintSegment,
   paintStroke,
   type Rect,
+  type Rgb,
   unionRect,
 } from "./mask-math";

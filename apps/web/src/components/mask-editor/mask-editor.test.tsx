@@ -179,4 +179,41 @@ describe("MaskEditor", () => {
     expect(maskAt(mask, 210, 100)).toBe(0);
     expect(maskAt(mask, 0, 0)).toBe(0);
   });
+
+  it("starts a stroke in the margin around the picture, so its edges can be painted", async () => {
+    const { onDone } = renderEditor();
+    await screen.findByTestId("mask-canvas");
+    fireEvent.keyDown(screen.getByRole("slider", { name: "Shape Size" }), { key: "Home" });
+    const stage = screen.getByTestId("mask-stage");
+    // Screen (-10, 25) is left of the picture; the stroke runs into it to screen (20, 25) → image (80, 100).
+    fireEvent.pointerDown(stage, {
+      pointerId: 1,
+      pointerType: "mouse",
+      button: 0,
+      clientX: -10,
+      clientY: 25,
+    });
+    fireEvent.pointerMove(stage, { pointerId: 1, pointerType: "mouse", clientX: 20, clientY: 25 });
+    fireEvent.pointerUp(stage, { pointerId: 1, pointerType: "mouse", clientX: 20, clientY: 25 });
+    const { mask } = finish(onDone);
+    expect(maskAt(mask, 0, 100)).toBe(255);
+    expect(maskAt(mask, 80, 100)).toBe(255);
+    expect(maskAt(mask, 0, 0)).toBe(0);
+  });
+
+  it("shows the brush size and opacity values and paints the overlay in colour", async () => {
+    renderEditor();
+    await screen.findByTestId("mask-canvas");
+    expect(screen.getByTestId("shape-size-value")).toHaveTextContent("30px");
+    expect(screen.getByTestId("opacity-value")).toHaveTextContent("0.80");
+    fireEvent.keyDown(screen.getByRole("slider", { name: "Opacity" }), { key: "ArrowLeft" });
+    expect(screen.getByTestId("opacity-value")).toHaveTextContent("0.75");
+    stroke([[50, 25]]);
+    const painted = context.putImageData.mock.calls.at(-1)?.[0] as { data: Uint8ClampedArray };
+    const pixels = Array.from(painted.data);
+    const firstPainted = pixels.findIndex((value, index) => index % 4 === 3 && value > 0);
+    expect(firstPainted).toBeGreaterThan(0);
+    // Not white: white would vanish on light pictures.
+    expect(pixels.slice(firstPainted - 3, firstPainted)).not.toEqual([255, 255, 255]);
+  });
 });

@@ -19,6 +19,7 @@ import {
   type Point,
   paintStroke,
   type Rect,
+  type Rgb,
 } from "./mask-math";
 
 /** What "I'm Done" hands back: the mask at the image's full resolution and its two PNG encodings. */
@@ -54,6 +55,12 @@ const MODES = [
   { label: "Erase", value: "erase" },
 ];
 
+/**
+ * The colour the mask is shown in while drawing (the console's violet): white, the colour of the mask
+ * the popup returns, would vanish on light pictures. The Opacity slider sets how strongly it shows.
+ */
+const MASK_DISPLAY_COLOR: Rgb = [121, 80, 242];
+
 /** Fallback display size before layout is known (and in jsdom, which has no layout). */
 const FALLBACK_STAGE = { width: 800, height: 600 };
 
@@ -62,7 +69,7 @@ function drawRegion(canvas: HTMLCanvasElement, mask: Uint8Array, maskWidth: numb
   const context = canvas.getContext("2d");
   if (!context) return;
   const image = context.createImageData(rect.width, rect.height);
-  image.data.set(overlayRgbaRegion(mask, maskWidth, rect));
+  image.data.set(overlayRgbaRegion(mask, maskWidth, rect, 255, MASK_DISPLAY_COLOR));
   context.putImageData(image, rect.x, rect.y);
 }
 
@@ -141,10 +148,10 @@ export function MaskEditor({
   const displayWidth = Math.max(1, Math.floor(imageWidth * scale));
   const displayHeight = Math.max(1, Math.floor(imageHeight * scale));
 
-  const moveCursor = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+  const moveCursor = (event: ReactPointerEvent<HTMLElement>) => {
     const cursor = cursorRef.current;
-    if (!cursor) return;
-    const box = event.currentTarget.getBoundingClientRect();
+    if (!cursor || !canvas) return;
+    const box = canvas.getBoundingClientRect();
     cursor.style.display = "block";
     cursor.style.transform = `translate(${event.clientX - box.left - brush}px, ${event.clientY - box.top - brush}px)`;
   };
@@ -154,8 +161,9 @@ export function MaskEditor({
   };
 
   /** Paints from the stroke's last point to the event's position (a dot on the first call). */
-  const paintTo = (event: ReactPointerEvent<HTMLCanvasElement>, from: Point | null): Point | null => {
-    const target = event.currentTarget;
+  const paintTo = (event: ReactPointerEvent<HTMLElement>, from: Point | null): Point | null => {
+    const target = canvas;
+    if (!target) return null;
     const box = target.getBoundingClientRect();
     const point = displayToImage(event.clientX, event.clientY, box, imageWidth, imageHeight);
     if (!point) return null;
@@ -167,7 +175,7 @@ export function MaskEditor({
     return point;
   };
 
-  const onPointerDown = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+  const onPointerDown = (event: ReactPointerEvent<HTMLElement>) => {
     if (strokeRef.current) return; // one stroke at a time (ignore a second finger)
     if (event.pointerType === "mouse" && event.button !== 0) return;
     event.preventDefault();
@@ -177,7 +185,7 @@ export function MaskEditor({
     if (point) strokeRef.current = { pointerId: event.pointerId, last: point };
   };
 
-  const onPointerMove = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+  const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
     if (event.pointerType !== "touch") moveCursor(event);
     const stroke = strokeRef.current;
     if (!stroke || stroke.pointerId !== event.pointerId) return;
@@ -185,7 +193,7 @@ export function MaskEditor({
     if (point) stroke.last = point;
   };
 
-  const endStroke = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+  const endStroke = (event: ReactPointerEvent<HTMLElement>) => {
     const stroke = strokeRef.current;
     if (!stroke || stroke.pointerId !== event.pointerId) return;
     strokeRef.current = null;
@@ -238,9 +246,14 @@ export function MaskEditor({
           onChange={(value) => setMode(value === "erase" ? "erase" : "draw")}
         />
         <Box w={200}>
-          <Text size="sm" fw={500}>
-            Shape Size
-          </Text>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" fw={500}>
+              Shape Size
+            </Text>
+            <Text size="xs" c="dimmed" ff="monospace" data-testid="shape-size-value">
+              {brush}px
+            </Text>
+          </Group>
           <Slider
             min={BRUSH_MIN}
             max={BRUSH_MAX}
@@ -252,9 +265,14 @@ export function MaskEditor({
           />
         </Box>
         <Box w={200}>
-          <Text size="sm" fw={500}>
-            Opacity
-          </Text>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" fw={500}>
+              Opacity
+            </Text>
+            <Text size="xs" c="dimmed" ff="monospace" data-testid="opacity-value">
+              {opacity.toFixed(2)}
+            </Text>
+          </Group>
           <Slider
             min={MASK_OPACITY_MIN}
             max={MASK_OPACITY_MAX}
@@ -274,6 +292,13 @@ export function MaskEditor({
       </Group>
       <Box
         ref={stageRef}
+        data-testid="mask-stage"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={endStroke}
+        onPointerCancel={endStroke}
+        onLostPointerCapture={endStroke}
+        onPointerLeave={hideCursor}
         style={{
           flex: 1,
           minHeight: 0,
@@ -281,6 +306,11 @@ export function MaskEditor({
           alignItems: "center",
           justifyContent: "center",
           overflow: "hidden",
+          touchAction: "none",
+          cursor: "none",
+          // A drag that starts in the margin must paint, not select the page's text behind the popup.
+          userSelect: "none",
+          WebkitUserSelect: "none",
         }}
       >
         <Box pos="relative" style={{ width: displayWidth, height: displayHeight, flex: "none" }}>
@@ -303,12 +333,6 @@ export function MaskEditor({
             aria-label="Mask drawing area"
             width={imageWidth}
             height={imageHeight}
-            onPointerDown={onPointerDown}
-            onPointerMove={onPointerMove}
-            onPointerUp={endStroke}
-            onPointerCancel={endStroke}
-            onLostPointerCapture={endStroke}
-            onPointerLeave={hideCursor}
             style={{
               position: "absolute",
               inset: 0,

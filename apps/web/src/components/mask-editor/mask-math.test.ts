@@ -184,6 +184,20 @@ describe("mask helpers", () => {
     ]);
   });
 
+  it("tints the displayed overlay with the given colour, keeping transparency outside the mask", () => {
+    const mask = new Uint8Array([255, 0, 128]);
+    expect(
+      Array.from(overlayRgbaRegion(mask, 3, { x: 0, y: 0, width: 3, height: 1 }, 255, [10, 20, 30])),
+    ).toEqual([10, 20, 30, 255, 0, 0, 0, 0, 10, 20, 30, 128]);
+    // A different colour at the same alpha is not served from the first one's table.
+    expect(
+      Array.from(overlayRgbaRegion(mask, 3, { x: 0, y: 0, width: 1, height: 1 }, 255, [1, 2, 3])),
+    ).toEqual([1, 2, 3, 255]);
+    expect(Array.from(overlayRgbaRegion(mask, 3, { x: 0, y: 0, width: 1, height: 1 }))).toEqual([
+      255, 255, 255, 255,
+    ]);
+  });
+
   it("unions rectangles", () => {
     expect(unionRect(null, null)).toBeNull();
     expect(unionRect({ x: 0, y: 0, width: 2, height: 2 }, { x: 5, y: 1, width: 1, height: 4 })).toEqual({

@@ -207,14 +207,20 @@ function lookupTable(pixel: (value: number) => [number, number, number, number])
 }
 
 const OPAQUE_TABLE = lookupTable((v) => [v, v, v, 255]);
-const overlayTables = new Map<number, Uint32Array>();
+/** An RGB colour, each channel 0–255. */
+export type Rgb = readonly [r: number, g: number, b: number];
 
-function overlayTable(alpha: number): Uint32Array {
+const WHITE: Rgb = [255, 255, 255];
+const overlayTables = new Map<string, Uint32Array>();
+
+function overlayTable(alpha: number, color: Rgb): Uint32Array {
   const a = Math.max(0, Math.min(255, Math.round(alpha)));
-  let table = overlayTables.get(a);
+  const [r, g, b] = color;
+  const key = `${a}:${r},${g},${b}`;
+  let table = overlayTables.get(key);
   if (!table) {
-    table = lookupTable((v) => (v === 0 ? [0, 0, 0, 0] : [255, 255, 255, Math.round((a * v) / 255)]));
-    overlayTables.set(a, table);
+    table = lookupTable((v) => (v === 0 ? [0, 0, 0, 0] : [r, g, b, Math.round((a * v) / 255)]));
+    overlayTables.set(key, table);
   }
   return table;
 }
@@ -240,20 +246,21 @@ export function maskToOpaqueRgba(mask: Uint8Array): Uint8ClampedArray {
 }
 
 /**
- * The transparent RGBA overlay of a mask region: selected = white with `alpha` (0–255, scaled by the
- * mask value), the rest fully transparent.
+ * The transparent RGBA overlay of a mask region: selected = `color` (white by default) with `alpha`
+ * (0–255, scaled by the mask value), the rest fully transparent.
  */
 export function overlayRgbaRegion(
   mask: Uint8Array,
   maskWidth: number,
   rect: Rect,
   alpha = 255,
+  color: Rgb = WHITE,
 ): Uint8ClampedArray {
-  return mapRegion(mask, maskWidth, rect, overlayTable(alpha));
+  return mapRegion(mask, maskWidth, rect, overlayTable(alpha, color));
 }
 
 /** The transparent RGBA overlay of a whole mask (see `overlayRgbaRegion`). */
 export function maskToOverlayRgba(mask: Uint8Array, width: number, alpha = 255): Uint8ClampedArray {
   const height = width > 0 ? Math.floor(mask.length / width) : 0;
-  return mapRegion(mask, width, { x: 0, y: 0, width, height }, overlayTable(alpha));
+  return mapRegion(mask, width, { x: 0, y: 0, width, height }, overlayTable(alpha, WHITE));
 }

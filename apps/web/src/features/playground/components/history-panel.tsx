@@ -40,7 +40,15 @@ export function thumbnailUrl(url: string): string {
 export interface RowImage {
   label: string;
   url: string;
+  /**
+   * Shows the picture as a mask over this image (a "Mask overlay"): white areas of `url` tint the
+   * image. The lightbox still opens `url`, the mask itself.
+   */
+  overlayOn?: string;
 }
+
+/** The tint of a mask overlay thumbnail, as in the mask editor. */
+const MASK_OVERLAY_TINT = "rgba(121, 80, 242, 0.75)";
 
 /** The pictures a row shows, by default the first file of every input field, then the result. */
 export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, string> = {}): RowImage[] {
@@ -85,6 +93,31 @@ function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
       >
         {failed ? (
           <IconPhotoOff size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+        ) : image.overlayOn ? (
+          <Box pos="relative" w="100%" h="100%">
+            <img
+              src={thumbnailUrl(image.overlayOn)}
+              alt={image.label}
+              loading="lazy"
+              onError={() => setFailed(true)}
+              style={{ width: "100%", height: "100%", objectFit: "contain" }}
+            />
+            <Box
+              aria-hidden
+              data-testid="mask-overlay"
+              style={{
+                position: "absolute",
+                inset: 0,
+                background: MASK_OVERLAY_TINT,
+                // The mask is black and white: its luminance lets the tint through where it is white.
+                maskImage: `url("${thumbnailUrl(image.url)}")`,
+                maskMode: "luminance",
+                maskSize: "contain",
+                maskPosition: "center",
+                maskRepeat: "no-repeat",
+              }}
+            />
+          </Box>
         ) : (
           <img
             src={thumbnailUrl(image.url)}
@@ -151,8 +184,8 @@ function HistoryRow({
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
-      {/* With details, the actions move below the picture and text when the row is too narrow. */}
-      <Group justify="space-between" align="flex-start" wrap={withDetails ? "wrap" : "nowrap"} gap="md">
+      {/* Actions move below the pictures (and details) when the row is too narrow for them. */}
+      <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
@@ -205,7 +238,7 @@ function HistoryRow({
           </Group>
         )}
         {withDetails ? <Box style={{ flex: "1 1 240px", minWidth: 0 }}>{details}</Box> : null}
-        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0, marginLeft: "auto" }}>
+        <Stack gap="xs" align="flex-end" ml="auto" style={{ flexShrink: 0 }}>
           <Group gap={6}>
             {body !== undefined ? null : generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>

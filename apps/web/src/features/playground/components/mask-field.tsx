@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from "@mantine
 import { IconBrush, IconX } from "@tabler/icons-react";
 import { useEffect, useMemo, useState } from "react";
 import { isMaskEmpty, MaskEditor, type MaskEditorResult } from "../../../components/mask-editor";
+import { formatCoverage, maskCoverage } from "../lib/mask-requests";
 import { type ImageSize, readImageSize } from "../lib/upload-checks";
 
 /** A drawn mask at the image's full resolution. */
@@ -66,6 +67,7 @@ export interface MaskFieldProps {
 export function MaskField({ label, image, mask, onChange, disabled }: MaskFieldProps) {
   const [opened, setOpened] = useState(false);
   const drawn = mask !== null && !isMaskEmpty(mask.mask);
+  const coverage = useMemo(() => (mask ? maskCoverage(mask.mask) : 0), [mask]);
 
   const done = (result: MaskEditorResult) => {
     setOpened(false);
@@ -85,9 +87,14 @@ export function MaskField({ label, image, mask, onChange, disabled }: MaskFieldP
       <Group gap={6} justify="space-between" wrap="nowrap" mih={24}>
         {drawn ? (
           <>
-            <Badge variant="light" color="teal" data-testid="mask-state">
-              Mask drawn
-            </Badge>
+            <Group gap={6} wrap="nowrap">
+              <Badge variant="light" color="teal" data-testid="mask-state">
+                Mask drawn
+              </Badge>
+              <Text size="xs" c="dimmed" data-testid="mask-coverage">
+                {formatCoverage(coverage)}
+              </Text>
+            </Group>
             <Tooltip label="Clear the mask">
               <ActionIcon
                 variant="subtle"

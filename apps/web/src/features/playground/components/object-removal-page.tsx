@@ -1,7 +1,55 @@
+import { Text } from "@mantine/core";
 import { objectRemovalFeature } from "@prism/contract";
-import { ComingSoon } from "../../../components/coming-soon";
+import { useState } from "react";
+import { ImageUpload } from "../../../components/image-upload";
+import { maskedRowImages, maskMissingMessage } from "../lib/mask-requests";
+import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { PlaygroundScreen } from "./playground-screen";
 
-// Placeholder until the screen lands (issue 9); replaced by the real screen.
+const imageInput = objectRemovalFeature.inputs.files[0];
+const MASK_LABEL = "Select Object to Remove";
+
+/**
+ * /playground/object-removal (001 §2 Object removal, §4, §5): the Original Image upload, Select Object
+ * to Remove (the full-screen mask popup, which needs an image), the price line and Remove Object.
+ *
+ * Remove Object is enabled by the image alone, as §5 says; the server cannot remove anything without a
+ * mask, so clicking it before one is drawn explains that in a dialog instead of sending a call that
+ * would only fail. A new image drops the mask (§4). Not available on mobile (the framework's notice).
+ */
 export function ObjectRemovalPage() {
-  return <ComingSoon title={objectRemovalFeature.name} description={objectRemovalFeature.description} />;
+  const [image, setImage] = useState<File | null>(null);
+  const [mask, setMask] = useState<DrawnMask | null>(null);
+  const loaded = useLoadedImage(image);
+
+  const changeImage = (file: File | null) => {
+    setImage(file);
+    setMask(null);
+  };
+
+  return (
+    <PlaygroundScreen
+      feature={objectRemovalFeature}
+      actionLabel="Remove Object"
+      canRun={image !== null}
+      validate={() => (mask ? null : maskMissingMessage(MASK_LABEL))}
+      buildRequest={async () => ({
+        files: {
+          image: image ? [image] : [],
+          mask: mask ? [asFile(await mask.toOpaquePng(), "mask.png")] : [],
+        },
+        body: {},
+      })}
+      rowImages={maskedRowImages}
+      form={
+        <>
+          <Text size="sm" c="dimmed">
+            Upload an image, paint over the object to remove, then click Remove Object.
+          </Text>
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
+          <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
+        </>
+      }
+    />
+  );
 }
