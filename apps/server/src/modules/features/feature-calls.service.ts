@@ -64,10 +64,20 @@ function newFileKey(caller: FeatureCaller): string {
  * Stores an uploaded image re-encoded by sharp: whatever was smuggled in its container (metadata,
  * trailing bytes, polyglot payloads) does not survive. Its thumbnail is stored beside it.
  */
-async function storeImage(store: FileStore, key: string, image: Buffer): Promise<void> {
+/**
+ * Stores an image upright (EXIF orientation applied, metadata dropped) with its WebP thumbnail. Results
+ * and lossless inputs are kept as PNG; JPEG inputs (training photos, photos to edit) stay JPEG at high
+ * quality, since a PNG of a photo is several times larger and no better.
+ */
+async function storeImage(
+  store: FileStore,
+  key: string,
+  image: Buffer,
+  format: "png" | "jpeg" = "png",
+): Promise<void> {
   const pipeline = sharp(image, { limitInputPixels: false }).rotate();
   const [full, thumb] = await Promise.all([
-    pipeline.clone().png().toBuffer(),
+    format === "jpeg" ? pipeline.clone().jpeg({ quality: 95 }).toBuffer() : pipeline.clone().png().toBuffer(),
     pipeline
       .clone()
       .resize(THUMBNAIL_BOX, THUMBNAIL_BOX, { fit: "inside", withoutEnlargement: true })
@@ -75,7 +85,7 @@ async function storeImage(store: FileStore, key: string, image: Buffer): Promise
       .toBuffer(),
   ]);
   await Promise.all([
-    store.put(key, full, "image/png"),
+    store.put(key, full, format === "jpeg" ? "image/jpeg" : "image/png"),
     store.put(`${key}${THUMBNAIL_SUFFIX}`, thumb, "image/webp"),
   ]);
 }
@@ -86,8 +96,9 @@ async function storeInputs(deps: GatewayDeps, caller: FeatureCaller, files: Reco
     stored[field] = [];
     for (const file of list) {
       const key = newFileKey(caller);
-      if (file.mimeType.startsWith("image/")) await storeImage(deps.files, key, file.buffer);
-      else await deps.files.put(key, file.buffer, file.mimeType);
+      if (file.mimeType.startsWith("image/")) {
+        await storeImage(deps.files, key, file.buffer, file.mimeType === "image/jpeg" ? "jpeg" : "png");
+      } else await deps.files.put(key, file.buffer, file.mimeType);
       stored[field].push(key);
     }
   }

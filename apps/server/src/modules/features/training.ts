@@ -53,7 +53,7 @@ export function trainingJobHandlers(
           files[field].push({
             buffer: stored.data,
             mimeType: stored.contentType,
-            filename: `${field}-${index}.png`,
+            filename: `${field}-${index}.${stored.contentType === "image/jpeg" ? "jpg" : "png"}`,
           });
         }
       }

@@ -65,7 +65,7 @@ export interface PlaygroundScreenProps {
   rowDetails?: (item: HistoryItem) => ReactNode;
   /** Extra headers for a history row's Show API Call (the AI Clone's request id is not in the record). */
   rowHeaders?: (item: HistoryItem) => Record<string, string> | undefined;
-  /** Replaces the action button row, e.g. with a lock message (training before the first deposit). */
+  /** Shown above the action button, e.g. the lock message of training before the first deposit. */
   actionNotice?: ReactNode;
   /**
    * Rows that may still change on the server (training in progress): while any is listed, the first
@@ -219,6 +219,15 @@ export function PlaygroundScreen({
       if (isApiError(error) && error.status === 401) {
         history.remove(key);
         await logout();
+        return;
+      }
+      if (isApiError(error) && error.code === "first-deposit-required") {
+        // The organization lost or never had its first deposit since the page loaded (training lock).
+        history.remove(key);
+        await openInfoModal({
+          title: feature.failureDialog?.title ?? feature.name,
+          html: escapeHtml(error.message),
+        });
         return;
       }
       if (isApiError(error) && error.status === 402) {
