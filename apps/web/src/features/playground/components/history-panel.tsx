@@ -40,6 +40,11 @@ export function thumbnailUrl(url: string): string {
 export interface RowImage {
   label: string;
   url: string;
+  /**
+   * Draws `url` (a white-on-black mask) as a tint over this picture instead of showing it plainly,
+   * e.g. identity inpainting's Mask overlay. The lightbox shows the mask itself.
+   */
+  overlayOn?: string;
 }
 
 /** The pictures a row shows, by default the first file of every input field, then the result. */
@@ -83,6 +88,29 @@ function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
       >
         {failed ? (
           <IconPhotoOff size={28} color="var(--mantine-color-dimmed)" aria-hidden />
+        ) : image.overlayOn ? (
+          <Box pos="relative" w="100%" h="100%">
+            <img
+              src={thumbnailUrl(image.overlayOn)}
+              alt={image.label}
+              loading="lazy"
+              onError={() => setFailed(true)}
+              style={{ width: "100%", height: "100%", objectFit: "contain" }}
+            />
+            <Box
+              aria-hidden
+              pos="absolute"
+              inset={0}
+              style={{
+                background: "rgba(250, 82, 82, 0.6)",
+                maskImage: `url("${thumbnailUrl(image.url)}")`,
+                maskMode: "luminance",
+                maskSize: "contain",
+                maskRepeat: "no-repeat",
+                maskPosition: "center",
+              }}
+            />
+          </Box>
         ) : (
           <img
             src={thumbnailUrl(image.url)}
