@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Page, Request } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
+import { type BrowserSession, openBrowser, SCREENSHOT_DIR } from "./browser";
 import { post, signUpFundedOwner } from "./funded-owner";
 import { failNextModelCall, lastModelCall, type TrainedClone, trainClone } from "./model-server-control";
 
@@ -14,6 +14,7 @@ const INPAINT_FAILED_MESSAGE =
   "An error occurred while applying the inpainting. Please try again later or contact our support.";
 /** The builtin engine runs face landmarks and blending on the CPU of a busy 2-core machine. */
 const ENGINE_WAIT_MS = 120_000;
+const FACE_SWAPPING = "/v1/images/face-swapping";
 
 const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fixtures", name));
 const astronaut = fixture("astronaut.png");
@@ -37,30 +38,34 @@ async function storedRequests(page: Page, baseUrl: string, endpoint: string): Pr
   return requests;
 }
 
-/** The parts of a multipart body the browser sent, by field name (files keep their content type). */
-function multipartParts(request: Request): Map<string, { contentType: string | null; data: Buffer }> {
-  const boundary = /boundary=(.+)$/.exec(request.headers()["content-type"] ?? "")?.[1];
-  const body = request.postDataBuffer();
-  const parts = new Map<string, { contentType: string | null; data: Buffer }>();
-  if (!boundary || !body) return parts;
-  const delimiter = Buffer.from(`--${boundary}`);
-  let start = body.indexOf(delimiter);
-  while (start >= 0) {
-    const next = body.indexOf(delimiter, start + delimiter.length);
-    if (next < 0) break;
-    const part = body.subarray(start + delimiter.length + 2, next - 2);
-    const headerEnd = part.indexOf("\r\n\r\n");
-    const headers = part.subarray(0, headerEnd).toString("utf8");
-    const name = /name="([^"]+)"/.exec(headers)?.[1];
-    if (name) {
-      parts.set(name, {
-        contentType: /content-type:\s*(\S+)/i.exec(headers)?.[1] ?? null,
-        data: part.subarray(headerEnd + 4),
-      });
-    }
-    start = next;
-  }
-  return parts;
+/**
+ * Records the mask file of every feature call the page sends (type and bytes), by wrapping the page's
+ * fetch before the console loads: the browser does not expose uploaded blobs to request inspection.
+ */
+async function recordSentMasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const sent: { type: string; name: string; base64: string }[] = [];
+    Object.assign(window, { __sentMasks: sent });
+    const original = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const mask = init?.body instanceof FormData ? init.body.get("mask") : null;
+      if (mask instanceof File) {
+        const bytes = new Uint8Array(await mask.arrayBuffer());
+        let binary = "";
+        for (const byte of bytes) binary += String.fromCharCode(byte);
+        sent.push({ type: mask.type, name: mask.name, base64: btoa(binary) });
+      }
+      return original(input, init);
+    };
+  });
+}
+
+async function sentMasks(page: Page): Promise<{ type: string; name: string; data: Buffer }[]> {
+  const sent = await page.evaluate(
+    () =>
+      (window as unknown as { __sentMasks: { type: string; name: string; base64: string }[] }).__sentMasks,
+  );
+  return sent.map((mask) => ({ type: mask.type, name: mask.name, data: Buffer.from(mask.base64, "base64") }));
 }
 
 /** Size and brightest channel value of an image. */
@@ -69,6 +74,37 @@ async function describeImage(data: Buffer) {
   const { width, height, format } = await image.metadata();
   const { channels } = await image.stats();
   return { width, height, format, brightest: Math.max(...channels.map((channel) => channel.max)) };
+}
+
+/**
+ * The box of an element once the popup's opening transition has finished and the image is fitted:
+ * two readings 200 ms apart agree. Drawing earlier would aim at where the canvas is moving from.
+ */
+async function settledBox(locator: ReturnType<Page["locator"]>) {
+  let previous = "";
+  await expect
+    .poll(
+      async () => {
+        const box = await locator.boundingBox();
+        const reading = JSON.stringify(box);
+        const settled = box !== null && box.width > 100 && reading === previous;
+        previous = reading;
+        return settled;
+      },
+      { timeout: 10_000, interval: 200 },
+    )
+    .toBe(true);
+  const box = await locator.boundingBox();
+  if (!box) throw new Error("the element has no box");
+  return box;
+}
+
+/**
+ * A screenshot of the viewport only, for open popups: a full-page capture briefly resizes the page,
+ * which the console's mobile check can see, and that closes the popup being photographed.
+ */
+async function viewportScreenshot(page: Page, name: string) {
+  await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`) });
 }
 
 /** Opens the row's Delete confirmation and confirms it. */
@@ -123,6 +159,7 @@ describe("playground: face swapping and identity inpainting", () => {
     }));
     await page.goto("/terms");
     await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
+    await recordSentMasks(page);
   });
 
   afterAll(async () => {
@@ -169,7 +206,13 @@ describe("playground: face swapping and identity inpainting", () => {
     await session.screenshot("playground-faces-01-face-swapping-ready");
 
     // First swap: no custom mask, so none is sent.
+    const answered = page.waitForResponse(
+      (response) => response.request().method() === "POST" && response.url().endsWith(FACE_SWAPPING),
+      { timeout: ENGINE_WAIT_MS },
+    );
     await swap.click();
+    const answer = await answered;
+    expect(answer.status(), await answer.text()).toBe(200);
     const plainRow = await waitForFinishedRow(page, 1, ENGINE_WAIT_MS);
     await expectPictures(plainRow, ["Original", "Target", "Result"]);
     const [plain] = await storedRequests(page, baseUrl, "/v1/images/face-swapping");
@@ -179,18 +222,19 @@ describe("playground: face swapping and identity inpainting", () => {
     await customMask.check();
     expect(await drawMask.isDisabled()).toBe(false);
     await page.getByText("No mask drawn yet.").waitFor();
-    const sent = page.waitForRequest(
-      (request) => request.method() === "POST" && request.url().endsWith("/v1/images/face-swapping"),
+    expect(await sentMasks(page)).toEqual([]);
+    const maskedAnswer = page.waitForResponse(
+      (response) => response.request().method() === "POST" && response.url().endsWith(FACE_SWAPPING),
+      { timeout: ENGINE_WAIT_MS },
     );
     await swap.click();
-    const maskPart = multipartParts(await sent).get("mask");
-    expect(maskPart?.contentType).toBe("image/jpeg");
-    expect(await describeImage(maskPart?.data ?? Buffer.alloc(0))).toMatchObject({
-      format: "jpeg",
-      width: 512,
-      height: 512,
-    });
-    expect((await describeImage(maskPart?.data ?? Buffer.alloc(0))).brightest).toBeLessThanOrEqual(8);
+    const maskedResponse = await maskedAnswer;
+    expect(maskedResponse.status(), await maskedResponse.text()).toBe(200);
+    const [sentMask] = await sentMasks(page);
+    expect(sentMask?.type).toBe("image/jpeg");
+    const sentImage = await describeImage(sentMask?.data ?? Buffer.alloc(0));
+    expect(sentImage).toMatchObject({ format: "jpeg", width: 512, height: 512 });
+    expect(sentImage.brightest).toBeLessThanOrEqual(8);
 
     const maskedRow = await waitForFinishedRow(page, 2, ENGINE_WAIT_MS);
     await expectPictures(maskedRow, ["Original", "Target", "Result"]);
@@ -245,15 +289,9 @@ describe("playground: face swapping and identity inpainting", () => {
   }, 240_000);
 
   describe("identity inpainting", () => {
-    let clone: TrainedClone;
-
-    beforeAll(async () => {
-      const { page, baseUrl } = session;
-      clone = await trainClone(page, baseUrl, projectId, "Eileen");
-    });
-
     it("inpaints the selected AI Clone into the drawn area with its identity header", async () => {
-      const { page } = session;
+      const { page, baseUrl } = session;
+      const clone: TrainedClone = await trainClone(page, baseUrl, projectId, "Eileen");
       await page.goto("/playground/identity-inpainting");
       await page.getByRole("heading", { name: "Identity Inpainting" }).waitFor();
       await page.getByText(EMPTY_HISTORY).waitFor();
@@ -262,7 +300,7 @@ describe("playground: face swapping and identity inpainting", () => {
       // The first ready clone is selected once the list has loaded.
       const picker = page.getByTestId("identity-picker");
       await picker.getByText("Eileen").waitFor();
-      const inpaint = page.getByRole("button", { name: "Inpaint" });
+      const inpaint = page.getByRole("button", { name: "Inpaint", exact: true });
       expect(await inpaint.isDisabled()).toBe(true);
       const selectArea = page.getByRole("button", { name: "Select Area to Inpaint" });
       expect(await selectArea.isDisabled()).toBe(true);
@@ -271,7 +309,7 @@ describe("playground: face swapping and identity inpainting", () => {
       await picker.click();
       const list = page.getByRole("listbox");
       await list.getByRole("option", { name: "Eileen" }).waitFor();
-      await session.screenshot("playground-faces-04-identity-picker-open");
+      await viewportScreenshot(page, "playground-faces-04-identity-picker-open");
       await list.getByRole("option", { name: "Eileen" }).click();
       await list.waitFor({ state: "hidden" });
 
@@ -286,14 +324,13 @@ describe("playground: face swapping and identity inpainting", () => {
       const editor = page.getByRole("dialog", { name: "Select Area to Inpaint" });
       const canvas = editor.getByTestId("mask-canvas");
       await canvas.waitFor();
-      const box = await canvas.boundingBox();
-      if (!box) throw new Error("the mask canvas has no box");
+      const box = await settledBox(canvas);
       await page.mouse.move(box.x + box.width * 0.35, box.y + box.height * 0.3);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.3, { steps: 8 });
       await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.55, { steps: 8 });
       await page.mouse.up();
-      await session.screenshot("playground-faces-05-identity-mask-editor");
+      await viewportScreenshot(page, "playground-faces-05-identity-mask-editor");
       await editor.getByRole("button", { name: "I'm Done" }).click();
       await editor.waitFor({ state: "hidden" });
       await page.getByText("Mask drawn").waitFor();
@@ -338,14 +375,13 @@ describe("playground: face swapping and identity inpainting", () => {
       const editor = page.getByRole("dialog", { name: "Select Area to Inpaint" });
       const canvas = editor.getByTestId("mask-canvas");
       await canvas.waitFor();
-      const box = await canvas.boundingBox();
-      if (!box) throw new Error("the mask canvas has no box");
+      const box = await settledBox(canvas);
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       await editor.getByRole("button", { name: "I'm Done" }).click();
       await editor.waitFor({ state: "hidden" });
 
       await failNextModelCall("identity-inpainting", 500, "The GPU ran out of memory.");
-      await page.getByRole("button", { name: "Inpaint" }).click();
+      await page.getByRole("button", { name: "Inpaint", exact: true }).click();
       const dialog = page.getByRole("dialog", { name: INPAINT_FAILED_TITLE });
       await dialog.waitFor({ timeout: 60_000 });
       await dialog.getByText(INPAINT_FAILED_MESSAGE).waitFor();
