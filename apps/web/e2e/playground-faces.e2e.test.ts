@@ -107,6 +107,11 @@ async function viewportScreenshot(page: Page, name: string) {
   await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`) });
 }
 
+/** Waits for a dialog's opening fade to finish, so its screenshot is not half transparent. */
+async function settled(dialog: ReturnType<Page["locator"]>) {
+  await expect.poll(() => dialog.evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
+}
+
 /** Opens the row's Delete confirmation and confirms it. */
 async function deleteRow(page: Page, row: ReturnType<Page["locator"]>) {
   await row.getByRole("button", { name: "Delete" }).click();
@@ -281,7 +286,8 @@ describe("playground: face swapping and identity inpainting", () => {
     await dialog.getByText("No face was found in the source image.").waitFor();
     const row = page.locator("[data-testid=history-row]").first();
     expect(await row.getAttribute("data-status")).toBe("error");
-    await session.screenshot("playground-faces-03-face-swapping-no-face");
+    await settled(dialog);
+    await viewportScreenshot(page, "playground-faces-03-face-swapping-no-face");
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
     await row.getByText("Generation Error").first().waitFor();
@@ -387,7 +393,8 @@ describe("playground: face swapping and identity inpainting", () => {
       await dialog.getByText(INPAINT_FAILED_MESSAGE).waitFor();
       const row = page.locator("[data-testid=history-row]").first();
       expect(await row.getAttribute("data-status")).toBe("error");
-      await session.screenshot("playground-faces-08-identity-failed");
+      await settled(dialog);
+      await viewportScreenshot(page, "playground-faces-08-identity-failed");
       await dialog.getByRole("button", { name: "Close" }).click();
       await dialog.waitFor({ state: "hidden" });
       await row.getByText("Generation Error").first().waitFor();

@@ -171,7 +171,13 @@ function HistoryRow({
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="history-row" data-status={item.status}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="md">
+      {/* A row of pictures too wide for its actions (three pictures) moves the actions below them. */}
+      <Group
+        justify="space-between"
+        align="flex-start"
+        wrap={body !== undefined ? "nowrap" : "wrap"}
+        gap="md"
+      >
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
@@ -223,7 +229,7 @@ function HistoryRow({
             ) : null}
           </Group>
         )}
-        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0 }}>
+        <Stack gap="xs" align="flex-end" style={{ flexShrink: 0, marginLeft: "auto" }}>
           <Group gap={6}>
             {generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>

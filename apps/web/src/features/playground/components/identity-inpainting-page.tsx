@@ -106,9 +106,8 @@ function IdentityInpaintingScreen() {
               value={prompt}
               onChange={(event) => setPrompt(event.currentTarget.value.slice(0, PROMPT_MAX_LENGTH))}
               maxLength={PROMPT_MAX_LENGTH}
-              autosize
-              minRows={3}
-              maxRows={8}
+              rows={4}
+              resize="vertical"
             />
             <Text size="xs" c="dimmed" ta="right" data-testid="prompt-counter">
               {`${prompt.length}/${PROMPT_MAX_LENGTH}`}
