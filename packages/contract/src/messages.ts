@@ -170,6 +170,10 @@ export const AI_CLONE_NAME_MISSING: TitledMessage = {
   title: "Missing AI Clone Name",
   message: "Please provide a name for your AI Clone.",
 };
+/** Ours: a feature call names an AI Clone that is not a finished training of the caller's project. */
+export const AI_CLONE_NOT_FOUND = "AI Clone not found.";
+/** Ours: a feature call names an AI Clone whose training has not reached "ready". */
+export const AI_CLONE_NOT_READY = "This AI Clone is not ready yet.";
 /** Ours: the spec shows the lock and its link to payments but not the sentence. */
 export const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
 
@@ -318,7 +322,7 @@ export const ERROR_MESSAGES = {
   "owner-immutable": "The owner's membership and permissions cannot be changed.",
   "last-project": ARCHIVE_LAST_PROJECT,
   "already-member": "This user is already a member of the organization.",
-  "identity-not-ready": "The AI Clone has not finished training yet.",
+  "identity-not-ready": AI_CLONE_NOT_READY,
   "method-not-allowed": "Method not allowed.",
   "payload-too-large": "The request is too large.",
   "file-too-large": IMAGE_BYTES_EXCEEDED.message,

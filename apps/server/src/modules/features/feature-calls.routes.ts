@@ -27,6 +27,7 @@ import {
   type FeatureCaller,
   type GatewayDeps,
   requireAvailableProvider,
+  requireUsableIdentity,
   runFeatureCall,
 } from "./feature-calls.service";
 import { listHistory, toHistoryRecord } from "./feature-requests.store";
@@ -104,11 +105,14 @@ export function registerFeatureRoutes(
           );
         }
         const body = parsed.data as Record<string, unknown>;
-        const identityRequestId = request.headers[IDENTITY_REQUEST_HEADER];
-        const identity =
-          typeof identityRequestId === "string" && typeof body.identity_id === "string"
-            ? { identityId: body.identity_id, requestId: identityRequestId }
-            : undefined;
+        // The AI Clone is checked before any money is reserved or any upload stored.
+        const identity = await requireUsableIdentity(
+          db,
+          caller,
+          feature,
+          body,
+          request.headers[IDENTITY_REQUEST_HEADER],
+        );
         return runFeatureCall({ ...gateway, log: request.log }, caller, feature, {
           provider,
           files,

@@ -1,11 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  AI_CLONE_NOT_FOUND,
+  AI_CLONE_NOT_READY,
   billableUnits,
   ERROR_DIALOGS,
   ERROR_MESSAGES,
   FEATURES,
   type Feature,
   type FeatureCallResponse,
+  IDENTITY_REQUEST_HEADER,
   MAX_EXTENSION_SIDE,
   microsToUsd,
   THUMBNAIL_SUFFIX,
@@ -23,9 +26,10 @@ import {
 } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
+import { isUuid } from "../access/access.service";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
-import { addUsage, toHistoryRecord } from "./feature-requests.store";
+import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
 
 export const TRAINING_SUBMIT_JOB = "training-submit";
 export const TRAINING_POLL_JOB = "training-poll";
@@ -152,6 +156,45 @@ export async function requireAvailableProvider(
   return provider;
 }
 
+/** The AI Clone a feature call uses: its identity and the training request that produced it. */
+export interface CallIdentity {
+  identityId: string;
+  requestId: string;
+}
+
+/**
+ * The AI Clone a feature call names, checked before anything is reserved or stored. A call with an
+ * `identity_id` (optional for Pegasus generation, required for identity inpainting) must also send
+ * the clone's training request id in the identity header; that request must be a finished training of
+ * the caller's own project that produced this very identity, and the identity must be ready. Another
+ * tenant's clone answers the same 404 as a clone that never existed, so ids cannot be probed.
+ */
+export async function requireUsableIdentity(
+  db: Database,
+  caller: Pick<FeatureCaller, "projectId">,
+  feature: Feature,
+  body: Record<string, unknown>,
+  headerValue: string | string[] | undefined,
+): Promise<CallIdentity | undefined> {
+  const header = feature.headers.find((candidate) => candidate.name === IDENTITY_REQUEST_HEADER);
+  const identityId = typeof body.identity_id === "string" ? body.identity_id : undefined;
+  if (!header || identityId === undefined) return undefined;
+  const requestId = typeof headerValue === "string" ? headerValue.trim() : "";
+  if (requestId === "") {
+    throw new AppError(
+      "invalid-input",
+      `The ${IDENTITY_REQUEST_HEADER} header is required with identity_id: send the AI Clone's training request id (its id in get-trained-identities).`,
+    );
+  }
+  const training = isUuid(requestId)
+    ? await findFinishedTraining(db, { projectId: caller.projectId, requestId })
+    : undefined;
+  const result = (training?.responseBody ?? {}) as { identityId?: unknown; status?: unknown };
+  if (!training || result.identityId !== identityId) throw new AppError("not-found", AI_CLONE_NOT_FOUND);
+  if (result.status !== "ready") throw new AppError("identity-not-ready", AI_CLONE_NOT_READY);
+  return { identityId, requestId };
+}
+
 /**
  * One feature call, the same for the playground and the public API (DESIGN.md §5): availability and
  * validation (done by the caller, before any upload is stored) → price reservation (402 when short) → inputs stored → request row
@@ -165,7 +208,8 @@ export async function runFeatureCall(
     provider: FeatureProvider;
     files: Record<string, ValidatedFile[]>;
     body: Record<string, unknown>;
-    identity?: { identityId: string; requestId: string };
+    /** Checked by {@link requireUsableIdentity} before the call. */
+    identity?: CallIdentity;
   },
 ): Promise<FeatureCallResponse> {
   const { provider } = call;

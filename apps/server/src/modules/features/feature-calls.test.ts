@@ -20,7 +20,11 @@ async function startModelServer(): Promise<LocalServer> {
   return startLocalServer((request, response) => {
     if (request.method === "GET" && request.path === "/health")
       return sendJson(response, 200, { status: "ok" });
-    if (request.path === "/image-background-removal" || request.path === "/image-extension") {
+    if (
+      request.path === "/image-background-removal" ||
+      request.path === "/image-extension" ||
+      request.path === "/face-swapping"
+    ) {
       void sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
         .png()
         .toBuffer()
@@ -75,7 +79,7 @@ describe("feature calls through the gateway", () => {
     testApp = await createTestApp({
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES:
-        "image-background-removal,image-extension,speech-to-text,image-upscaling,object-removal,pegasus-training",
+        "image-background-removal,image-extension,speech-to-text,image-upscaling,object-removal,pegasus-training,face-swapping",
       PROVIDER_TIMEOUT_MS: "1000",
     });
     owner = await signUpAndConfirm(testApp);
@@ -175,6 +179,27 @@ describe("feature calls through the gateway", () => {
     expect(foreign.statusCode).toBe(404);
     const anonymous = await testApp.app.inject({ method: "GET", url: request.response_data.file });
     expect(anonymous.statusCode).toBe(404);
+  });
+
+  it("accepts face swapping without its optional mask, and stores the mask when one is sent", async () => {
+    const image = (name: string) => ({ name, value: png, filename: `${name}.png`, contentType: "image/png" });
+    const withoutMask = await callWithKey("/v1/images/face-swapping", [image("source"), image("target")]);
+    expect(withoutMask.statusCode, withoutMask.body).toBe(200);
+    expect(Object.keys(withoutMask.json().request.request_data.files).sort()).toEqual(["source", "target"]);
+    expect(modelServer.requests.at(-1)?.body).not.toContain('name="mask"');
+
+    const withMask = await callWithKey("/v1/images/face-swapping", [
+      image("source"),
+      image("target"),
+      image("mask"),
+    ]);
+    expect(withMask.statusCode, withMask.body).toBe(200);
+    expect(withMask.json().request.request_data.files.mask).toHaveLength(1);
+    expect(modelServer.requests.at(-1)?.body).toContain('name="mask"');
+
+    const withoutTarget = await callWithKey("/v1/images/face-swapping", [image("source")]);
+    expect(withoutTarget.statusCode).toBe(400);
+    expect(withoutTarget.json().message).toBe('The "target" file is required.');
   });
 
   it("serves the playground with a session and the project header, with the same pipeline", async () => {

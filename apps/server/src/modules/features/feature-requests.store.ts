@@ -1,9 +1,11 @@
-import { HISTORY_PAGE_SIZE, type HistoryRequestRecord } from "@prism/contract";
+import { HISTORY_PAGE_SIZE, type HistoryRequestRecord, pegasusTrainingFeature } from "@prism/contract";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { featureRequests, usageDaily } from "../../db/schema";
 
 type RequestRow = typeof featureRequests.$inferSelect;
+
+const TRAINING_ENDPOINT = pegasusTrainingFeature.endpoint;
 
 export const FILE_URL_PREFIX = "/v1/files/";
 
@@ -50,6 +52,26 @@ export async function listHistory(
     .limit(HISTORY_PAGE_SIZE + 1)
     .offset(input.offset);
   return { rows: rows.slice(0, HISTORY_PAGE_SIZE), hasMoreItems: rows.length > HISTORY_PAGE_SIZE };
+}
+
+/**
+ * A project's finished AI Clone training by its request id (the clone's `id` in get-trained-identities),
+ * or undefined when it is another project's, deleted, failed or still being submitted.
+ */
+export async function findFinishedTraining(db: Executor, input: { projectId: string; requestId: string }) {
+  const [row] = await db
+    .select({ id: featureRequests.id, responseBody: featureRequests.responseBody })
+    .from(featureRequests)
+    .where(
+      and(
+        eq(featureRequests.id, input.requestId),
+        eq(featureRequests.projectId, input.projectId),
+        eq(featureRequests.endpoint, TRAINING_ENDPOINT),
+        eq(featureRequests.status, "done"),
+        isNull(featureRequests.deletedAt),
+      ),
+    );
+  return row;
 }
 
 /** Adds a settled call to the daily rollup, in the settling transaction. */

@@ -100,6 +100,8 @@ export async function validateFiles(
   const result: Record<string, ValidatedFile[]> = {};
   for (const input of feature.inputs.files) {
     const buffers = raw[input.name] ?? [];
+    // An optional input (face swapping's or reimagine's mask) may be left out; its count applies when sent.
+    if (buffers.length === 0 && !input.required) continue;
     if (buffers.length < input.minCount) {
       if (input.minCount === 1) throw new AppError("invalid-input", `The "${input.name}" file is required.`);
       throw new AppError("invalid-input", `"${input.name}" needs at least ${input.minCount} files.`);
