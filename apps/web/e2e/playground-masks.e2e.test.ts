@@ -54,7 +54,20 @@ async function openMaskPopup(page: Page, title: string) {
   await popup.waitFor();
   const canvas = popup.getByTestId("mask-canvas");
   await canvas.waitFor();
-  await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+  // The popup opens with a transition: wait until the canvas has stopped moving before drawing on it.
+  let previous = "";
+  await expect
+    .poll(
+      async () => {
+        const box = await canvas.boundingBox();
+        const current = box && box.width > 100 ? JSON.stringify(box) : "";
+        const settled = current !== "" && current === previous;
+        previous = current;
+        return settled;
+      },
+      { intervals: [150] },
+    )
+    .toBe(true);
   return { popup, canvas };
 }
 

@@ -26,6 +26,18 @@ class ResizeObserverStub implements ResizeObserver {
 }
 if (!window.ResizeObserver) window.ResizeObserver = ResizeObserverStub;
 
+// jsdom has no FontFaceSet; Mantine's autosizing Textarea listens on it.
+if (!("fonts" in document)) {
+  Object.defineProperty(document, "fonts", {
+    configurable: true,
+    value: { addEventListener: () => {}, removeEventListener: () => {} },
+  });
+}
+
+// Object URLs of chosen files (previews, mask editor); jsdom has none.
+if (!URL.createObjectURL) URL.createObjectURL = () => "blob:preview";
+if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {};
+
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 
 // jsdom throws on pseudo-element arguments; Mantine only needs the element's own style.

@@ -202,6 +202,34 @@ describe("feature calls through the gateway", () => {
     expect(withoutTarget.json().message).toBe('The "target" file is required.');
   });
 
+  it("stores JPEG inputs as JPEG and everything else, results included, as PNG, each upright", async () => {
+    const jpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#c83" } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const response = await callWithKey("/v1/images/face-swapping", [
+      { name: "source", value: jpeg, filename: "source.jpg", contentType: "image/jpeg" },
+      { name: "target", value: png, filename: "target.png", contentType: "image/png" },
+    ]);
+    expect(response.statusCode, response.body).toBe(200);
+    const { files } = response.json().request.request_data;
+    const fetchStored = async (url: string) => {
+      const file = await testApp.app.inject({
+        method: "GET",
+        url,
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(file.statusCode).toBe(200);
+      return { type: file.headers["content-type"], meta: await sharp(file.rawPayload).metadata() };
+    };
+    const source = await fetchStored(files.source[0]);
+    expect(source.type).toBe("image/jpeg");
+    // EXIF orientation 6 (rotate 90°) is applied to the pixels and dropped.
+    expect([source.meta.width, source.meta.height, source.meta.orientation]).toEqual([20, 40, undefined]);
+    expect((await fetchStored(files.target[0])).type).toBe("image/png");
+    expect((await fetchStored(response.json().request.response_data.file)).type).toBe("image/png");
+  });
+
   it("serves the playground with a session and the project header, with the same pipeline", async () => {
     const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
     const response = await testApp.app.inject({

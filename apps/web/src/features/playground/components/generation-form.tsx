@@ -1,13 +1,6 @@
-import { Badge, Button, Group, Input, SegmentedControl, Select, Stack, Text, Textarea } from "@mantine/core";
-import {
-  IMAGE_COUNT_MAX,
-  IMAGE_COUNT_MIN,
-  PROMPT_MAX_LENGTH,
-  PROMPT_PLACEHOLDER,
-  randomPrompt,
-} from "@prism/contract";
+import { Badge, Button, Group, Input, SegmentedControl, Select, Stack, Text } from "@mantine/core";
+import { IMAGE_COUNT_MAX, IMAGE_COUNT_MIN, randomPrompt } from "@prism/contract";
 import { IconArrowsShuffle } from "@tabler/icons-react";
-import { type ReactNode, useId } from "react";
 import type { HistoryItem } from "../api/use-history";
 import {
   generationReuse,
@@ -17,6 +10,7 @@ import {
   resolutionOptions,
   sizeKey,
 } from "../lib/generation";
+import { PromptField } from "./prompt-box";
 
 /** The form parts the two generation screens share (001 §2 Basic Image Generation, Pegasus Generation). */
 
@@ -24,51 +18,6 @@ const IMAGE_COUNTS = Array.from({ length: IMAGE_COUNT_MAX - IMAGE_COUNT_MIN + 1 
   String(IMAGE_COUNT_MIN + index),
 );
 
-/** A prompt box with its "n/1000" counter (001 §5) and an optional action beside its label. */
-export function PromptField({
-  label,
-  value,
-  onChange,
-  placeholder = PROMPT_PLACEHOLDER,
-  counterTestId,
-  labelAction,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  placeholder?: string;
-  counterTestId?: string;
-  labelAction?: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <Stack gap={4}>
-      <Group justify="space-between" align="flex-end" gap="xs">
-        <Input.Label htmlFor={id}>{label}</Input.Label>
-        {labelAction}
-      </Group>
-      <Textarea
-        id={id}
-        placeholder={placeholder}
-        value={value}
-        maxLength={PROMPT_MAX_LENGTH}
-        autosize
-        minRows={3}
-        maxRows={8}
-        onChange={(event) => onChange(event.currentTarget.value)}
-        inputWrapperOrder={["input", "description"]}
-        description={
-          <Text component="span" size="xs" c="dimmed" data-testid={counterTestId}>
-            {`${value.length}/${PROMPT_MAX_LENGTH}`}
-          </Text>
-        }
-        styles={{ description: { textAlign: "right", marginTop: 4 } }}
-      />
-    </Stack>
-  );
-}
-
-/** The prompt with the Random Prompt button beside its label. */
 export function PromptWithRandom({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
     <PromptField

@@ -9,7 +9,7 @@ import {
 } from "@prism/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
 import { ImageGenerationPage } from "./image-generation-page";
 import { PegasusGenerationPage } from "./pegasus-generation-page";
@@ -27,17 +27,6 @@ const CLONE: TrainedIdentity = {
   identity_id: "identity-ada",
   identity_status: "ready",
 };
-
-beforeAll(() => {
-  // jsdom has no FontFaceSet; Mantine's autosizing Textarea listens on it.
-  if (!("fonts" in document)) {
-    Object.defineProperty(document, "fonts", {
-      configurable: true,
-      value: { addEventListener: () => {}, removeEventListener: () => {} },
-    });
-  }
-  if (!URL.createObjectURL) URL.createObjectURL = () => "blob:preview";
-});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -141,7 +130,8 @@ describe("ImageGenerationPage", () => {
     await user.click(within(row).getByRole("button", { name: "Reuse" }));
     expect(screen.getByRole("textbox", { name: "Prompt" })).toHaveValue("Old fox");
     expect(screen.getByRole("checkbox", { name: "Use Negative Prompt" })).toBeChecked();
-    expect(screen.getByRole("textbox", { name: "Negative Prompt" })).toHaveValue("rain");
+    // The negative prompt box opens with a transition.
+    expect(await screen.findByRole("textbox", { name: "Negative Prompt" })).toHaveValue("rain");
     expect(screen.getByRole("combobox", { name: "Resolution" })).toHaveValue("1000x750 (custom)");
   });
 });

@@ -20,7 +20,7 @@ import {
 } from "../lib/mask-requests";
 import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
-import { PromptBox } from "./prompt-box";
+import { PromptField } from "./prompt-box";
 import { ValueSlider } from "./value-slider";
 
 const imageInput = generativeFillFeature.inputs.files[0];
@@ -66,11 +66,7 @@ export function GenerativeFillPage() {
         <>
           <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
-          <PromptBox
-            value={prompt}
-            onChange={setPrompt}
-            description="What should appear in the masked area."
-          />
+          <PromptField value={prompt} onChange={setPrompt} hint="What should appear in the masked area." />
           {isProduction ? null : (
             <>
               <Divider

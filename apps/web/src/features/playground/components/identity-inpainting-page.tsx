@@ -1,11 +1,5 @@
-import { ActionIcon, Checkbox, Group, Stack, Text, Textarea, Tooltip } from "@mantine/core";
-import {
-  IDENTITY_REQUEST_HEADER,
-  identityInpaintingFeature,
-  PROMPT_MAX_LENGTH,
-  PROMPT_PLACEHOLDER,
-  type TrainedIdentity,
-} from "@prism/contract";
+import { ActionIcon, Checkbox, Group, Tooltip } from "@mantine/core";
+import { IDENTITY_REQUEST_HEADER, identityInpaintingFeature, type TrainedIdentity } from "@prism/contract";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useCallback, useState } from "react";
 import { NotFoundPage } from "../../../app/not-found-page";
@@ -17,6 +11,7 @@ import type { RowImage } from "./history-panel";
 import { IdentityPicker } from "./identity-picker";
 import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
+import { PromptField } from "./prompt-box";
 
 const imageInput = identityInpaintingFeature.inputs.files[0];
 
@@ -99,20 +94,7 @@ function IdentityInpaintingScreen() {
               </ActionIcon>
             </Tooltip>
           </Group>
-          <Stack gap={4}>
-            <Textarea
-              label="Prompt"
-              placeholder={PROMPT_PLACEHOLDER}
-              value={prompt}
-              onChange={(event) => setPrompt(event.currentTarget.value.slice(0, PROMPT_MAX_LENGTH))}
-              maxLength={PROMPT_MAX_LENGTH}
-              rows={4}
-              resize="vertical"
-            />
-            <Text size="xs" c="dimmed" ta="right" data-testid="prompt-counter">
-              {`${prompt.length}/${PROMPT_MAX_LENGTH}`}
-            </Text>
-          </Stack>
+          <PromptField value={prompt} onChange={setPrompt} />
         </>
       }
     />

@@ -7,14 +7,9 @@ import {
 } from "@prism/contract";
 import { useState } from "react";
 import { generationChargeText, generationReuse, type ImageSize } from "../lib/generation";
-import {
-  GenerationRowDetails,
-  ImageCountField,
-  PromptField,
-  PromptWithRandom,
-  ResolutionField,
-} from "./generation-form";
+import { GenerationRowDetails, ImageCountField, PromptWithRandom, ResolutionField } from "./generation-form";
 import { PlaygroundScreen } from "./playground-screen";
+import { PromptField } from "./prompt-box";
 
 /**
  * /playground/image-generation (001 §2 Basic Image Generation): a random prompt on load and on
