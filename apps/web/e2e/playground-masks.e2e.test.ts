@@ -65,7 +65,7 @@ async function openMaskPopup(page: Page, title: string) {
         previous = current;
         return settled;
       },
-      { intervals: [150] },
+      { interval: 150 },
     )
     .toBe(true);
   return { popup, canvas };
