@@ -51,3 +51,12 @@ export async function openBrowser(): Promise<BrowserSession> {
     },
   };
 }
+
+/**
+ * Marks the welcome popup as seen in the browser's local storage, so it does not cover the screens a
+ * journey opens next. Local storage needs a page of the console's origin, hence the visit to /terms.
+ */
+export async function skipWelcomePopup(page: Page): Promise<void> {
+  await page.goto("/terms");
+  await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
+}

@@ -17,14 +17,14 @@ export async function post<T>(page: Page, baseUrl: string, path: string, data: u
 }
 
 /**
- * Signs a new owner up in the page's browser context and funds the organization with $20 through the
- * sandbox card flow, so playground journeys start signed in with money to spend.
+ * Signs a new owner up in the page's browser context with the mailed verification code, leaving the
+ * context signed in to an organization that has never paid. Returns the owner's email.
  */
-export async function signUpFundedOwner(
+export async function signUpOwner(
   page: Page,
   baseUrl: string,
   names: { firstName: string; lastName: string; label: string },
-) {
+): Promise<string> {
   const email = uniqueEmail(names.label);
   await post(page, baseUrl, "/v1/users/create", {
     firstName: names.firstName,
@@ -34,6 +34,19 @@ export async function signUpFundedOwner(
   });
   const verificationCode = await waitForCode(baseUrl, email);
   await post(page, baseUrl, "/v1/users/confirm", { email, verificationCode });
+  return email;
+}
+
+/**
+ * Signs a new owner up in the page's browser context and funds the organization with $20 through the
+ * sandbox card flow, so playground journeys start signed in with money to spend.
+ */
+export async function signUpFundedOwner(
+  page: Page,
+  baseUrl: string,
+  names: { firstName: string; lastName: string; label: string },
+) {
+  const email = await signUpOwner(page, baseUrl, names);
   const me = await post<Me>(page, baseUrl, "/v1/users/me");
   const organizationId = me.organizations[0]?.id;
   const projectId = me.organizations[0]?.projects[0]?.id;

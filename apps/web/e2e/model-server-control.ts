@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { expect, inject } from "vitest";
-import { post } from "./funded-owner";
 import type { ReceivedCall } from "./model-server";
+import { listTrainedClones, postFeatureForm, type StoredClone } from "./playground-helpers";
 
 /** Makes the local model server answer the next call of `feature` with an error status. */
 export async function failNextModelCall(
@@ -62,29 +62,15 @@ export async function trainClone(
     );
   }
   form.append("description", name);
-  const cookies = await page.context().cookies(baseUrl);
-  const response = await fetch(`${baseUrl}/v1/images/pegasus-training`, {
-    method: "POST",
-    headers: {
-      origin: baseUrl,
-      cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; "),
-      "x-authorization-project": projectId,
-    },
-    body: form,
-  });
+  const response = await postFeatureForm(page, baseUrl, projectId, "/v1/images/pegasus-training", form);
   expect(response.ok, `training: ${response.status} ${await response.clone().text()}`).toBe(true);
   const { request } = (await response.json()) as { request: { id: string } };
-  let clone: (TrainedClone & { identity_status: string }) | undefined;
+  let clone: StoredClone | undefined;
   await expect
     .poll(
       async () => {
-        const { requests } = await post<{ requests: (TrainedClone & { identity_status: string })[] }>(
-          page,
-          baseUrl,
-          "/v1/users/playground/get-trained-identities",
-          { projectId, offset: 0 },
-        );
-        clone = requests.find((candidate) => candidate.id === request.id);
+        const clones = await listTrainedClones(page, baseUrl, projectId);
+        clone = clones.find((candidate) => candidate.id === request.id);
         return clone?.identity_status;
       },
       { timeout: 30_000, interval: 500 },

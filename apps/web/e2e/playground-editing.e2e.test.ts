@@ -1,10 +1,17 @@
-import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
-import { post, signUpFundedOwner } from "./funded-owner";
-
-const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
+import type { BrowserSession } from "./browser";
+import {
+  CHARGED_PRICE_LINE,
+  deleteOnlyRow,
+  EMPTY_HISTORY,
+  expectFeatureUnavailable,
+  expectImageLoaded,
+  featureStatus,
+  historyRows,
+  lastStoredBody,
+  openFundedPlayground,
+} from "./playground-helpers";
 
 // ---------------------------------------------------------------------------------------------------
 // Test images drawn with sharp.
@@ -43,44 +50,6 @@ async function smallPng(width = 320, height = 240): Promise<Buffer> {
     .toBuffer();
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Account set-up through the API, with the page's own cookies.
-// ---------------------------------------------------------------------------------------------------
-
-interface FeatureStatus {
-  endpoint: string;
-  available: boolean;
-  reason: string | null;
-}
-
-/** The body the server stored for the newest history item of an endpoint. */
-async function lastStoredBody(
-  page: Page,
-  baseUrl: string,
-  endpoint: string,
-): Promise<Record<string, unknown>> {
-  const { requests } = await post<{ requests: { request_data: { body: Record<string, unknown> } }[] }>(
-    page,
-    baseUrl,
-    "/v1/users/playground/get-requests",
-    { endpoint, projectId, offset: 0 },
-  );
-  return requests[0]?.request_data.body ?? {};
-}
-
-async function featureStatus(
-  page: Page,
-  baseUrl: string,
-  endpoint: string,
-): Promise<FeatureStatus | undefined> {
-  const { features } = await post<{ features: FeatureStatus[] }>(
-    page,
-    baseUrl,
-    "/v1/users/playground/feature-status",
-  );
-  return features.find((feature) => feature.endpoint === endpoint);
-}
-
 /** Waits for the finished row, checks its two pictures, then deletes it through the confirmation. */
 async function expectResultThenDelete(
   session: BrowserSession,
@@ -88,44 +57,30 @@ async function expectResultThenDelete(
   checkStored: () => Promise<void>,
 ) {
   const { page } = session;
-  const failed = page.locator('[data-testid=history-row][data-status="error"]');
-  const done = page.locator('[data-testid=history-row][data-status="done"]');
+  const failed = historyRows(page, "error");
+  const done = historyRows(page, "done");
   await done.or(failed).first().waitFor({ timeout: 90_000 });
   expect(await failed.count(), "the row ended in Generation Error").toBe(0);
   await checkStored();
-  expect(await page.locator("[data-testid=history-row]").count()).toBe(1);
+  expect(await historyRows(page).count()).toBe(1);
   await done.getByRole("img", { name: "Original" }).waitFor();
-  const result = done.getByRole("img", { name: "Result" });
-  await expect
-    .poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth))
-    .toBeGreaterThan(0);
+  await expectImageLoaded(done.getByRole("img", { name: "Result" }));
   await page.evaluate(() => window.scrollTo(0, 0));
   await session.screenshot(screenshot);
 
-  await done.getByRole("button", { name: "Delete" }).click();
-  const confirm = page.getByRole("dialog", { name: "Delete Image" });
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes, proceed" }).click();
-  await confirm.waitFor({ state: "hidden" });
-  await expect.poll(() => page.locator("[data-testid=history-row]").count()).toBe(0);
-  await page.getByText(EMPTY_HISTORY).waitFor();
+  await deleteOnlyRow(page);
 }
-
-let projectId = "";
 
 describe("playground: text removal and image extension", () => {
   let session: BrowserSession;
+  let projectId = "";
 
   beforeAll(async () => {
-    session = await openBrowser();
-    const { page, baseUrl } = session;
-    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+    ({ session, projectId } = await openFundedPlayground({
       firstName: "Eda",
       lastName: "Editor",
       label: "editing",
     }));
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
   });
 
   afterAll(async () => {
@@ -146,7 +101,7 @@ describe("playground: text removal and image extension", () => {
     // The test server is not production: the fast mode control is offered.
     const fastMode = page.getByRole("checkbox", { name: "Use Fast Mode" });
     await fastMode.waitFor();
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
     const action = page.getByRole("button", { name: "Remove Texts" });
     expect(await action.isDisabled()).toBe(true);
 
@@ -156,10 +111,13 @@ describe("playground: text removal and image extension", () => {
     await page.getByRole("img", { name: /Original Image: poster\.png/ }).waitFor();
 
     if (!status?.available) {
-      console.warn(`text removal unavailable in the test server: ${status?.reason}`);
-      await page.getByTestId("feature-unavailable").waitFor();
-      expect(await action.isDisabled()).toBe(true);
-      await session.screenshot("playground-editing-01-text-removal-unavailable");
+      await expectFeatureUnavailable(
+        session,
+        action,
+        "text removal",
+        status,
+        "playground-editing-01-text-removal-unavailable",
+      );
       return;
     }
 
@@ -168,7 +126,7 @@ describe("playground: text removal and image extension", () => {
     await session.screenshot("playground-editing-01-text-removal-ready");
     await action.click();
     await expectResultThenDelete(session, "playground-editing-02-text-removal-result", async () => {
-      expect(await lastStoredBody(page, baseUrl, "/v1/images/text-removal")).toMatchObject({
+      expect(await lastStoredBody(page, baseUrl, projectId, "/v1/images/text-removal")).toMatchObject({
         fast_mode: true,
       });
     });
@@ -184,7 +142,7 @@ describe("playground: text removal and image extension", () => {
     await page.getByText(EMPTY_HISTORY).waitFor();
     const action = page.getByRole("button", { name: "Extend Image" });
     expect(await action.isDisabled()).toBe(true);
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
     await page
       .locator("input[type=file]")
@@ -216,10 +174,13 @@ describe("playground: text removal and image extension", () => {
     expect(await page.getByTestId("extension-size").textContent()).toContain("352 × 256 px");
 
     if (!status?.available) {
-      console.warn(`image extension unavailable in the test server: ${status?.reason}`);
-      await page.getByTestId("feature-unavailable").waitFor();
-      expect(await action.isDisabled()).toBe(true);
-      await session.screenshot("playground-editing-03-extension-unavailable");
+      await expectFeatureUnavailable(
+        session,
+        action,
+        "image extension",
+        status,
+        "playground-editing-03-extension-unavailable",
+      );
       return;
     }
 
@@ -227,7 +188,7 @@ describe("playground: text removal and image extension", () => {
     await session.screenshot("playground-editing-03-extension-ready");
     await action.click();
     await expectResultThenDelete(session, "playground-editing-04-extension-result", async () => {
-      expect(await lastStoredBody(page, baseUrl, "/v1/images/extension")).toMatchObject({
+      expect(await lastStoredBody(page, baseUrl, projectId, "/v1/images/extension")).toMatchObject({
         top: 16,
         bottom: 0,
         left: 0,

@@ -1,13 +1,25 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser, SCREENSHOT_DIR } from "./browser";
-import { post, signUpFundedOwner } from "./funded-owner";
+import { type BrowserSession, SCREENSHOT_DIR } from "./browser";
+import { openMaskPopup } from "./mask-drawing";
 import { failNextModelCall, lastModelCall, type TrainedClone, trainClone } from "./model-server-control";
+import {
+  CHARGED_PRICE_LINE,
+  closeDialog,
+  deleteHistoryRow,
+  deleteOnlyRow,
+  EMPTY_HISTORY,
+  expectImageLoaded,
+  historyRows,
+  openFundedPlayground,
+  storedFile,
+  storedRequests,
+  waitForDialog,
+} from "./playground-helpers";
 
-const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
 const SWAP_FAILED_TITLE = "Error Swapping Faces";
 const INPAINT_FAILED_TITLE = "Error Inpainting Image";
 const INPAINT_FAILED_MESSAGE =
@@ -20,23 +32,7 @@ const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fix
 const astronaut = fixture("astronaut.png");
 const coffee = fixture("coffee.png");
 
-interface StoredRequest {
-  id: string;
-  status: string;
-  request_data: { files: Record<string, string[]>; body: Record<string, unknown> };
-}
-
 let projectId = "";
-
-async function storedRequests(page: Page, baseUrl: string, endpoint: string): Promise<StoredRequest[]> {
-  const { requests } = await post<{ requests: StoredRequest[] }>(
-    page,
-    baseUrl,
-    "/v1/users/playground/get-requests",
-    { endpoint, projectId, offset: 0 },
-  );
-  return requests;
-}
 
 /**
  * Records the mask file of every feature call the page sends (type and bytes), by wrapping the page's
@@ -77,29 +73,6 @@ async function describeImage(data: Buffer) {
 }
 
 /**
- * The box of an element once the popup's opening transition has finished and the image is fitted:
- * two readings 200 ms apart agree. Drawing earlier would aim at where the canvas is moving from.
- */
-async function settledBox(locator: ReturnType<Page["locator"]>) {
-  let previous = "";
-  await expect
-    .poll(
-      async () => {
-        const box = await locator.boundingBox();
-        const reading = JSON.stringify(box);
-        const settled = box !== null && box.width > 100 && reading === previous;
-        previous = reading;
-        return settled;
-      },
-      { timeout: 10_000, interval: 200 },
-    )
-    .toBe(true);
-  const box = await locator.boundingBox();
-  if (!box) throw new Error("the element has no box");
-  return box;
-}
-
-/**
  * A screenshot of the viewport only, for open popups: a full-page capture briefly resizes the page,
  * which the console's mobile check can see, and that closes the popup being photographed.
  */
@@ -108,17 +81,8 @@ async function viewportScreenshot(page: Page, name: string) {
 }
 
 /** Waits for a dialog's opening fade to finish, so its screenshot is not half transparent. */
-async function settled(dialog: ReturnType<Page["locator"]>) {
+async function settled(dialog: Locator) {
   await expect.poll(() => dialog.evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
-}
-
-/** Opens the row's Delete confirmation and confirms it. */
-async function deleteRow(page: Page, row: ReturnType<Page["locator"]>) {
-  await row.getByRole("button", { name: "Delete" }).click();
-  const confirm = page.getByRole("dialog", { name: "Delete Image" });
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes, proceed" }).click();
-  await confirm.waitFor({ state: "hidden" });
 }
 
 /**
@@ -126,8 +90,8 @@ async function deleteRow(page: Page, row: ReturnType<Page["locator"]>) {
  * ended in Generation Error.
  */
 async function waitForFinishedRow(page: Page, rows: number, timeout: number) {
-  await expect.poll(() => page.locator("[data-testid=history-row]").count()).toBe(rows);
-  const first = page.locator("[data-testid=history-row]").first();
+  await expect.poll(() => historyRows(page).count()).toBe(rows);
+  const first = historyRows(page).first();
   await expect
     .poll(() => first.getAttribute("data-status"), { timeout, interval: 500 })
     .not.toBe("generating");
@@ -141,13 +105,11 @@ async function waitForFinishedRow(page: Page, rows: number, timeout: number) {
   return first;
 }
 
-async function expectPictures(row: ReturnType<Page["locator"]>, labels: string[]) {
+async function expectPictures(row: Locator, labels: string[]) {
   for (const label of labels) {
     const picture = row.getByRole("img", { name: label, exact: true });
     await picture.waitFor();
-    await expect
-      .poll(() => picture.evaluate((image: HTMLImageElement) => image.naturalWidth))
-      .toBeGreaterThan(0);
+    await expectImageLoaded(picture);
   }
 }
 
@@ -155,16 +117,12 @@ describe("playground: face swapping and identity inpainting", () => {
   let session: BrowserSession;
 
   beforeAll(async () => {
-    session = await openBrowser();
-    const { page, baseUrl } = session;
-    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+    ({ session, projectId } = await openFundedPlayground({
       firstName: "Fay",
       lastName: "Swapper",
       label: "faces",
     }));
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
-    await recordSentMasks(page);
+    await recordSentMasks(session.page);
   });
 
   afterAll(async () => {
@@ -180,7 +138,7 @@ describe("playground: face swapping and identity inpainting", () => {
     await page.getByText(EMPTY_HISTORY).waitFor();
     await page.getByText("The face to use", { exact: false }).waitFor();
     await page.getByText("The face to replace", { exact: false }).waitFor();
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
     const swap = page.getByRole("button", { name: "Swap Face" });
     expect(await swap.isDisabled()).toBe(true);
 
@@ -220,7 +178,7 @@ describe("playground: face swapping and identity inpainting", () => {
     expect(answer.status(), await answer.text()).toBe(200);
     const plainRow = await waitForFinishedRow(page, 1, ENGINE_WAIT_MS);
     await expectPictures(plainRow, ["Original", "Target", "Result"]);
-    const [plain] = await storedRequests(page, baseUrl, "/v1/images/face-swapping");
+    const [plain] = await storedRequests(page, baseUrl, projectId, "/v1/images/face-swapping");
     expect(Object.keys(plain?.request_data.files ?? {}).sort()).toEqual(["source", "target"]);
 
     // Second swap: Use Custom Mask with nothing drawn sends an all-black JPEG of the target's size.
@@ -243,13 +201,11 @@ describe("playground: face swapping and identity inpainting", () => {
 
     const maskedRow = await waitForFinishedRow(page, 2, ENGINE_WAIT_MS);
     await expectPictures(maskedRow, ["Original", "Target", "Result"]);
-    expect(await page.locator("[data-testid=history-row]").count()).toBe(2);
-    const [masked] = await storedRequests(page, baseUrl, "/v1/images/face-swapping");
+    expect(await historyRows(page).count()).toBe(2);
+    const [masked] = await storedRequests(page, baseUrl, projectId, "/v1/images/face-swapping");
     const maskUrl = masked?.request_data.files.mask?.[0];
     expect(maskUrl, "the mask was stored with the request").toBeDefined();
-    const stored = await page.request.get(`${baseUrl}${maskUrl}`);
-    expect(stored.ok()).toBe(true);
-    const storedMask = await describeImage(Buffer.from(await stored.body()));
+    const storedMask = await describeImage(await storedFile(page, baseUrl, maskUrl ?? ""));
     expect(storedMask).toMatchObject({ width: 512, height: 512 });
     expect(storedMask.brightest).toBeLessThanOrEqual(8);
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -261,11 +217,10 @@ describe("playground: face swapping and identity inpainting", () => {
     expect(await drawMask.isDisabled()).toBe(true);
     await page.getByText("Upload an image to draw a mask.").waitFor();
 
-    await deleteRow(page, page.locator("[data-testid=history-row]").first());
-    await expect.poll(() => page.locator("[data-testid=history-row]").count()).toBe(1);
-    await deleteRow(page, page.locator("[data-testid=history-row]").first());
-    await page.getByText(EMPTY_HISTORY).waitFor();
-    expect(await storedRequests(page, baseUrl, "/v1/images/face-swapping")).toEqual([]);
+    await deleteHistoryRow(page, historyRows(page).first());
+    await expect.poll(() => historyRows(page).count()).toBe(1);
+    await deleteOnlyRow(page);
+    expect(await storedRequests(page, baseUrl, projectId, "/v1/images/face-swapping")).toEqual([]);
   }, 420_000);
 
   it("shows Error Swapping Faces with the reason when the source has no face", async () => {
@@ -281,15 +236,15 @@ describe("playground: face swapping and identity inpainting", () => {
     await page.getByRole("img", { name: "Target Image: astronaut.png" }).waitFor();
     await page.getByRole("button", { name: "Swap Face" }).click();
 
-    const dialog = page.getByRole("dialog", { name: SWAP_FAILED_TITLE });
-    await dialog.waitFor({ timeout: ENGINE_WAIT_MS });
-    await dialog.getByText("No face was found in the source image.").waitFor();
-    const row = page.locator("[data-testid=history-row]").first();
+    const dialog = await waitForDialog(page, SWAP_FAILED_TITLE, {
+      message: "No face was found in the source image.",
+      timeout: ENGINE_WAIT_MS,
+    });
+    const row = historyRows(page).first();
     expect(await row.getAttribute("data-status")).toBe("error");
     await settled(dialog);
     await viewportScreenshot(page, "playground-faces-03-face-swapping-no-face");
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
+    await closeDialog(dialog);
     await row.getByText("Generation Error").first().waitFor();
     await row.getByTestId("row-error-reason").getByText("No face was found in the source image.").waitFor();
   }, 240_000);
@@ -301,7 +256,7 @@ describe("playground: face swapping and identity inpainting", () => {
       await page.goto("/playground/identity-inpainting");
       await page.getByRole("heading", { name: "Identity Inpainting" }).waitFor();
       await page.getByText(EMPTY_HISTORY).waitFor();
-      expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+      expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
       // The first ready clone is selected once the list has loaded.
       const picker = page.getByTestId("identity-picker");
@@ -326,11 +281,7 @@ describe("playground: face swapping and identity inpainting", () => {
       // Image and clone: Inpaint is enabled even before a mask is drawn (001 §5).
       expect(await inpaint.isDisabled()).toBe(false);
 
-      await selectArea.click();
-      const editor = page.getByRole("dialog", { name: "Select Area to Inpaint" });
-      const canvas = editor.getByTestId("mask-canvas");
-      await canvas.waitFor();
-      const box = await settledBox(canvas);
+      const { popup: editor, box } = await openMaskPopup(page, "Select Area to Inpaint");
       await page.mouse.move(box.x + box.width * 0.35, box.y + box.height * 0.3);
       await page.mouse.down();
       await page.mouse.move(box.x + box.width * 0.65, box.y + box.height * 0.3, { steps: 8 });
@@ -365,8 +316,7 @@ describe("playground: face swapping and identity inpainting", () => {
       expect(mask?.whiteShare).toBeGreaterThan(0.01);
       expect(mask?.whiteShare).toBeLessThan(0.5);
 
-      await deleteRow(page, row);
-      await page.getByText(EMPTY_HISTORY).waitFor();
+      await deleteOnlyRow(page);
     }, 180_000);
 
     it("shows Error Inpainting Image when the model fails", async () => {
@@ -377,26 +327,22 @@ describe("playground: face swapping and identity inpainting", () => {
         .locator('[aria-label="Original Image"] input[type=file]')
         .setInputFiles({ name: "astronaut.png", mimeType: "image/png", buffer: astronaut });
       await page.getByRole("img", { name: "Original Image: astronaut.png" }).waitFor();
-      await page.getByRole("button", { name: "Select Area to Inpaint" }).click();
-      const editor = page.getByRole("dialog", { name: "Select Area to Inpaint" });
-      const canvas = editor.getByTestId("mask-canvas");
-      await canvas.waitFor();
-      const box = await settledBox(canvas);
+      const { popup: editor, box } = await openMaskPopup(page, "Select Area to Inpaint");
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       await editor.getByRole("button", { name: "I'm Done" }).click();
       await editor.waitFor({ state: "hidden" });
 
       await failNextModelCall("identity-inpainting", 500, "The GPU ran out of memory.");
       await page.getByRole("button", { name: "Inpaint", exact: true }).click();
-      const dialog = page.getByRole("dialog", { name: INPAINT_FAILED_TITLE });
-      await dialog.waitFor({ timeout: 60_000 });
-      await dialog.getByText(INPAINT_FAILED_MESSAGE).waitFor();
-      const row = page.locator("[data-testid=history-row]").first();
+      const dialog = await waitForDialog(page, INPAINT_FAILED_TITLE, {
+        message: INPAINT_FAILED_MESSAGE,
+        timeout: 60_000,
+      });
+      const row = historyRows(page).first();
       expect(await row.getAttribute("data-status")).toBe("error");
       await settled(dialog);
       await viewportScreenshot(page, "playground-faces-08-identity-failed");
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "hidden" });
+      await closeDialog(dialog);
       await row.getByText("Generation Error").first().waitFor();
     }, 120_000);
   });

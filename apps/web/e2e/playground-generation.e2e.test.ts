@@ -1,42 +1,26 @@
 import { PROMPT_MAX_LENGTH, RANDOM_PROMPTS } from "@prism/contract";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
-import { post, signUpFundedOwner } from "./funded-owner";
+import type { BrowserSession } from "./browser";
 import { failNextModelCall, lastModelCall, trainClone } from "./model-server-control";
+import {
+  CHARGED_PRICE_LINE,
+  closeDialog,
+  deleteHistoryRow,
+  EMPTY_HISTORY,
+  expectImageLoaded,
+  historyRows,
+  openFundedPlayground,
+  playgroundHistory,
+  waitForDialog,
+} from "./playground-helpers";
 
-const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
 const GENERATION = "/v1/images/generation";
 const PEGASUS = "/v1/images/pegasus-generation";
 
-interface StoredRequest {
-  id: string;
-  request_data: { body: Record<string, unknown> };
-  status: string;
-}
-
-interface History {
-  requests: StoredRequest[];
-  priceInfo: { price: number; priceIdentity?: number };
-}
-
 let projectId = "";
 
-async function historyOf(page: Page, baseUrl: string, endpoint: string): Promise<History> {
-  return post<History>(page, baseUrl, "/v1/users/playground/get-requests", {
-    endpoint,
-    projectId,
-    offset: 0,
-  });
-}
-
 const charged = (unitPrice: number, count: number) => `$${(unitPrice * count).toFixed(3)} will be charged`;
-
-function rows(page: Page, status?: "generating" | "done" | "error") {
-  return page.locator(
-    status ? `[data-testid=history-row][data-status="${status}"]` : "[data-testid=history-row]",
-  );
-}
 
 async function chooseResolution(page: Page, label: string) {
   await page.getByRole("combobox", { name: "Resolution" }).click();
@@ -49,27 +33,15 @@ async function chooseCount(page: Page, count: number) {
   await expect.poll(() => page.getByRole("radio", { name: String(count) }).isChecked()).toBe(true);
 }
 
-async function deleteRow(page: Page, row: ReturnType<typeof rows>) {
-  await row.getByRole("button", { name: "Delete" }).click();
-  const confirm = page.getByRole("dialog", { name: "Delete Image" });
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes, proceed" }).click();
-  await confirm.waitFor({ state: "hidden" });
-}
-
 describe("playground: image generation and Pegasus generation", () => {
   let session: BrowserSession;
 
   beforeAll(async () => {
-    session = await openBrowser();
-    const { page, baseUrl } = session;
-    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+    ({ session, projectId } = await openFundedPlayground({
       firstName: "Gene",
       lastName: "Rator",
       label: "generation",
     }));
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
   });
 
   afterAll(async () => {
@@ -78,7 +50,7 @@ describe("playground: image generation and Pegasus generation", () => {
 
   it("generates two 16:9 images with a negative prompt, reuses a row and deletes one", async () => {
     const { page, baseUrl } = session;
-    const { priceInfo } = await historyOf(page, baseUrl, GENERATION);
+    const { priceInfo } = await playgroundHistory(page, baseUrl, projectId, GENERATION);
 
     await page.goto("/playground/image-generation");
     await page.getByRole("heading", { name: "Image Generation" }).waitFor();
@@ -124,13 +96,13 @@ describe("playground: image generation and Pegasus generation", () => {
     await chooseCount(page, 2);
     await chooseResolution(page, "1024x576 (16:9)");
     await expect.poll(() => page.getByTestId("price-line").textContent()).toBe(charged(priceInfo.price, 2));
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
     await session.screenshot("playground-generation-02-ready");
 
     await generate.click();
     // Two parallel calls, one row each.
-    await expect.poll(() => rows(page).count()).toBe(2);
-    await expect.poll(() => rows(page, "done").count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => historyRows(page).count()).toBe(2);
+    await expect.poll(() => historyRows(page, "done").count(), { timeout: 60_000 }).toBe(2);
 
     const call = await lastModelCall("image-generation");
     expect(call.fields).toMatchObject({
@@ -139,7 +111,7 @@ describe("playground: image generation and Pegasus generation", () => {
       width: "1024",
       height: "576",
     });
-    const stored = await historyOf(page, baseUrl, GENERATION);
+    const stored = await playgroundHistory(page, baseUrl, projectId, GENERATION);
     expect(stored.requests).toHaveLength(2);
     for (const request of stored.requests) {
       expect(request.request_data.body).toMatchObject({
@@ -151,12 +123,9 @@ describe("playground: image generation and Pegasus generation", () => {
     }
 
     // Each row shows the generated picture (no Original) and its prompt and size.
-    const first = rows(page, "done").first();
+    const first = historyRows(page, "done").first();
     expect(await first.getByRole("img", { name: "Original" }).count()).toBe(0);
-    const result = first.getByRole("img", { name: "Result" });
-    await expect
-      .poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth))
-      .toBeGreaterThan(0);
+    await expectImageLoaded(first.getByRole("img", { name: "Result" }));
     expect(await first.getByTestId("row-prompt").textContent()).toContain(text);
     expect(await first.getByTestId("row-prompt").textContent()).toContain("1024x576 (16:9)");
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -173,15 +142,15 @@ describe("playground: image generation and Pegasus generation", () => {
     expect(await page.getByRole("combobox", { name: "Resolution" }).inputValue()).toBe("1024x576 (16:9)");
 
     // Delete one row through the Delete Image confirmation.
-    await deleteRow(page, first);
-    await expect.poll(() => rows(page).count()).toBe(1);
-    expect((await historyOf(page, baseUrl, GENERATION)).requests).toHaveLength(1);
+    await deleteHistoryRow(page, first);
+    await expect.poll(() => historyRows(page).count()).toBe(1);
+    expect((await playgroundHistory(page, baseUrl, projectId, GENERATION)).requests).toHaveLength(1);
 
     // Without the checkbox the negative prompt is not sent.
     await chooseCount(page, 1);
     await useNegative.uncheck();
     await generate.click();
-    await expect.poll(() => rows(page, "done").count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => historyRows(page, "done").count(), { timeout: 60_000 }).toBe(2);
     const withoutNegative = await lastModelCall("image-generation");
     expect(withoutNegative.fields.negative_prompt).toBeUndefined();
     expect(withoutNegative.fields).toMatchObject({ prompt: text, width: "1024", height: "576" });
@@ -191,11 +160,11 @@ describe("playground: image generation and Pegasus generation", () => {
     const { page } = session;
     await page.goto("/playground/image-generation");
     await page.getByRole("heading", { name: "Image Generation" }).waitFor();
-    await page.getByText(EMPTY_HISTORY).or(rows(page).first()).waitFor();
+    await page.getByText(EMPTY_HISTORY).or(historyRows(page).first()).waitFor();
 
     await failNextModelCall("image-generation", 500, "The GPU ran out of memory.");
     await page.getByRole("button", { name: "Generate", exact: true }).click();
-    const failed = rows(page, "error");
+    const failed = historyRows(page, "error");
     await failed.waitFor({ timeout: 60_000 });
     expect(await failed.getByText("Generation Error").count()).toBeGreaterThan(0);
     expect(await failed.getByRole("button", { name: "Download" }).isDisabled()).toBe(true);
@@ -208,7 +177,7 @@ describe("playground: image generation and Pegasus generation", () => {
 
   it("asks for an AI Clone, then generates with a trained clone at the clone price", async () => {
     const { page, baseUrl } = session;
-    const { priceInfo } = await historyOf(page, baseUrl, PEGASUS);
+    const { priceInfo } = await playgroundHistory(page, baseUrl, projectId, PEGASUS);
     expect(priceInfo.priceIdentity).toBeDefined();
     const identityPrice = priceInfo.priceIdentity ?? 0;
 
@@ -230,13 +199,12 @@ describe("playground: image generation and Pegasus generation", () => {
     await expect.poll(() => page.getByTestId("price-line").textContent()).toBe(charged(identityPrice, 1));
     await page.getByTestId("identity-picker").getByText("No AI Clones yet").waitFor();
     await page.getByRole("button", { name: "Generate", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "AI Clone not Selected" });
-    await dialog.waitFor();
-    await dialog.getByText("Please select an AI Clone from the list.").waitFor();
+    const dialog = await waitForDialog(page, "AI Clone not Selected", {
+      message: "Please select an AI Clone from the list.",
+    });
     await session.screenshot("playground-generation-05-clone-not-selected");
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
-    expect(await rows(page).count()).toBe(0);
+    await closeDialog(dialog);
+    expect(await historyRows(page).count()).toBe(0);
 
     // A trained clone is chosen by default once the list loads.
     const clone = await trainClone(page, baseUrl, projectId, "Gene's Clone");
@@ -261,7 +229,7 @@ describe("playground: image generation and Pegasus generation", () => {
     await session.screenshot("playground-generation-07-pegasus-ready");
 
     await page.getByRole("button", { name: "Generate", exact: true }).click();
-    await expect.poll(() => rows(page, "done").count(), { timeout: 60_000 }).toBe(2);
+    await expect.poll(() => historyRows(page, "done").count(), { timeout: 60_000 }).toBe(2);
     const call = await lastModelCall("pegasus-generation");
     expect(call.fields).toMatchObject({
       prompt: "A portrait in a sunflower field at golden hour",
@@ -274,7 +242,7 @@ describe("playground: image generation and Pegasus generation", () => {
     expect(call.identityRequestId).toBe(clone.id);
 
     // A history row's Show API Call carries the clone's request id header.
-    const first = rows(page, "done").first();
+    const first = historyRows(page, "done").first();
     expect(await first.getByTestId("row-prompt").textContent()).toContain("AI Clone");
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-generation-08-pegasus-results");
@@ -283,10 +251,9 @@ describe("playground: image generation and Pegasus generation", () => {
     await details.waitFor();
     expect(await details.textContent()).toContain(clone.id);
     expect(await details.textContent()).toContain(clone.identity_id);
-    await details.getByRole("button", { name: "Close" }).click();
-    await details.waitFor({ state: "hidden" });
+    await closeDialog(details);
 
-    await deleteRow(page, first);
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await deleteHistoryRow(page, first);
+    await expect.poll(() => historyRows(page).count()).toBe(1);
   });
 });

@@ -3,11 +3,22 @@ import { resolve } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
-import { post, signUpFundedOwner } from "./funded-owner";
+import type { BrowserSession } from "./browser";
+import { openMaskPopup, paintedShare, stroke } from "./mask-drawing";
 import { failNextModelCall, lastModelCall } from "./model-server-control";
+import {
+  CHARGED_PRICE_LINE,
+  closeDialog,
+  deleteOnlyRow,
+  EMPTY_HISTORY,
+  expectImageLoaded,
+  historyRows,
+  openFundedPlayground,
+  storedFile,
+  storedRequests,
+  waitForDialog,
+} from "./playground-helpers";
 
-const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
 const ERROR_REMOVING_OBJECT = "Error Removing Object";
 
 const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fixtures", name));
@@ -16,87 +27,17 @@ const COFFEE = { name: "coffee.png", mimeType: "image/png", buffer: fixture("cof
 /** 451 × 300: a cat. */
 const CHELSEA = { name: "chelsea.png", mimeType: "image/png", buffer: fixture("chelsea.png") };
 
-interface StoredRequest {
-  id: string;
-  request_data: { files: Record<string, string[]>; body: Record<string, unknown> };
-  response_data: { file?: string };
-}
-
 let projectId = "";
 
-async function storedRequests(page: Page, baseUrl: string, endpoint: string): Promise<StoredRequest[]> {
-  const { requests } = await post<{ requests: StoredRequest[] }>(
-    page,
-    baseUrl,
-    "/v1/users/playground/get-requests",
-    { endpoint, projectId, offset: 0 },
-  );
-  return requests;
-}
-
-/** Size and white share (brighter than mid-grey) of a stored image, read with the page's session. */
+/** Size and white share (brighter than mid-grey) of a stored image. */
 async function measureStored(page: Page, baseUrl: string, url: string) {
-  const response = await page.request.get(new URL(url, baseUrl).toString());
-  expect(response.ok(), `GET ${url}: ${response.status()}`).toBe(true);
-  const { data, info } = await sharp(await response.body())
+  const { data, info } = await sharp(await storedFile(page, baseUrl, url))
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
   let white = 0;
   for (let index = 0; index < data.length; index += info.channels) if ((data[index] ?? 0) > 127) white += 1;
   return { width: info.width, height: info.height, whiteShare: white / (info.width * info.height) };
-}
-
-/** The mask popup titled after the screen's button, with its drawing canvas laid out. */
-async function openMaskPopup(page: Page, title: string) {
-  await page.getByRole("button", { name: title }).click();
-  const popup = page.getByRole("dialog", { name: title });
-  await popup.waitFor();
-  const canvas = popup.getByTestId("mask-canvas");
-  await canvas.waitFor();
-  // The popup opens with a transition: wait until the canvas has stopped moving before drawing on it.
-  let previous = "";
-  await expect
-    .poll(
-      async () => {
-        const box = await canvas.boundingBox();
-        const current = box && box.width > 100 ? JSON.stringify(box) : "";
-        const settled = current !== "" && current === previous;
-        previous = current;
-        return settled;
-      },
-      { interval: 150 },
-    )
-    .toBe(true);
-  return { popup, canvas };
-}
-
-/**
- * Drags the mouse through points given in image pixels (the canvas is the image scaled to fit).
- */
-async function stroke(page: Page, canvas: Locator, imageWidth: number, points: [number, number][]) {
-  const box = await canvas.boundingBox();
-  if (!box) throw new Error("the mask canvas is not laid out");
-  const scale = box.width / imageWidth;
-  const at = ([x, y]: [number, number]) => [box.x + x * scale, box.y + y * scale] as const;
-  const [first, ...rest] = points;
-  if (!first) return;
-  await page.mouse.move(...at(first));
-  await page.mouse.down();
-  for (const point of rest) await page.mouse.move(...at(point), { steps: 8 });
-  await page.mouse.up();
-}
-
-/** Share of the canvas's pixels that show the mask overlay. */
-function paintedShare(canvas: Locator): Promise<number> {
-  return canvas.evaluate((element: HTMLCanvasElement) => {
-    const context = element.getContext("2d");
-    if (!context) return -1;
-    const { data } = context.getImageData(0, 0, element.width, element.height);
-    let painted = 0;
-    for (let index = 3; index < data.length; index += 4) if ((data[index] ?? 0) > 0) painted += 1;
-    return painted / (element.width * element.height);
-  });
 }
 
 async function setSlider(slider: Locator, key: "Home" | "End" | "ArrowLeft" | "ArrowRight", times = 1) {
@@ -112,15 +53,8 @@ async function shownCoverage(page: Page): Promise<number> {
   return Number(match[1]) / 100;
 }
 
-async function closeDialog(page: Page, title: string, message?: string | RegExp) {
-  const dialog = page.getByRole("dialog", { name: title });
-  await dialog.waitFor();
-  if (message) await dialog.getByText(message).waitFor();
-  return dialog;
-}
-
 async function waitForRow(page: Page) {
-  const row = page.locator("[data-testid=history-row]").first();
+  const row = historyRows(page).first();
   await page
     .locator('[data-testid=history-row][data-status="done"], [data-testid=history-row][data-status="error"]')
     .first()
@@ -128,27 +62,15 @@ async function waitForRow(page: Page) {
   return row;
 }
 
-async function deleteStoredRow(page: Page, row: Locator) {
-  await row.getByRole("button", { name: "Delete" }).click();
-  const confirm = page.getByRole("dialog", { name: "Delete Image" });
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes, proceed" }).click();
-  await confirm.waitFor({ state: "hidden" });
-}
-
 describe("playground: object removal, generative fill and reimagine", () => {
   let session: BrowserSession;
 
   beforeAll(async () => {
-    session = await openBrowser();
-    const { page, baseUrl } = session;
-    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+    ({ session, projectId } = await openFundedPlayground({
       firstName: "Mara",
       lastName: "Masker",
       label: "masks",
     }));
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
   }, 120_000);
 
   afterAll(async () => {
@@ -160,7 +82,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.goto("/playground/object-removal");
     await page.getByRole("heading", { name: "Object Removal" }).waitFor();
     await page.getByText(EMPTY_HISTORY).waitFor();
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
     // Without an image neither the mask tool nor the action is available (001 §5).
     const action = page.getByRole("button", { name: "Remove Object" });
@@ -178,10 +100,9 @@ describe("playground: object removal, generative fill and reimagine", () => {
 
     // The server cannot remove anything without a mask: the click explains instead of calling.
     await action.click();
-    const noMask = await closeDialog(page, "No Mask Drawn", /Select Object to Remove/);
-    await noMask.getByRole("button", { name: "Close" }).click();
-    await noMask.waitFor({ state: "hidden" });
-    expect(await page.locator("[data-testid=history-row]").count()).toBe(0);
+    const noMask = await waitForDialog(page, "No Mask Drawn", { message: /Select Object to Remove/ });
+    await closeDialog(noMask);
+    expect(await historyRows(page).count()).toBe(0);
 
     // The popup: draw, erase, both sliders, Clear, then the real mask over the spoon and I'm Done.
     const { popup, canvas } = await openMaskPopup(page, "Select Object to Remove");
@@ -248,12 +169,10 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await row.getByRole("img", { name: "Original" }).waitFor();
     await row.getByRole("img", { name: "Mask overlay" }).waitFor();
     const result = row.getByRole("img", { name: "Result" });
-    await expect
-      .poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth))
-      .toBeGreaterThan(0);
+    await expectImageLoaded(result);
 
     // The server stored the image and an opaque black/white mask of the same size.
-    const [stored] = await storedRequests(page, baseUrl, "/v1/images/object-removal");
+    const [stored] = await storedRequests(page, baseUrl, projectId, "/v1/images/object-removal");
     const maskUrl = stored?.request_data.files.mask?.[0];
     const imageUrl = stored?.request_data.files.image?.[0];
     expect(maskUrl && imageUrl && stored?.response_data.file).toBeTruthy();
@@ -265,9 +184,8 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-03-object-removal-result");
 
-    await deleteStoredRow(page, row);
-    await page.getByText(EMPTY_HISTORY).waitFor();
-    expect(await storedRequests(page, baseUrl, "/v1/images/object-removal")).toHaveLength(0);
+    await deleteOnlyRow(page);
+    expect(await storedRequests(page, baseUrl, projectId, "/v1/images/object-removal")).toHaveLength(0);
   });
 
   it("shows Error Removing Object when the engine refuses a mask over the whole image", async () => {
@@ -277,10 +195,8 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.locator("input[type=file]").setInputFiles(COFFEE);
     await page.getByRole("img", { name: /Original Image: coffee\.png/ }).waitFor();
 
-    const { popup, canvas } = await openMaskPopup(page, "Select Object to Remove");
+    const { popup, canvas, box } = await openMaskPopup(page, "Select Object to Remove");
     await setSlider(popup.getByRole("slider", { name: "Shape Size" }), "End");
-    const box = await canvas.boundingBox();
-    if (!box) throw new Error("no canvas");
     // Sweeps 200 px wide (radius on screen) over the whole picture, starting outside its edges.
     // Rows 250 screen px apart, the last on the bottom edge, all inside the popup.
     const rows = Math.ceil(box.height / 250) + 1;
@@ -297,22 +213,20 @@ describe("playground: object removal, generative fill and reimagine", () => {
     expect(await page.getByTestId("mask-coverage").textContent()).toBe("100% of the image");
 
     await page.getByRole("button", { name: "Remove Object" }).click();
-    const dialog = await closeDialog(page, ERROR_REMOVING_OBJECT, /covers the whole image/);
-    const row = page.locator("[data-testid=history-row]").first();
+    const dialog = await waitForDialog(page, ERROR_REMOVING_OBJECT, { message: /covers the whole image/ });
+    const row = historyRows(page).first();
     expect(await row.getAttribute("data-status")).toBe("error");
     await row.getByText("Generation Error").first().waitFor();
     await session.screenshot("playground-masks-04-object-removal-refused");
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
+    await closeDialog(dialog);
 
     // The server keeps the refused request as a failed row; it is deleted through the confirmation.
     await page.reload();
-    const storedRow = page.locator("[data-testid=history-row]").first();
+    const storedRow = historyRows(page).first();
     await storedRow.waitFor();
     expect(await storedRow.getAttribute("data-status")).toBe("error");
     await storedRow.getByRole("img", { name: "Mask overlay" }).waitFor();
-    await deleteStoredRow(page, storedRow);
-    await page.getByText(EMPTY_HISTORY).waitFor();
+    await deleteOnlyRow(page);
     await page.locator("input[type=file]").setInputFiles(COFFEE);
     await page.getByRole("img", { name: /Original Image: coffee\.png/ }).waitFor();
     const again = await openMaskPopup(page, "Select Object to Remove");
@@ -388,22 +302,20 @@ describe("playground: object removal, generative fill and reimagine", () => {
     expect(call.files.image?.[0]).toMatchObject({ width: 600, height: 400 });
     expect(call.files.mask?.[0]).toMatchObject({ width: 600, height: 400 });
     expect(call.files.mask?.[0]?.whiteShare ?? 0).toBeGreaterThan(0);
-    const [stored] = await storedRequests(page, baseUrl, "/v1/images/generative-fill");
+    const [stored] = await storedRequests(page, baseUrl, projectId, "/v1/images/generative-fill");
     expect(stored?.request_data.body).toMatchObject({ prompt, denoise: 0.7, cfg: 46 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-07-generative-fill-result");
-    await deleteStoredRow(page, row);
-    await page.getByText(EMPTY_HISTORY).waitFor();
+    await deleteOnlyRow(page);
 
     // A model failure: the row fails and fill shows the object removal dialog (001 §8).
     await failNextModelCall("generative-fill", 500, "The GPU ran out of memory.");
     await action.click();
-    const dialog = await closeDialog(page, ERROR_REMOVING_OBJECT);
-    const failed = page.locator("[data-testid=history-row]").first();
+    const dialog = await waitForDialog(page, ERROR_REMOVING_OBJECT);
+    const failed = historyRows(page).first();
     expect(await failed.getAttribute("data-status")).toBe("error");
     await session.screenshot("playground-masks-08-generative-fill-failed");
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
+    await closeDialog(dialog);
   });
 
   it("reimagines with a changed denoise and an inverted mask", async () => {
@@ -433,9 +345,8 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await invert.waitFor();
     // Use Mask on but nothing drawn: explained, not sent.
     await action.click();
-    const noMask = await closeDialog(page, "No Mask Drawn", /Select Area To Change/);
-    await noMask.getByRole("button", { name: "Close" }).click();
-    await noMask.waitFor({ state: "hidden" });
+    const noMask = await waitForDialog(page, "No Mask Drawn", { message: /Select Area To Change/ });
+    await closeDialog(noMask);
 
     const { popup, canvas } = await openMaskPopup(page, "Select Area To Change");
     await setSlider(popup.getByRole("slider", { name: "Shape Size" }), "End");
@@ -464,13 +375,12 @@ describe("playground: object removal, generative fill and reimagine", () => {
     const sent = call.files.mask?.[0];
     expect(sent).toMatchObject({ width: 600, height: 400, type: "image/png" });
     expect(Math.abs((sent?.whiteShare ?? 0) - (1 - coverage))).toBeLessThan(0.011);
-    const [stored] = await storedRequests(page, baseUrl, "/v1/images/reimagine");
+    const [stored] = await storedRequests(page, baseUrl, projectId, "/v1/images/reimagine");
     expect(stored?.request_data.body).toMatchObject({ denoise: 0.85 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("playground-masks-10-reimagine-result");
 
-    await deleteStoredRow(page, row);
-    await page.getByText(EMPTY_HISTORY).waitFor();
+    await deleteOnlyRow(page);
 
     // A new image resets the mask (001 §4).
     await page.getByRole("button", { name: "Remove image" }).click();

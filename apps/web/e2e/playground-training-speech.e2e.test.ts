@@ -3,12 +3,22 @@ import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
-import { type Me, OWNER_PASSWORD, post, signUpFundedOwner } from "./funded-owner";
-import { uniqueEmail, waitForCode } from "./mailbox";
+import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
+import { type Me, post, signUpOwner } from "./funded-owner";
 import { failNextModelCall, lastModelCall, portraitJpeg } from "./model-server-control";
+import {
+  CHARGED_PRICE_LINE,
+  closeDialog,
+  deleteOnlyRow,
+  EMPTY_HISTORY,
+  historyRows,
+  lastStoredBody,
+  listTrainedClones,
+  openFundedPlayground,
+  postFeatureForm,
+  waitForDialog,
+} from "./playground-helpers";
 
-const EMPTY_HISTORY = "You haven't used this section yet. Start now using the options in the left panel!";
 const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
 const TRANSCRIPTION_ERROR = "There was an error processing the transcription.";
 
@@ -88,28 +98,11 @@ async function balanceOf(page: Page, baseUrl: string): Promise<number> {
   return (await post<Me>(page, baseUrl, "/v1/users/me")).organizations[0]?.balance ?? Number.NaN;
 }
 
+/** Waits for the dialog titled `title` and checks its text holds `message`. */
 async function expectInfoDialog(page: Page, title: string, message: string) {
-  const dialog = page.getByRole("dialog", { name: title });
-  await dialog.waitFor();
+  const dialog = await waitForDialog(page, title);
   expect(await dialog.textContent()).toContain(message);
   return dialog;
-}
-
-async function closeDialog(page: Page, title: string) {
-  const dialog = page.getByRole("dialog", { name: title });
-  await dialog.getByRole("button", { name: "Close" }).click();
-  await dialog.waitFor({ state: "hidden" });
-}
-
-async function deleteOnlyRow(page: Page, confirmTitle: string) {
-  const row = page.locator("[data-testid=history-row]");
-  await row.getByRole("button", { name: "Delete" }).click();
-  const confirm = page.getByRole("dialog", { name: confirmTitle });
-  await confirm.waitFor();
-  await confirm.getByRole("button", { name: "Yes, proceed" }).click();
-  await confirm.waitFor({ state: "hidden" });
-  await expect.poll(() => row.count()).toBe(0);
-  await page.getByText(EMPTY_HISTORY).waitFor();
 }
 
 let projectId = "";
@@ -118,15 +111,11 @@ describe("playground: AI Clone training and speech to text", () => {
   let session: BrowserSession;
 
   beforeAll(async () => {
-    session = await openBrowser();
-    const { page, baseUrl } = session;
-    ({ projectId } = await signUpFundedOwner(page, baseUrl, {
+    ({ session, projectId } = await openFundedPlayground({
       firstName: "Tess",
       lastName: "Trainer",
       label: "training-speech",
     }));
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
   });
 
   afterAll(async () => {
@@ -137,19 +126,8 @@ describe("playground: AI Clone training and speech to text", () => {
     const fresh = await openBrowser();
     try {
       const { page, baseUrl } = fresh;
-      const email = uniqueEmail("unfunded");
-      await post(page, baseUrl, "/v1/users/create", {
-        firstName: "Nora",
-        lastName: "Newcomer",
-        email,
-        password: OWNER_PASSWORD,
-      });
-      await post(page, baseUrl, "/v1/users/confirm", {
-        email,
-        verificationCode: await waitForCode(baseUrl, email),
-      });
-      await page.goto("/terms");
-      await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
+      await signUpOwner(page, baseUrl, { firstName: "Nora", lastName: "Newcomer", label: "unfunded" });
+      await skipWelcomePopup(page);
 
       await page.goto("/playground/pegasus-training");
       await page.getByRole("heading", { name: "AI Clone Training" }).waitFor();
@@ -178,7 +156,7 @@ describe("playground: AI Clone training and speech to text", () => {
     await page.getByRole("heading", { name: "Your AI Clones" }).waitFor();
     await page.getByText(EMPTY_HISTORY).waitFor();
     expect(await page.getByTestId("training-locked").count()).toBe(0);
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
     const start = page.getByRole("button", { name: "Start Training" });
     const fileInput = page.locator("input[type=file]");
@@ -207,9 +185,13 @@ describe("playground: AI Clone training and speech to text", () => {
 
     // The name is required.
     await start.click();
-    await expectInfoDialog(page, "Missing AI Clone Name", "Please provide a name for your AI Clone.");
+    const missingName = await expectInfoDialog(
+      page,
+      "Missing AI Clone Name",
+      "Please provide a name for your AI Clone.",
+    );
     await session.screenshot("training-missing-name");
-    await closeDialog(page, "Missing AI Clone Name");
+    await closeDialog(missingName);
 
     await page.getByLabel("Name").fill("Ada Lovelace");
     await session.screenshot("training-ready-to-start");
@@ -241,7 +223,7 @@ describe("playground: AI Clone training and speech to text", () => {
     await expect.poll(() => photoCount.textContent()).toBe("0 / 15");
     expect(await page.getByLabel("Name").inputValue()).toBe("");
 
-    const row = page.locator("[data-testid=history-row]");
+    const row = historyRows(page);
     expect(await row.count()).toBe(1);
     expect(await row.getByTestId("clone-name").textContent()).toBe("Ada Lovelace");
     expect(await row.getByText("15 training photos").count()).toBe(1);
@@ -283,13 +265,8 @@ describe("playground: AI Clone training and speech to text", () => {
     expect(images.some((image) => image.width === 1024 && image.height === 1280)).toBe(true);
     expect(await balanceOf(page, baseUrl)).toBeLessThan(balanceBefore);
 
-    const { requests } = await post<{ requests: { identity_status: string; description: string }[] }>(
-      page,
-      baseUrl,
-      "/v1/users/playground/get-trained-identities",
-      { projectId, offset: 0 },
-    );
-    expect(requests.map((clone) => [clone.description, clone.identity_status])).toEqual([
+    const clones = await listTrainedClones(page, baseUrl, projectId);
+    expect(clones.map((clone) => [clone.description, clone.identity_status])).toEqual([
       ["Ada Lovelace", "ready"],
     ]);
 
@@ -309,7 +286,7 @@ describe("playground: AI Clone training and speech to text", () => {
     await page.getByRole("button", { name: "Start Training" }).click();
     // The call only queues the training, so it starts; the refusal arrives from the job queue.
     await page.getByText("Training has started!").waitFor({ timeout: 60_000 });
-    const row = page.locator("[data-testid=history-row]");
+    const row = historyRows(page);
     await expect
       .poll(() => row.getByTestId("clone-status").textContent(), { timeout: 90_000, interval: 1_000 })
       .toBe("Failed");
@@ -363,10 +340,10 @@ describe("playground: AI Clone training and speech to text", () => {
 
     const balanceBefore = await balanceOf(page, baseUrl);
     await transcribe.click();
-    const row = page.locator("[data-testid=history-row]");
+    const row = historyRows(page);
     await row.first().waitFor();
-    const done = page.locator('[data-testid=history-row][data-status="done"]');
-    const failed = page.locator('[data-testid=history-row][data-status="error"]');
+    const done = historyRows(page, "done");
+    const failed = historyRows(page, "error");
     await done.or(failed).first().waitFor({ timeout: 120_000 });
     expect(await failed.count(), "the transcription failed").toBe(0);
     expect(await row.count()).toBe(1);
@@ -394,13 +371,7 @@ describe("playground: AI Clone training and speech to text", () => {
     expect(saved.language).toBe("en");
     expect(saved.segments.map((segment) => segment.text).join(" ")).toContain("forward");
 
-    const { requests } = await post<{ requests: { request_data: { body: Record<string, unknown> } }[] }>(
-      page,
-      baseUrl,
-      "/v1/users/playground/get-requests",
-      { endpoint: "/v1/speech/transcription", projectId, offset: 0 },
-    );
-    expect(requests[0]?.request_data.body.language).toBe("en");
+    expect((await lastStoredBody(page, baseUrl, projectId, "/v1/speech/transcription")).language).toBe("en");
 
     await deleteOnlyRow(page, "Delete Transcription");
   }, 240_000);
@@ -414,39 +385,33 @@ describe("playground: AI Clone training and speech to text", () => {
 
     const noise = Buffer.alloc(4_096);
     for (let index = 0; index < noise.length; index += 1) noise[index] = (index * 7919 + 13) % 251;
-    await input.setInputFiles({ name: "noise.mp3", mimeType: "audio/mpeg", buffer: noise });
-    await expectInfoDialog(
-      page,
-      "Error Reading Audio File",
-      "An error occurred while reading the audio file. Please try with a different one.",
-    );
-    await session.screenshot("speech-unreadable");
-    await closeDialog(page, "Error Reading Audio File");
-    expect(await transcribe.isDisabled()).toBe(true);
-
-    await input.setInputFiles({
-      name: "large.wav",
-      mimeType: "audio/wav",
-      buffer: wav(Buffer.alloc(20_971_520)),
-    });
-    await expectInfoDialog(
-      page,
-      "Audio File Too Large",
-      "The audio file exceeds the 20MB limit. Please use a smaller file.",
-    );
-    await session.screenshot("speech-too-large");
-    await closeDialog(page, "Audio File Too Large");
-    expect(await transcribe.isDisabled()).toBe(true);
-
-    await input.setInputFiles({ name: "long.wav", mimeType: "audio/wav", buffer: toneWav(301) });
-    await expectInfoDialog(
-      page,
-      "Audio File Too Long",
-      "The audio file exceeds the 5 minute limit. Please use a shorter file.",
-    );
-    await session.screenshot("speech-too-long");
-    await closeDialog(page, "Audio File Too Long");
-    expect(await transcribe.isDisabled()).toBe(true);
+    const refusals = [
+      {
+        file: { name: "noise.mp3", mimeType: "audio/mpeg", buffer: noise },
+        title: "Error Reading Audio File",
+        message: "An error occurred while reading the audio file. Please try with a different one.",
+        screenshot: "speech-unreadable",
+      },
+      {
+        file: { name: "large.wav", mimeType: "audio/wav", buffer: wav(Buffer.alloc(20_971_520)) },
+        title: "Audio File Too Large",
+        message: "The audio file exceeds the 20MB limit. Please use a smaller file.",
+        screenshot: "speech-too-large",
+      },
+      {
+        file: { name: "long.wav", mimeType: "audio/wav", buffer: toneWav(301) },
+        title: "Audio File Too Long",
+        message: "The audio file exceeds the 5 minute limit. Please use a shorter file.",
+        screenshot: "speech-too-long",
+      },
+    ];
+    for (const refusal of refusals) {
+      await input.setInputFiles(refusal.file);
+      const dialog = await expectInfoDialog(page, refusal.title, refusal.message);
+      await session.screenshot(refusal.screenshot);
+      await closeDialog(dialog);
+      expect(await transcribe.isDisabled()).toBe(true);
+    }
 
     // Just under five minutes is allowed, and priced as five started minutes.
     await input.setInputFiles({ name: "five.wav", mimeType: "audio/wav", buffer: toneWav(299.5) });
@@ -464,20 +429,11 @@ describe("playground: AI Clone training and speech to text", () => {
     const form = new FormData();
     form.append("audio", new Blob([new Uint8Array(goForwardWav())], { type: "audio/wav" }), "goforward.wav");
     form.append("language", "de");
-    const cookies = await page.context().cookies(baseUrl);
-    const response = await fetch(`${baseUrl}/v1/speech/transcription`, {
-      method: "POST",
-      headers: {
-        origin: baseUrl,
-        cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; "),
-        "x-authorization-project": projectId,
-      },
-      body: form,
-    });
+    const response = await postFeatureForm(page, baseUrl, projectId, "/v1/speech/transcription", form);
     expect(response.ok).toBe(false);
 
     await page.goto("/playground/speech-to-text");
-    const row = page.locator('[data-testid=history-row][data-status="error"]');
+    const row = historyRows(page, "error");
     await row.waitFor();
     await row.getByText(TRANSCRIPTION_ERROR).waitFor();
     expect(await row.getByText("German").count()).toBe(1);

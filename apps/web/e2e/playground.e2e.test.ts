@@ -3,82 +3,41 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { deflateSync } from "node:zlib";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
+import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
 import { post, signUpFundedOwner } from "./funded-owner";
+import {
+  CHARGED_PRICE_LINE,
+  closeDialog,
+  EMPTY_HISTORY,
+  expectFeatureUnavailable,
+  expectImageLoaded,
+  featureStatus,
+  historyRows,
+} from "./playground-helpers";
 
 const run = promisify(execFile);
 
-// ---------------------------------------------------------------------------------------------------
-// A PNG encoder small enough to live here: RGBA, no filtering, one IDAT chunk.
-// ---------------------------------------------------------------------------------------------------
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buffer: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of buffer) crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
+type Rgba = [number, number, number, number];
 
 /** A PNG of `width` x `height`; `pixel(x, y)` gives RGBA (default: a dark disc on a light background). */
 function makePng(
   width: number,
   height: number,
-  pixel: (x: number, y: number) => [number, number, number, number] = (x, y) => {
+  pixel: (x: number, y: number) => Rgba = (x, y) => {
     const dx = x - width / 2;
     const dy = y - height / 2;
     return dx * dx + dy * dy < (Math.min(width, height) / 3) ** 2 ? [200, 40, 60, 255] : [235, 240, 245, 255];
   },
-): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(6, 9); // RGBA
-  const raw = Buffer.alloc((width * 4 + 1) * height);
+): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y += 1) {
-    const row = y * (width * 4 + 1);
-    for (let x = 0; x < width; x += 1) {
-      const [r, g, b, a] = pixel(x, y);
-      const at = row + 1 + x * 4;
-      raw[at] = r;
-      raw[at + 1] = g;
-      raw[at + 2] = b;
-      raw[at + 3] = a;
-    }
+    for (let x = 0; x < width; x += 1) raw.set(pixel(x, y), (y * width + x) * 4);
   }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Account set-up through the API, with the page's own cookies.
-// ---------------------------------------------------------------------------------------------------
-
-interface FeatureStatus {
-  endpoint: string;
-  available: boolean;
-  reason: string | null;
-  provider: string | null;
+  return sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 describe("playground: background removal end to end", () => {
@@ -102,26 +61,18 @@ describe("playground: background removal end to end", () => {
       lastName: "Playground",
       label: "playground",
     });
-    await page.goto("/terms");
-    await page.evaluate(() => localStorage.setItem("welcomePopupSeen", "true"));
+    await skipWelcomePopup(page);
 
-    const { features } = await post<{ features: FeatureStatus[] }>(
-      page,
-      baseUrl,
-      "/v1/users/playground/feature-status",
-    );
-    const status = features.find((feature) => feature.endpoint === "/v1/images/background-removal");
+    const status = await featureStatus(page, baseUrl, "/v1/images/background-removal");
     expect(status).toBeDefined();
 
     await page.goto("/playground/image-background-removal");
     await page.getByRole("heading", { name: "Background Removal" }).waitFor();
     await page.getByRole("heading", { name: "Your Images" }).waitFor();
-    await page
-      .getByText("You haven't used this section yet. Start now using the options in the left panel!")
-      .waitFor();
+    await page.getByText(EMPTY_HISTORY).waitFor();
     const action = page.getByRole("button", { name: "Remove Background" });
     expect(await action.isDisabled()).toBe(true);
-    expect(await page.getByTestId("price-line").textContent()).toMatch(/^\$\d+\.\d{3} will be charged$/);
+    expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
     if (!status?.available) {
       // No engine for this feature on this machine: the screen says so and the action stays off.
@@ -130,7 +81,7 @@ describe("playground: background removal end to end", () => {
       await page.locator("input[type=file]").setInputFiles({
         name: "subject.png",
         mimeType: "image/png",
-        buffer: makePng(320, 240),
+        buffer: await makePng(320, 240),
       });
       expect(await action.isDisabled()).toBe(true);
       await session.screenshot("playground-01-background-removal-unavailable");
@@ -138,7 +89,7 @@ describe("playground: background removal end to end", () => {
     }
 
     await session.screenshot("playground-01-background-removal-empty");
-    const png = makePng(320, 240);
+    const png = await makePng(320, 240);
     await page
       .locator("input[type=file]")
       .setInputFiles({ name: "subject.png", mimeType: "image/png", buffer: png });
@@ -151,20 +102,18 @@ describe("playground: background removal end to end", () => {
       await route.continue();
     });
     await action.click();
-    const generating = page.locator('[data-testid=history-row][data-status="generating"]');
+    const generating = historyRows(page, "generating");
     await generating.waitFor();
     await expect.poll(() => page.getByTestId("elapsed-timer").textContent()).toMatch(/^\d+\.\ds$/);
     await session.screenshot("playground-02-generating");
 
-    const done = page.locator('[data-testid=history-row][data-status="done"]');
+    const done = historyRows(page, "done");
     await done.waitFor({ timeout: 60_000 });
     await page.unroute("**/v1/images/background-removal");
-    expect(await page.locator("[data-testid=history-row]").count()).toBe(1);
+    expect(await historyRows(page).count()).toBe(1);
     const result = done.getByRole("img", { name: "Result" });
     await result.waitFor();
-    await expect
-      .poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth))
-      .toBeGreaterThan(0);
+    await expectImageLoaded(result);
     expect(await result.getAttribute("src")).toMatch(/^\/v1\/files\/.+_thumb$/);
     const download = done.getByRole("link", { name: "Download" });
     expect(await download.getAttribute("download")).toBe("image.png");
@@ -195,8 +144,7 @@ describe("playground: background removal end to end", () => {
     await details.getByRole("button", { name: "Copy" }).click();
     await details.getByText("Code copied to clipboard!").waitFor();
     await session.screenshot("playground-05-api-call");
-    await details.getByRole("button", { name: "Close" }).click();
-    await details.waitFor({ state: "hidden" });
+    await closeDialog(details);
 
     const { apiKey } = await post<{ apiKey: { content: string } }>(
       page,
@@ -248,7 +196,7 @@ describe("playground: background removal end to end", () => {
     await page.locator("input[type=file]").setInputFiles({
       name: "huge.png",
       mimeType: "image/png",
-      buffer: makePng(4097, 4096, () => [250, 250, 250, 255]),
+      buffer: await makePng(4097, 4096, () => [250, 250, 250, 255]),
     });
     const dialog = page.getByRole("dialog", { name: "Image Size Limit Exceeded" });
     await dialog.waitFor({ timeout: 30_000 });
@@ -260,49 +208,42 @@ describe("playground: background removal end to end", () => {
 
   it("upscales an image and refuses one over 4 megapixels", async () => {
     const { page, baseUrl } = session;
-    const { features } = await post<{ features: FeatureStatus[] }>(
-      page,
-      baseUrl,
-      "/v1/users/playground/feature-status",
-    );
-    const status = features.find((feature) => feature.endpoint === "/v1/images/upscaling");
+    const status = await featureStatus(page, baseUrl, "/v1/images/upscaling");
     await page.goto("/playground/image-upscaling");
     await page.getByRole("heading", { name: "Image Upscaling" }).waitFor();
-    await page
-      .getByText("You haven't used this section yet. Start now using the options in the left panel!")
-      .waitFor();
+    await page.getByText(EMPTY_HISTORY).waitFor();
     const action = page.getByRole("button", { name: "Upscale Image" });
 
     await page.locator("input[type=file]").setInputFiles({
       name: "big.png",
       mimeType: "image/png",
-      buffer: makePng(2049, 2048, () => [250, 250, 250, 255]),
+      buffer: await makePng(2049, 2048, () => [250, 250, 250, 255]),
     });
     const dialog = page.getByRole("dialog", { name: "Image Size Limit Exceeded" });
     await dialog.getByText("The uploaded image exceeds the 4 Megapixel limit.").waitFor({ timeout: 30_000 });
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
+    await closeDialog(dialog);
 
     await page.locator("input[type=file]").setInputFiles({
       name: "small.png",
       mimeType: "image/png",
-      buffer: makePng(160, 120),
+      buffer: await makePng(160, 120),
     });
     await page.getByRole("img", { name: /Original Image: small\.png/ }).waitFor();
     if (!status?.available) {
-      console.warn(`upscaling unavailable in the test server: ${status?.reason}`);
-      await page.getByTestId("feature-unavailable").waitFor();
-      expect(await action.isDisabled()).toBe(true);
-      await session.screenshot("playground-07-upscaling-unavailable");
+      await expectFeatureUnavailable(
+        session,
+        action,
+        "upscaling",
+        status,
+        "playground-07-upscaling-unavailable",
+      );
       return;
     }
     await action.click();
-    const done = page.locator('[data-testid=history-row][data-status="done"]');
+    const done = historyRows(page, "done");
     await done.waitFor({ timeout: 60_000 });
     const result = done.getByRole("img", { name: "Result" });
-    await expect
-      .poll(() => result.evaluate((image: HTMLImageElement) => image.naturalWidth))
-      .toBeGreaterThan(0);
+    await expectImageLoaded(result);
     await session.screenshot("playground-07-upscaling-result");
   });
 });
