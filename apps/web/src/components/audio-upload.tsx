@@ -1,16 +1,9 @@
 import { Group, Paper, Stack, Text, ThemeIcon } from "@mantine/core";
 import type { FileInput, TitledMessage } from "@prism/contract";
 import { IconFileMusic, IconMusic } from "@tabler/icons-react";
-import { useState } from "react";
 import { checkAudioUpload } from "../features/playground/lib/audio-checks";
 import { formatDuration } from "../features/playground/lib/transcription";
-import {
-  formatUploadHint,
-  RemoveButton,
-  showUploadRejection,
-  UploadField,
-  useObjectUrl,
-} from "./upload-dropzone";
+import { formatUploadHint, RemoveButton, UploadField, useObjectUrl, useUploadCheck } from "./upload-dropzone";
 
 /** A chosen audio file with the duration the browser read from it. */
 export interface ChosenAudio {
@@ -39,23 +32,15 @@ function formatMegabytes(bytes: number): string {
  * accepted. Shows the file, its duration and a player to listen to it.
  */
 export function AudioUpload({ input, label, value, onChange, disabled, onRejected }: AudioUploadProps) {
-  const [checking, setChecking] = useState(false);
   const previewUrl = useObjectUrl(value?.file ?? null);
-
-  const accept = async (file: File | undefined) => {
-    if (!file) return;
-    setChecking(true);
-    try {
+  const { checking, accept } = useUploadCheck(
+    async (file) => {
       const check = await checkAudioUpload(file, input);
-      if ("problem" in check) {
-        (onRejected ?? showUploadRejection)(check.problem);
-        return;
-      }
-      onChange({ file, durationSeconds: check.durationSeconds });
-    } finally {
-      setChecking(false);
-    }
-  };
+      return "problem" in check ? check : { accepted: { file, durationSeconds: check.durationSeconds } };
+    },
+    onChange,
+    onRejected,
+  );
 
   const minutes = input.maxSeconds ? Math.round(input.maxSeconds / 60) : null;
   const hint = formatUploadHint(input, minutes ? `${minutes} minutes` : null);

@@ -1,15 +1,8 @@
 import { Box, Group, Image, Text } from "@mantine/core";
 import type { FileInput, TitledMessage } from "@prism/contract";
 import { IconPhoto } from "@tabler/icons-react";
-import { useState } from "react";
 import { checkImageUpload } from "../features/playground/lib/upload-checks";
-import {
-  formatUploadHint,
-  RemoveButton,
-  showUploadRejection,
-  UploadField,
-  useObjectUrl,
-} from "./upload-dropzone";
+import { formatUploadHint, RemoveButton, UploadField, useObjectUrl, useUploadCheck } from "./upload-dropzone";
 
 export interface ImageUploadProps {
   /** The catalog's file input: accepted types and the byte and pixel limits come from it. */
@@ -28,23 +21,15 @@ export interface ImageUploadProps {
  * is accepted. Shows a preview of the chosen image with a button to clear it.
  */
 export function ImageUpload({ input, label, value, onChange, disabled, onRejected }: ImageUploadProps) {
-  const [checking, setChecking] = useState(false);
   const previewUrl = useObjectUrl(value);
-
-  const accept = async (file: File | undefined) => {
-    if (!file) return;
-    setChecking(true);
-    try {
+  const { checking, accept } = useUploadCheck(
+    async (file) => {
       const problem = await checkImageUpload(file, input);
-      if (problem) {
-        (onRejected ?? showUploadRejection)(problem);
-        return;
-      }
-      onChange(file);
-    } finally {
-      setChecking(false);
-    }
-  };
+      return problem ? { problem } : { accepted: file };
+    },
+    onChange,
+    onRejected,
+  );
 
   const megapixels = input.maxPixels ? Math.round(input.maxPixels / 1_048_576) : null;
   const hint = formatUploadHint(input, megapixels ? `${megapixels} megapixels` : null);

@@ -3,7 +3,7 @@ import { ActionIcon, Stack, Text, Tooltip } from "@mantine/core";
 import { Dropzone, type FileRejection } from "@mantine/dropzone";
 import type { FileInput, TitledMessage } from "@prism/contract";
 import { IconUpload, IconX, type TablerIcon } from "@tabler/icons-react";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { escapeHtml } from "../lib/html";
 import { openInfoModal } from "./overlays/modals";
 
@@ -33,6 +33,36 @@ export function useObjectUrl(file: File | null): string | null {
     [url],
   );
   return url;
+}
+
+/** A browser-side check of a chosen file: the reason it is refused, or what the upload keeps. */
+export type UploadCheck<T> = (file: File) => Promise<{ problem: TitledMessage } | { accepted: T }>;
+
+/**
+ * Runs the check on the first chosen file before it is accepted, with the busy flag the drop area
+ * shows meanwhile; a refused file opens the limit dialog unless `onRejected` replaces it.
+ */
+export function useUploadCheck<T>(
+  check: UploadCheck<T>,
+  onAccepted: (value: T) => void,
+  onRejected: (message: TitledMessage) => void = showUploadRejection,
+) {
+  const [checking, setChecking] = useState(false);
+  const accept = async (file: File | undefined) => {
+    if (!file) return;
+    setChecking(true);
+    try {
+      const result = await check(file);
+      if ("problem" in result) {
+        onRejected(result.problem);
+        return;
+      }
+      onAccepted(result.accepted);
+    } finally {
+      setChecking(false);
+    }
+  };
+  return { checking, accept };
 }
 
 export interface UploadDropzoneProps {

@@ -19,7 +19,7 @@ import {
   maskedRowImages,
   maskMissingMessage,
 } from "../lib/mask-requests";
-import { MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
+import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 import { PromptField } from "./prompt-box";
 
@@ -48,10 +48,7 @@ export function GenerativeFillPage() {
       canRun={image !== null}
       validate={() => (mask ? null : maskMissingMessage(MASK_LABEL))}
       buildRequest={async () => ({
-        files: {
-          image: image ? [image] : [],
-          mask: mask ? [await opaqueMaskFile(mask)] : [],
-        },
+        files: await imageAndMaskFiles(image, mask),
         body: generativeFillBody(prompt, debug, isProduction),
       })}
       rowImages={maskedRowImages}

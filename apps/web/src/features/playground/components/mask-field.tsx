@@ -55,6 +55,14 @@ export async function opaqueMaskFile(mask: DrawnMask): Promise<File> {
   return asFile(await mask.toOpaquePng(), "mask.png");
 }
 
+/** The image and the drawn mask as the multipart files of the mask features (empty when missing). */
+export async function imageAndMaskFiles(
+  image: File | null,
+  mask: DrawnMask | null,
+): Promise<Record<string, File[]>> {
+  return { image: image ? [image] : [], mask: mask ? [await opaqueMaskFile(mask)] : [] };
+}
+
 export interface ImageWithMask {
   image: File | null;
   /** Chooses (or clears) the image and drops the mask drawn over the previous one (001 §4). */

@@ -2,7 +2,7 @@ import { Text } from "@mantine/core";
 import { objectRemovalFeature } from "@prism/contract";
 import { ImageUpload } from "../../../components/image-upload";
 import { maskedRowImages, maskMissingMessage } from "../lib/mask-requests";
-import { MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
+import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 
 const imageInput = objectRemovalFeature.inputs.files[0];
@@ -26,10 +26,7 @@ export function ObjectRemovalPage() {
       canRun={image !== null}
       validate={() => (mask ? null : maskMissingMessage(MASK_LABEL))}
       buildRequest={async () => ({
-        files: {
-          image: image ? [image] : [],
-          mask: mask ? [await opaqueMaskFile(mask)] : [],
-        },
+        files: await imageAndMaskFiles(image, mask),
         body: {},
       })}
       rowImages={maskedRowImages}
