@@ -1,4 +1,4 @@
-import { Box, Button, Group, Modal, SegmentedControl, Slider, Text } from "@mantine/core";
+import { Box, Button, Group, Modal, SegmentedControl } from "@mantine/core";
 import { useElementSize } from "@mantine/hooks";
 import {
   BRUSH_DEFAULT,
@@ -10,6 +10,7 @@ import {
   MASK_OPACITY_STEP,
 } from "@prism/contract";
 import { type PointerEvent as ReactPointerEvent, useCallback, useEffect, useRef, useState } from "react";
+import { ValueSlider } from "../value-slider";
 import { maskToOpaquePng, maskToTransparentPng } from "./mask-encode";
 import {
   type BrushMode,
@@ -245,44 +246,26 @@ export function MaskEditor({
           value={mode}
           onChange={(value) => setMode(value === "erase" ? "erase" : "draw")}
         />
-        <Box w={200}>
-          <Group justify="space-between" gap="xs">
-            <Text size="sm" fw={500}>
-              Shape Size
-            </Text>
-            <Text size="xs" c="dimmed" ff="monospace" data-testid="shape-size-value">
-              {brush}px
-            </Text>
-          </Group>
-          <Slider
-            min={BRUSH_MIN}
-            max={BRUSH_MAX}
-            step={1}
-            value={brush}
-            onChange={setBrush}
-            thumbLabel="Shape Size"
-            label={(value) => `${value}px`}
-          />
-        </Box>
-        <Box w={200}>
-          <Group justify="space-between" gap="xs">
-            <Text size="sm" fw={500}>
-              Opacity
-            </Text>
-            <Text size="xs" c="dimmed" ff="monospace" data-testid="opacity-value">
-              {opacity.toFixed(2)}
-            </Text>
-          </Group>
-          <Slider
-            min={MASK_OPACITY_MIN}
-            max={MASK_OPACITY_MAX}
-            step={MASK_OPACITY_STEP}
-            value={opacity}
-            onChange={setOpacity}
-            thumbLabel="Opacity"
-            label={(value) => value.toFixed(2)}
-          />
-        </Box>
+        <ValueSlider
+          label="Shape Size"
+          min={BRUSH_MIN}
+          max={BRUSH_MAX}
+          step={1}
+          value={brush}
+          onChange={setBrush}
+          format={(value) => `${value}px`}
+          compact
+        />
+        <ValueSlider
+          label="Opacity"
+          min={MASK_OPACITY_MIN}
+          max={MASK_OPACITY_MAX}
+          step={MASK_OPACITY_STEP}
+          value={opacity}
+          onChange={setOpacity}
+          format={(value) => value.toFixed(2)}
+          compact
+        />
         <Group gap="sm" ml="auto">
           <Button variant="default" onClick={clear}>
             Clear

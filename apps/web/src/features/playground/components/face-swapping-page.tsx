@@ -1,12 +1,12 @@
-import { ActionIcon, Checkbox, Group, Stack, Text, Tooltip } from "@mantine/core";
+import { Stack, Text } from "@mantine/core";
 import { faceSwappingFeature } from "@prism/contract";
-import { IconInfoCircle } from "@tabler/icons-react";
 import { useCallback, useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { blackJpeg } from "../../../components/mask-editor";
 import type { HistoryItem } from "../api/use-history";
+import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
-import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { asFile, MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
 
 function fileInput(name: string) {
@@ -49,15 +49,14 @@ function Hint({ children }: { children: string }) {
  */
 export function FaceSwappingPage() {
   const [source, setSource] = useState<File | null>(null);
-  const [target, setTarget] = useState<File | null>(null);
+  const {
+    image: target,
+    changeImage: changeTarget,
+    mask,
+    setMask,
+    loaded: loadedTarget,
+  } = useImageWithMask();
   const [useCustomMask, setUseCustomMask] = useState(false);
-  const [mask, setMask] = useState<DrawnMask | null>(null);
-  const loadedTarget = useLoadedImage(target);
-
-  const changeTarget = (file: File | null) => {
-    setTarget(file);
-    setMask(null);
-  };
 
   const buildRequest = useCallback(async (): Promise<FeatureRequest> => {
     const files: Record<string, File[]> = {};
@@ -65,7 +64,7 @@ export function FaceSwappingPage() {
     if (target) files.target = [target];
     if (useCustomMask && target) {
       if (mask) {
-        files.mask = [asFile(await mask.toOpaquePng(), "mask.png")];
+        files.mask = [await opaqueMaskFile(mask)];
       } else {
         if (!loadedTarget) throw new Error("The target image is still being read. Please try again.");
         files.mask = [asFile(await blackJpeg(loadedTarget.width, loadedTarget.height), "mask.jpg")];
@@ -92,18 +91,13 @@ export function FaceSwappingPage() {
             <Hint>The face to replace: the photo that receives the new face.</Hint>
           </Stack>
           <Stack gap="xs">
-            <Group gap={6} wrap="nowrap">
-              <Checkbox
-                label="Use Custom Mask"
-                checked={useCustomMask}
-                onChange={(event) => setUseCustomMask(event.currentTarget.checked)}
-              />
-              <Tooltip label={CUSTOM_MASK_TOOLTIP} multiline w={280} withArrow position="top-start">
-                <ActionIcon variant="subtle" color="gray" size="sm" aria-label="About the custom mask">
-                  <IconInfoCircle size={16} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
+            <CheckboxWithHelp
+              label="Use Custom Mask"
+              checked={useCustomMask}
+              onChange={setUseCustomMask}
+              help={CUSTOM_MASK_TOOLTIP}
+              helpLabel="About the custom mask"
+            />
             {useCustomMask ? (
               <MaskField label="Draw the Mask" image={loadedTarget} mask={mask} onChange={setMask} />
             ) : null}

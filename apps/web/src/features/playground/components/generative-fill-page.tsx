@@ -9,6 +9,7 @@ import {
 } from "@prism/contract";
 import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
+import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
 import {
   DEFAULT_FILL_DEBUG_CONTROLS,
@@ -18,10 +19,9 @@ import {
   maskedRowImages,
   maskMissingMessage,
 } from "../lib/mask-requests";
-import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 import { PromptField } from "./prompt-box";
-import { ValueSlider } from "./value-slider";
 
 const imageInput = generativeFillFeature.inputs.files[0];
 const MASK_LABEL = "Draw a Mask";
@@ -37,16 +37,9 @@ const MASK_LABEL = "Draw a Mask";
  */
 export function GenerativeFillPage() {
   const isProduction = useIsProduction();
-  const [image, setImage] = useState<File | null>(null);
-  const [mask, setMask] = useState<DrawnMask | null>(null);
+  const { image, changeImage, mask, setMask, loaded } = useImageWithMask();
   const [prompt, setPrompt] = useState("");
   const [debug, setDebug] = useState<FillDebugControls>(DEFAULT_FILL_DEBUG_CONTROLS);
-  const loaded = useLoadedImage(image);
-
-  const changeImage = (file: File | null) => {
-    setImage(file);
-    setMask(null);
-  };
 
   return (
     <PlaygroundScreen
@@ -55,10 +48,7 @@ export function GenerativeFillPage() {
       canRun={image !== null}
       validate={() => (mask ? null : maskMissingMessage(MASK_LABEL))}
       buildRequest={async () => ({
-        files: {
-          image: image ? [image] : [],
-          mask: mask ? [asFile(await mask.toOpaquePng(), "mask.png")] : [],
-        },
+        files: await imageAndMaskFiles(image, mask),
         body: generativeFillBody(prompt, debug, isProduction),
       })}
       rowImages={maskedRowImages}

@@ -1,15 +1,14 @@
-import { ActionIcon, Checkbox, Group, Tooltip } from "@mantine/core";
 import { IDENTITY_REQUEST_HEADER, identityInpaintingFeature, type TrainedIdentity } from "@prism/contract";
-import { IconInfoCircle } from "@tabler/icons-react";
 import { useCallback, useState } from "react";
 import { NotFoundPage } from "../../../app/not-found-page";
 import { ImageUpload } from "../../../components/image-upload";
 import { useAppEnv } from "../../../lib/env";
 import { useSession } from "../../../lib/session";
 import type { HistoryItem } from "../api/use-history";
+import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { IdentityPicker } from "./identity-picker";
-import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
 import { PromptField } from "./prompt-box";
 
@@ -43,17 +42,10 @@ function rowIdentityHeaders(item: HistoryItem, clone: TrainedIdentity | null): R
 
 function IdentityInpaintingScreen() {
   const { selectedProject } = useSession();
-  const [image, setImage] = useState<File | null>(null);
-  const [mask, setMask] = useState<DrawnMask | null>(null);
+  const { image, changeImage, mask, setMask, loaded: loadedImage } = useImageWithMask();
   const [identity, setIdentity] = useState<TrainedIdentity | null>(null);
   const [artistic, setArtistic] = useState(false);
   const [prompt, setPrompt] = useState("");
-  const loadedImage = useLoadedImage(image);
-
-  const changeImage = (file: File | null) => {
-    setImage(file);
-    setMask(null);
-  };
 
   // The mask is not checked beforehand (001 §5): without one nothing is sent for it, and the server
   // refuses the call before charging, with the reason in a dialog. Sending an empty mask instead
@@ -61,7 +53,7 @@ function IdentityInpaintingScreen() {
   const buildRequest = useCallback(async (): Promise<FeatureRequest> => {
     const files: Record<string, File[]> = {};
     if (image) files.image = [image];
-    if (mask) files.mask = [asFile(await mask.toOpaquePng(), "mask.png")];
+    if (mask) files.mask = [await opaqueMaskFile(mask)];
     return {
       files,
       body: { identity_id: identity?.identity_id, artistic, prompt: prompt.trim() },
@@ -82,18 +74,13 @@ function IdentityInpaintingScreen() {
           <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <MaskField label="Select Area to Inpaint" image={loadedImage} mask={mask} onChange={setMask} />
           <IdentityPicker projectId={selectedProject?.id ?? null} value={identity} onChange={setIdentity} />
-          <Group gap={6} wrap="nowrap">
-            <Checkbox
-              label="Use Artistic Checkpoint"
-              checked={artistic}
-              onChange={(event) => setArtistic(event.currentTarget.checked)}
-            />
-            <Tooltip label={ARTISTIC_TOOLTIP} multiline w={280} withArrow position="top-start">
-              <ActionIcon variant="subtle" color="gray" size="sm" aria-label="About the artistic checkpoint">
-                <IconInfoCircle size={16} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          <CheckboxWithHelp
+            label="Use Artistic Checkpoint"
+            checked={artistic}
+            onChange={setArtistic}
+            help={ARTISTIC_TOOLTIP}
+            helpLabel="About the artistic checkpoint"
+          />
           <PromptField value={prompt} onChange={setPrompt} />
         </>
       }

@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from "@mantine/core";
-import { IconBrush, IconX } from "@tabler/icons-react";
-import { useEffect, useMemo, useState } from "react";
+import { Badge, Button, Group, Stack, Text } from "@mantine/core";
+import { IconBrush } from "@tabler/icons-react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { isMaskEmpty, MaskEditor, type MaskEditorResult } from "../../../components/mask-editor";
+import { RemoveButton } from "../../../components/upload-dropzone";
 import { formatCoverage, maskCoverage } from "../lib/mask-requests";
 import { type ImageSize, readImageSize } from "../lib/upload-checks";
 
@@ -47,6 +48,41 @@ export function useLoadedImage(file: File | null): LoadedImage | null {
 /** A Blob as a named File for the multipart form. */
 export function asFile(blob: Blob, name: string): File {
   return new File([blob], name, { type: blob.type || "image/png" });
+}
+
+/** The drawn mask as the opaque black and white PNG the mask features take. */
+export async function opaqueMaskFile(mask: DrawnMask): Promise<File> {
+  return asFile(await mask.toOpaquePng(), "mask.png");
+}
+
+/** The image and the drawn mask as the multipart files of the mask features (empty when missing). */
+export async function imageAndMaskFiles(
+  image: File | null,
+  mask: DrawnMask | null,
+): Promise<Record<string, File[]>> {
+  return { image: image ? [image] : [], mask: mask ? [await opaqueMaskFile(mask)] : [] };
+}
+
+export interface ImageWithMask {
+  image: File | null;
+  /** Chooses (or clears) the image and drops the mask drawn over the previous one (001 §4). */
+  changeImage: (file: File | null) => void;
+  mask: DrawnMask | null;
+  setMask: (mask: DrawnMask | null) => void;
+  /** The image's object URL and size for the mask editor, null while it is read. */
+  loaded: LoadedImage | null;
+}
+
+/** The state of a screen that draws a mask over its uploaded image: a new image clears the mask. */
+export function useImageWithMask(): ImageWithMask {
+  const [image, setImage] = useState<File | null>(null);
+  const [mask, setMask] = useState<DrawnMask | null>(null);
+  const loaded = useLoadedImage(image);
+  const changeImage = useCallback((file: File | null) => {
+    setImage(file);
+    setMask(null);
+  }, []);
+  return { image, changeImage, mask, setMask, loaded };
 }
 
 export interface MaskFieldProps {
@@ -95,18 +131,12 @@ export function MaskField({ label, image, mask, onChange, disabled }: MaskFieldP
                 {formatCoverage(coverage)}
               </Text>
             </Group>
-            <Tooltip label="Clear the mask">
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="sm"
-                aria-label="Clear the mask"
-                onClick={() => onChange(null)}
-                disabled={disabled}
-              >
-                <IconX size={14} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+            <RemoveButton
+              label="Clear the mask"
+              size="sm"
+              onClick={() => onChange(null)}
+              disabled={disabled}
+            />
           </>
         ) : (
           <Text size="xs" c="dimmed" data-testid="mask-state">

@@ -1,9 +1,8 @@
 import { Text } from "@mantine/core";
 import { objectRemovalFeature } from "@prism/contract";
-import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { maskedRowImages, maskMissingMessage } from "../lib/mask-requests";
-import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 
 const imageInput = objectRemovalFeature.inputs.files[0];
@@ -18,14 +17,7 @@ const MASK_LABEL = "Select Object to Remove";
  * would only fail. A new image drops the mask (§4). Not available on mobile (the framework's notice).
  */
 export function ObjectRemovalPage() {
-  const [image, setImage] = useState<File | null>(null);
-  const [mask, setMask] = useState<DrawnMask | null>(null);
-  const loaded = useLoadedImage(image);
-
-  const changeImage = (file: File | null) => {
-    setImage(file);
-    setMask(null);
-  };
+  const { image, changeImage, mask, setMask, loaded } = useImageWithMask();
 
   return (
     <PlaygroundScreen
@@ -34,10 +26,7 @@ export function ObjectRemovalPage() {
       canRun={image !== null}
       validate={() => (mask ? null : maskMissingMessage(MASK_LABEL))}
       buildRequest={async () => ({
-        files: {
-          image: image ? [image] : [],
-          mask: mask ? [asFile(await mask.toOpaquePng(), "mask.png")] : [],
-        },
+        files: await imageAndMaskFiles(image, mask),
         body: {},
       })}
       rowImages={maskedRowImages}

@@ -1,4 +1,3 @@
-import "@mantine/dropzone/styles.css";
 import {
   ActionIcon,
   Alert,
@@ -14,7 +13,6 @@ import {
   ThemeIcon,
   Tooltip,
 } from "@mantine/core";
-import { Dropzone, type FileRejection } from "@mantine/dropzone";
 import {
   AI_CLONE_NAME_MISSING,
   NAME_MAX_LENGTH,
@@ -26,11 +24,12 @@ import {
   TRAINING_MIN_IMAGES,
   TRAINING_STARTED,
 } from "@prism/contract";
-import { IconLock, IconPhoto, IconPhotoOff, IconUpload, IconUser, IconX } from "@tabler/icons-react";
+import { IconLock, IconPhoto, IconPhotoOff, IconUser, IconX } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { openInfoModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
+import { UploadDropzone } from "../../../components/upload-dropzone";
 import { escapeHtml } from "../../../lib/html";
 import { PATHS } from "../../../lib/paths";
 import { useSession } from "../../../lib/session";
@@ -249,41 +248,18 @@ export function PegasusTrainingPage() {
                 {count} / {TRAINING_MAX_IMAGES}
               </Text>
             </Group>
-            <Dropzone
-              onDrop={(files: File[]) => void addPhotos(files)}
-              onReject={(rejections: FileRejection[]) =>
-                void addPhotos(rejections.map((entry) => entry.file))
-              }
+            <UploadDropzone
+              label="Training Images"
+              accept={imagesInput.acceptedMimeTypes}
+              onFiles={(files) => void addPhotos(files)}
               multiple
               loading={checking}
               disabled={full}
-              accept={[...imagesInput.acceptedMimeTypes]}
-              aria-label="Training Images"
-              radius="md"
-            >
-              <Stack align="center" gap={6} py="md" style={{ pointerEvents: "none" }} ta="center">
-                <Dropzone.Accept>
-                  <IconUpload
-                    size={32}
-                    stroke={1.5}
-                    color="var(--mantine-primary-color-filled)"
-                    aria-hidden
-                  />
-                </Dropzone.Accept>
-                <Dropzone.Reject>
-                  <IconX size={32} stroke={1.5} color="var(--mantine-color-red-6)" aria-hidden />
-                </Dropzone.Reject>
-                <Dropzone.Idle>
-                  <IconPhoto size={32} stroke={1.5} color="var(--mantine-color-dimmed)" aria-hidden />
-                </Dropzone.Idle>
-                <Text size="sm" fw={500}>
-                  {full ? "15 photos chosen" : "Drag photos here or click to select them"}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  JPG, JPEG, PNG, WEBP · up to 30 MB and 16 megapixels each
-                </Text>
-              </Stack>
-            </Dropzone>
+              idleIcon={IconPhoto}
+              title={full ? "15 photos chosen" : "Drag photos here or click to select them"}
+              hint="JPG, JPEG, PNG, WEBP · up to 30 MB and 16 megapixels each"
+              compact
+            />
             <Text size="xs" c={count > 0 && !enough ? "orange" : "dimmed"} data-testid="photo-hint">
               {TRAINING_MIN_IMAGES} to {TRAINING_MAX_IMAGES} images are needed
               {count < TRAINING_MIN_IMAGES ? ` (${TRAINING_MIN_IMAGES - count} more)` : ""}.

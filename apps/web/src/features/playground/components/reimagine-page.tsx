@@ -9,6 +9,7 @@ import {
 import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { invertMask, maskToOpaquePng } from "../../../components/mask-editor";
+import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
 import {
   formatDenoise,
@@ -16,9 +17,8 @@ import {
   originalAndResult,
   reimagineMaskChoice,
 } from "../lib/mask-requests";
-import { asFile, type DrawnMask, MaskField, useLoadedImage } from "./mask-field";
+import { asFile, type DrawnMask, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
-import { ValueSlider } from "./value-slider";
 
 const imageInput = reimagineFeature.inputs.files[0];
 const MASK_LABEL = "Select Area To Change";
@@ -39,18 +39,11 @@ async function maskFile(mask: DrawnMask, invert: boolean): Promise<File> {
  */
 export function ReimaginePage() {
   const isProduction = useIsProduction();
-  const [image, setImage] = useState<File | null>(null);
+  const { image, changeImage, mask, setMask, loaded } = useImageWithMask();
   const [denoise, setDenoise] = useState(REIMAGINE_DENOISE_DEFAULT);
   const [useMask, setUseMask] = useState(false);
   const [invert, setInvert] = useState(false);
-  const [mask, setMask] = useState<DrawnMask | null>(null);
-  const loaded = useLoadedImage(image);
   const choice = reimagineMaskChoice({ isProduction, useMask, invert });
-
-  const changeImage = (file: File | null) => {
-    setImage(file);
-    setMask(null);
-  };
 
   return (
     <PlaygroundScreen

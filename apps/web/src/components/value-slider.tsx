@@ -13,9 +13,11 @@ export interface ValueSliderProps {
   disabled?: boolean;
   /** A short line under the slider saying what the control does. */
   hint?: string;
+  /** A fixed width and a quieter value, for a slider in a toolbar (the mask editor's). */
+  compact?: boolean;
 }
 
-/** A labelled slider that shows its current value (Denoise, CFG Scale). */
+/** A labelled slider that shows its current value (Denoise, CFG Scale, the mask editor's Shape Size). */
 export function ValueSlider({
   label,
   value,
@@ -26,15 +28,21 @@ export function ValueSlider({
   format = String,
   disabled,
   hint,
+  compact = false,
 }: ValueSliderProps) {
   const labelId = useId();
   return (
-    <Stack gap={4}>
+    <Stack gap={4} w={compact ? 200 : undefined}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm" fw={500} id={labelId}>
           {label}
         </Text>
-        <Text size="sm" ff="monospace" data-testid={`${label.toLowerCase().replace(/\s+/g, "-")}-value`}>
+        <Text
+          size={compact ? "xs" : "sm"}
+          c={compact ? "dimmed" : undefined}
+          ff="monospace"
+          data-testid={`${label.toLowerCase().replace(/\s+/g, "-")}-value`}
+        >
           {format(value)}
         </Text>
       </Group>
