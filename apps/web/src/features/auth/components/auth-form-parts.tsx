@@ -1,5 +1,5 @@
-import { Alert, Anchor, Stack, Text, Title } from "@mantine/core";
-import { IconAlertCircle, IconInfoCircle } from "@tabler/icons-react";
+import { Alert, Anchor, Stack, Text, TextInput, type TextInputProps, Title } from "@mantine/core";
+import { IconAlertCircle, IconInfoCircle, IconMail } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 
 export function FormHeader({ title, subtitle }: { title: string; subtitle?: ReactNode }) {
@@ -49,5 +49,44 @@ export function ModeLink({
     <Anchor component="button" type="button" size="sm" fw={500} onClick={onClick} disabled={disabled}>
       {children}
     </Anchor>
+  );
+}
+
+interface TextFieldProps extends Omit<TextInputProps, "value" | "onChange"> {
+  value: string;
+  onValueChange: (value: string) => void;
+}
+
+/** The Email field of the sign-in, sign-up and recovery forms. */
+export function EmailInput({ value, onValueChange, ...props }: TextFieldProps) {
+  return (
+    <TextInput
+      label="Email"
+      type="email"
+      autoComplete="username"
+      placeholder="you@company.com"
+      leftSection={<IconMail size={16} aria-hidden />}
+      value={value}
+      onChange={(event) => onValueChange(event.currentTarget.value)}
+      {...props}
+    />
+  );
+}
+
+/** The 6-digit code field of account activation and password recovery. */
+export function VerificationCodeInput({ value, onValueChange, ...props }: TextFieldProps) {
+  return (
+    <TextInput
+      label="Verification Code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      placeholder="123456"
+      maxLength={32}
+      value={value}
+      onChange={(event) => onValueChange(event.currentTarget.value)}
+      styles={{ input: { letterSpacing: "0.3em", fontFamily: "var(--mantine-font-family-monospace)" } }}
+      data-autofocus
+      {...props}
+    />
   );
 }

@@ -1,8 +1,8 @@
-import { Button, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Button, PasswordInput, Stack, Text } from "@mantine/core";
 import { type FormEvent, useState } from "react";
 import { PasswordFeedback } from "../../../components/password-feedback";
 import { type FieldErrors, validateReset } from "../lib/validation";
-import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+import { FormError, FormHeader, ModeLink, VerificationCodeInput } from "./auth-form-parts";
 
 /** The change-password-confirm mode: the mailed reset code and the new password. */
 export function ChangePasswordForm({
@@ -47,20 +47,13 @@ export function ChangePasswordForm({
           }
         />
         <FormError message={error} />
-        <TextInput
-          label="Verification Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="123456"
-          maxLength={32}
+        <VerificationCodeInput
           value={code}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
+          onValueChange={(value) => {
+            setCode(value);
             setErrors((current) => ({ ...current, code: undefined }));
           }}
           error={errors.code}
-          styles={{ input: { letterSpacing: "0.3em", fontFamily: "var(--mantine-font-family-monospace)" } }}
-          data-autofocus
         />
         <PasswordInput
           label="New Password"

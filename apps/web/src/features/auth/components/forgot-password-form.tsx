@@ -1,8 +1,7 @@
-import { Button, Stack, Text, TextInput } from "@mantine/core";
-import { IconMail } from "@tabler/icons-react";
+import { Button, Stack, Text } from "@mantine/core";
 import { type FormEvent, useState } from "react";
 import { validateForgotPassword } from "../lib/validation";
-import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 export function ForgotPasswordForm({
   email,
@@ -37,15 +36,10 @@ export function ForgotPasswordForm({
           subtitle="Enter your account's email and we will send you a code to choose a new password."
         />
         <FormError message={error} />
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="username"
-          placeholder="you@company.com"
-          leftSection={<IconMail size={16} aria-hidden />}
+        <EmailInput
           value={email}
-          onChange={(event) => {
-            onEmailChange(event.currentTarget.value);
+          onValueChange={(value) => {
+            onEmailChange(value);
             setEmailError(undefined);
           }}
           error={emailError}

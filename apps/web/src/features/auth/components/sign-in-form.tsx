@@ -1,8 +1,8 @@
-import { Button, Checkbox, Divider, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { IconLock, IconMail } from "@tabler/icons-react";
+import { Button, Checkbox, Divider, Group, PasswordInput, Stack, Text } from "@mantine/core";
+import { IconLock } from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { type FieldErrors, validateSignIn } from "../lib/validation";
-import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 export function SignInForm({
   email,
@@ -52,15 +52,10 @@ export function SignInForm({
           subtitle="Sign in to manage your organizations, projects and API keys."
         />
         <FormError message={error} />
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="username"
-          placeholder="you@company.com"
-          leftSection={<IconMail size={16} aria-hidden />}
+        <EmailInput
           value={email}
-          onChange={(event) => {
-            onEmailChange(event.currentTarget.value);
+          onValueChange={(value) => {
+            onEmailChange(value);
             setErrors((current) => ({ ...current, email: undefined }));
           }}
           error={errors.email}

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { PasswordFeedback } from "../../../components/password-feedback";
 import { PATHS } from "../../../lib/paths";
 import { type FieldErrors, type SignUpValues, validateSignUp } from "../lib/validation";
-import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 type SignUpField = "firstName" | "lastName" | "email" | "password" | "acceptTerms";
 
@@ -76,14 +76,12 @@ export function SignUpForm({
             error={errors.lastName}
           />
         </SimpleGrid>
-        <TextInput
-          label="Email"
-          type="email"
+        <EmailInput
           autoComplete="email"
-          placeholder="you@company.com"
+          leftSection={null}
           value={email}
-          onChange={(event) => {
-            onEmailChange(event.currentTarget.value);
+          onValueChange={(value) => {
+            onEmailChange(value);
             setErrors((current) => ({ ...current, email: undefined }));
           }}
           error={errors.email}

@@ -1,8 +1,8 @@
-import { Button, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Stack, Text } from "@mantine/core";
 import { VERIFICATION_CODE_LENGTH } from "@prism/contract";
 import { type FormEvent, useState } from "react";
 import { validateVerificationCode } from "../lib/validation";
-import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+import { FormError, FormHeader, ModeLink, VerificationCodeInput } from "./auth-form-parts";
 
 export function VerificationCodeForm({
   email,
@@ -44,20 +44,13 @@ export function VerificationCodeForm({
           }
         />
         <FormError message={error} />
-        <TextInput
-          label="Verification Code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="123456"
-          maxLength={32}
+        <VerificationCodeInput
           value={code}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
+          onValueChange={(value) => {
+            setCode(value);
             setCodeError(undefined);
           }}
           error={codeError}
-          styles={{ input: { letterSpacing: "0.3em", fontFamily: "var(--mantine-font-family-monospace)" } }}
-          data-autofocus
         />
         <Button type="submit" fullWidth size="md" loading={loading}>
           Verify
