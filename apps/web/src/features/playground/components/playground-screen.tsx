@@ -8,6 +8,8 @@ import {
   ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
+  IMAGE_SIZE_LIMIT_TITLE,
+  IMAGE_UNREADABLE,
   type PriceInfo,
   type TitledMessage,
 } from "@prism/contract";
@@ -88,9 +90,9 @@ function uploadErrorTitle(code: string, feature: Feature): string {
     if (code === "file-too-large" || code === "payload-too-large") return AUDIO_TOO_LARGE.title;
     if (code === "audio-too-long") return AUDIO_TOO_LONG.title;
   }
-  if (code === "unreadable-file") return "Error Reading Image";
+  if (code === "unreadable-file") return IMAGE_UNREADABLE.title;
   if (code === "file-too-large" || code === "image-dimensions-exceeded" || code === "payload-too-large") {
-    return "Image Size Limit Exceeded";
+    return IMAGE_SIZE_LIMIT_TITLE;
   }
   return "Invalid Request";
 }
