@@ -1,4 +1,5 @@
 import { deflateSync } from "node:zlib";
+import { pcmToWav } from "@prism/engine/wav";
 import sharp from "sharp";
 
 /** A real PNG of the given size (a gradient, so it compresses like a photo would not: small is fine). */
@@ -46,23 +47,7 @@ export function makeLyingPng(width: number, height: number): Buffer {
 
 /** A PCM WAV file of silence lasting `seconds`. */
 export function makeWav(seconds: number, sampleRate = 8_000): Buffer {
-  const samples = Math.round(seconds * sampleRate);
-  const data = Buffer.alloc(samples * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8);
-  header.write("fmt ", 12);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return pcmToWav(Buffer.alloc(Math.round(seconds * sampleRate) * 2), sampleRate);
 }
 
 /** A multipart body as a browser or curl sends it. */
