@@ -84,6 +84,9 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     LOG_LEVEL: "silent",
     BUILTIN_ENGINE: "off",
     PORT: "0",
+    // The limits are checked on every call, as in production, but set high enough never to refuse one.
+    API_KEY_REQUESTS_PER_MINUTE: "100000000",
+    ORGANIZATION_CONCURRENT_CALLS: "1000",
   });
   const database = openDatabase({ databaseUrl });
   await database.migrate();
@@ -97,18 +100,24 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
 
   // A signed-up owner with a funded organization and a key, made through the public calls.
   const email = `bench-${Date.now()}@example.com`;
-  await fetch(`${base}/v1/users/create`, {
+  const created = await fetch(`${base}/v1/users/create`, {
     method: "POST",
     headers: origin,
     body: JSON.stringify({ firstName: "Bench", lastName: "Mark", email, password: "Bench-mark1!" }),
   });
+  // The code confirms only with the sign-up cookie of the same "browser".
+  const signUpCookie = created.headers.get("set-cookie")?.split(";")[0] ?? "";
   const code = (await deps.outbox.list())[0]?.text.match(/\b(\d{6})\b/)?.[1];
   const confirmed = await fetch(`${base}/v1/users/confirm`, {
     method: "POST",
-    headers: origin,
+    headers: { ...origin, cookie: signUpCookie },
     body: JSON.stringify({ email, verificationCode: code }),
   });
-  const cookie = confirmed.headers.get("set-cookie")?.split(";")[0] ?? "";
+  const cookie =
+    confirmed.headers
+      .getSetCookie()
+      .find((value) => value.startsWith("prism_session="))
+      ?.split(";")[0] ?? "";
   const me = (await confirmed.json()) as { organizations: { id: string; projects: { id: string }[] }[] };
   const organizationId = me.organizations[0]?.id ?? "";
   const projectId = me.organizations[0]?.projects[0]?.id ?? "";

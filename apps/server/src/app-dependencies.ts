@@ -4,7 +4,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db/client";
+import { argon2Passwords, type PasswordHasher } from "./modules/auth/password-hashing";
 import { PriceBook } from "./modules/features/prices";
+import { createMetrics, type Metrics, measuredMailer, measuredProvider } from "./modules/metrics/metrics";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
 import type { FeatureProvider } from "./providers/inference/feature-provider";
@@ -28,6 +30,8 @@ export interface AppDependencies {
   config: AppConfig;
   database: DatabaseHandle;
   mailer: Mailer;
+  /** Password hashing (argon2id). */
+  passwords: PasswordHasher;
   /** The outbox is always there: it is the mailer by default and the dev mailbox reads it. */
   outbox: OutboxMailer;
   botCheck: BotCheck;
@@ -40,10 +44,12 @@ export interface AppDependencies {
   files: FileStore;
   registry: ProviderRegistry;
   prices: PriceBook;
+  /** Prometheus metrics of this process (GET /metrics). */
+  metrics: Metrics;
 }
 
 /** The providers this configuration asks for, in the order they are preferred. */
-export function createProviderRegistry(config: AppConfig): ProviderRegistry {
+export function createProviderRegistry(config: AppConfig, metrics?: Metrics): ProviderRegistry {
   const { inference } = config;
   // Remote providers were configured on purpose, so they come first; the CPU engine fills in.
   const providers: FeatureProvider[] = [];
@@ -82,7 +88,10 @@ export function createProviderRegistry(config: AppConfig): ProviderRegistry {
       ),
     );
   }
-  return new ProviderRegistry(providers, config.inference.overrides);
+  return new ProviderRegistry(
+    metrics ? providers.map((provider) => measuredProvider(provider, metrics)) : providers,
+    config.inference.overrides,
+  );
 }
 
 export function createDependencies(
@@ -90,6 +99,13 @@ export function createDependencies(
   database: DatabaseHandle,
   log?: FastifyBaseLogger,
 ): AppDependencies {
+  // loadConfig already refuses these; a config built any other way must not slip through either.
+  if (config.isProduction && (!config.stripe || !config.mail.smtpUrl)) {
+    throw new Error(
+      "Production needs Stripe and SMTP: the sandbox payments and the outbox mail are for development.",
+    );
+  }
+  const metrics = createMetrics(database);
   const outbox = new OutboxMailer(join(config.dataDir, "outbox"), config.mail.from, log);
   const stripe = config.stripe ? createStripeClient(config.stripe) : undefined;
   const sandboxPayments = stripe ? undefined : new SandboxPaymentsProvider(database.db);
@@ -98,7 +114,8 @@ export function createDependencies(
     : (sandboxPayments as SandboxPaymentsProvider);
   return {
     files: config.s3 ? new S3FileStore(config.s3) : localFileStoreFor(config.dataDir),
-    registry: createProviderRegistry(config),
+    registry: createProviderRegistry(config, metrics),
+    metrics,
     prices: PriceBook.fromFile(config.inference.pricesFile),
     payments,
     sandboxPayments,
@@ -106,7 +123,11 @@ export function createDependencies(
     config,
     database,
     outbox,
-    mailer: config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : outbox,
+    passwords: argon2Passwords,
+    mailer: measuredMailer(
+      config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : outbox,
+      metrics,
+    ),
     botCheck: config.recaptcha ? createRecaptchaBotCheck(config.recaptcha) : noBotCheck,
     verifyGoogleCredential: config.google ? createGoogleVerifier(config.google) : undefined,
     signInWithGitHub: config.github ? createGitHubSignIn(config.github) : undefined,

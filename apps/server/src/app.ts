@@ -1,34 +1,43 @@
 import { randomUUID } from "node:crypto";
 import cookie from "@fastify/cookie";
+import { CALL_INTERRUPTED_BY_RESTART } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
+import { createRequestLogger, registerRequestContext, requestIdMixin } from "./http/request-context";
+import { requestLogSerializers } from "./http/request-log";
+import { registerRevalidation } from "./http/revalidation";
 import { registerRateLimiting, registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
 import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
+import { registerAbsoluteFileUrls } from "./modules/features/absolute-file-urls";
 import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
-import { startRequestSweeper } from "./modules/features/sweeper";
+import { failRequest } from "./modules/features/feature-calls.service";
+import { InFlightCalls } from "./modules/features/in-flight-calls";
+import { abandonedAfterMs, startRequestSweeper } from "./modules/features/sweeper";
 import { trainingJobHandlers } from "./modules/features/training";
 import { registerHealthRoutes } from "./modules/health/health.routes";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
 import { JobWorker } from "./modules/jobs/job-queue";
 import { registerMemberRoutes } from "./modules/members/members.routes";
+import { registerMetricsRoutes } from "./modules/metrics/metrics.routes";
 import { registerOpenApiRoutes } from "./modules/openapi/openapi.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
 import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
-import { triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
+import { startPaymentReconciler, triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const JOB_LEASE_MS = 10 * 60_000;
 
 export interface BuildAppOptions {
-  /** Pino logger options, or false to silence logs (tests). */
-  logger?: boolean | { level: string };
+  /** Pino logger options (a stream to write to, for tests reading the log), or false to silence logs. */
+  logger?: false | { level: string; stream?: NodeJS.WritableStream };
   /** Whether this process works the job queue (default true; tests drain it by hand). */
   runJobs?: boolean;
 }
@@ -36,6 +45,13 @@ export interface BuildAppOptions {
 declare module "fastify" {
   interface FastifyInstance {
     jobWorker: JobWorker;
+    /**
+     * The graceful stop (SIGTERM): readiness fails and new feature calls get a 503 with Retry-After at
+     * once; running calls get SHUTDOWN_TIMEOUT_MS to finish, then are stopped and refunded; the job
+     * worker hands its running job back; then the app closes (the server stops listening, the database
+     * closes).
+     */
+    shutdown(): Promise<void>;
   }
 }
 
@@ -43,8 +59,11 @@ export async function buildApp(
   deps: AppDependencies,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
+  const logger = options.logger ?? { level: deps.config.logLevel };
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    logger:
+      logger === false ? false : { ...logger, serializers: requestLogSerializers, mixin: requestIdMixin },
+    childLoggerFactory: createRequestLogger,
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // A caller's request id is kept when it is sane, so logs can be joined across services.
@@ -55,17 +74,21 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  registerRequestContext(app);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
 
   registerErrorHandling(app);
+  registerMetricsRoutes(app, deps);
+  registerRevalidation(app);
   await registerSecurityHeaders(app, deps.config, thirdPartySources(deps.config));
   await app.register(cookie);
   await registerRateLimiting(app);
   registerCsrfProtection(app, deps.config);
 
-  registerHealthRoutes(app, deps);
+  let draining = false;
+  registerHealthRoutes(app, deps, { isDraining: () => draining });
   registerPublicConfigRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
@@ -81,22 +104,50 @@ export async function buildApp(
     registry: deps.registry,
     prices: deps.prices,
     providerTimeoutMs: deps.config.inference.providerTimeoutMs,
+    organizationConcurrentCalls: deps.config.limits.organizationConcurrentCalls,
+    abandonedAfterMs: abandonedAfterMs(deps),
+    inFlight: new InFlightCalls(),
     log: app.log,
     afterCharge: (organizationId: string) =>
       triggerAutoRechargeIfNeeded(moneyDeps(deps, app.log), organizationId),
   };
+  registerAbsoluteFileUrls(app, deps.config.publicUrl);
   registerFeatureRoutes(app, deps, gateway);
-  const jobWorker = new JobWorker(deps.database.db, trainingJobHandlers(gateway), app.log);
-  if (options.runJobs ?? true) jobWorker.start();
+  // A job's lease outlives a model call (it is renewed while the handler runs besides), so no second
+  // worker ever picks up a job whose first worker is still waiting on a model server.
+  const jobWorker = new JobWorker(deps.database.db, trainingJobHandlers(gateway), app.log, {
+    leaseMs: Math.max(JOB_LEASE_MS, 2 * deps.config.inference.providerTimeoutMs),
+  });
+  const runJobs = options.runJobs ?? true;
+  if (runJobs) jobWorker.start();
+  const reconciler = runJobs ? startPaymentReconciler(moneyDeps(deps, app.log)) : undefined;
   app.decorate("jobWorker", jobWorker);
   registerDevMailboxRoutes(app, deps);
-  registerOpenApiRoutes(app);
+  registerOpenApiRoutes(app, { registry: deps.registry });
 
   await registerSpa(app, deps.config.webDistDir);
 
   const sweeper = startRequestSweeper(deps, app.log);
+  app.decorate("shutdown", async () => {
+    draining = true;
+    clearInterval(sweeper);
+    clearInterval(reconciler);
+    const deadlineMs = deps.config.shutdownTimeoutMs;
+    app.log.info({ running: gateway.inFlight.size, deadlineMs }, "draining: new feature calls are refused");
+    const [calls] = await Promise.all([gateway.inFlight.drain(deadlineMs), jobWorker.stop({ deadlineMs })]);
+    // Calls that did not even unwind after the abort: refunded here, since this process will not be
+    // around to settle them (a settle that still came later would find the refund and fail the call).
+    for (const requestId of calls.abandoned) {
+      await failRequest(deps.database.db, requestId, CALL_INTERRUPTED_BY_RESTART).catch((error: unknown) =>
+        app.log.error({ err: error, requestId }, "could not refund an abandoned call at shutdown"),
+      );
+    }
+    app.log.info({ finished: calls.finished, abandoned: calls.abandoned.length }, "drained");
+    await app.close();
+  });
   app.addHook("onClose", async () => {
     clearInterval(sweeper);
+    clearInterval(reconciler);
     await jobWorker.stop();
     await deps.registry.close();
     await deps.database.close();

@@ -28,11 +28,72 @@ describe("loadConfig", () => {
     expect(config.publicUrl).toBeUndefined();
   });
 
+  it("listens on the loopback interface unless HOST says otherwise", () => {
+    expect(loadConfig({}).host).toBe("127.0.0.1");
+    expect(loadConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
   it("keeps only the origin of PUBLIC_URL and does not trust the dev server in production", () => {
-    const config = loadConfig({ APP_ENV: "production", PUBLIC_URL: "https://console.example.com/app/" });
+    const config = loadConfig({ ...PRODUCTION, PUBLIC_URL: "https://console.example.com/app/" });
     expect(config.publicUrl).toBe("https://console.example.com");
     expect(config.isProduction).toBe(true);
     expect(config.trustedOrigins).toEqual([]);
+  });
+});
+
+const PRODUCTION = {
+  APP_ENV: "production",
+  PUBLIC_URL: "https://console.example.com",
+  SMTP_URL: "smtp://mail.example.com:587",
+  STRIPE_SECRET_KEY: "sk_live_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  METRICS_TOKEN: "metrics-token-of-32-random-chars",
+};
+
+describe("production configuration", () => {
+  it("starts with Stripe, SMTP and PUBLIC_URL", () => {
+    const config = loadConfig(PRODUCTION);
+    expect(config.isProduction).toBe(true);
+    expect(config.stripe?.secretKey).toBe("sk_live_x");
+    expect(config.mail.smtpUrl).toBe("smtp://mail.example.com:587");
+  });
+
+  it.each([
+    ["STRIPE_SECRET_KEY", /STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: required when APP_ENV=production/],
+    [
+      "STRIPE_PUBLISHABLE_KEY",
+      /STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: required when APP_ENV=production/,
+    ],
+    ["STRIPE_WEBHOOK_SECRET", /STRIPE_WEBHOOK_SECRET: required when APP_ENV=production/],
+    ["SMTP_URL", /SMTP_URL: required when APP_ENV=production/],
+    ["PUBLIC_URL", /PUBLIC_URL: required when APP_ENV=production/],
+    ["METRICS_TOKEN", /METRICS_TOKEN: required when APP_ENV=production/],
+  ])("refuses production without %s and names it", (variable, message) => {
+    const env: Record<string, string> = { ...PRODUCTION, [variable]: "" };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("asks nothing of development and test", () => {
+    expect(loadConfig({ APP_ENV: "development" }).stripe).toBeUndefined();
+    expect(loadConfig({ APP_ENV: "test" }).mail.smtpUrl).toBeUndefined();
+  });
+});
+
+describe("seller details", () => {
+  it("prints the product's name by default and splits the address at newlines or a literal \\n", () => {
+    expect(loadConfig({}).seller).toEqual({ name: "Prism", addressLines: [], taxId: undefined });
+    const configured = loadConfig({
+      SELLER_NAME: "Prism Imaging GmbH",
+      SELLER_ADDRESS: "Torstraße 1\\n10119 Berlin\nGermany",
+      SELLER_TAX_ID: "DE123456789",
+    });
+    expect(configured.seller).toEqual({
+      name: "Prism Imaging GmbH",
+      addressLines: ["Torstraße 1", "10119 Berlin", "Germany"],
+      taxId: "DE123456789",
+    });
   });
 });
 
@@ -44,5 +105,40 @@ describe(".env.example", () => {
     const source = readFileSync(new URL("./config.ts", import.meta.url), "utf8");
     const read = [...source.matchAll(/^ {2}([A-Z0-9_]+): /gm)].map((match) => match[1]).sort();
     expect(listed).toEqual(read);
+  });
+});
+
+describe("compose files", () => {
+  it("give the app only variables the server reads, and a production set it accepts", async () => {
+    const { readFileSync } = await import("node:fs");
+    const source = readFileSync(new URL("./config.ts", import.meta.url), "utf8");
+    const read = new Set([...source.matchAll(/^ {2}([A-Z0-9_]+): /gm)].map((match) => match[1]));
+    for (const file of ["compose.yaml", "compose.dev.yaml"]) {
+      const text = readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
+      // The app service's `environment:` block: six-space-indented keys until the indentation drops.
+      const block = /^ {2}app:\n(?:(?: {4}.*|)\n)*? {4}environment:\n((?: {6}.*\n)+)/m.exec(text)?.[1] ?? "";
+      const variables = [...block.matchAll(/^ {6}([A-Z0-9_]+):/gm)].map((match) => match[1]);
+      expect(variables.length, file).toBeGreaterThan(0);
+      for (const variable of variables) expect(read.has(variable), `${file}: ${variable}`).toBe(true);
+    }
+    // What compose.yaml sets, with the keys an operator supplies, starts in production.
+    const compose = readFileSync(new URL("../../../compose.yaml", import.meta.url), "utf8");
+    const env: Record<string, string> = {};
+    for (const match of compose.matchAll(/^ {6}([A-Z0-9_]+): (.*)$/gm)) {
+      const [, name, raw = ""] = match;
+      if (!name || !read.has(name)) continue;
+      env[name] = raw.replace(/^\$\{[A-Z_]+:-(.*)\}$/, "$1").replace(/^"(.*)"$/, "$1");
+    }
+    const config = loadConfig({
+      ...env,
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      METRICS_TOKEN: "a-metrics-token-of-some-length",
+    });
+    expect(config.isProduction).toBe(true);
+    expect(config.databaseUrl).toMatch(/^postgres:\/\/.+@postgres:5432\//);
+    expect(config.s3?.bucket).toBe("prism");
+    expect(config.mail.smtpUrl).toBe("smtp://mailpit:1025");
   });
 });

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE, DEFAULT_ORGANIZATION_CONCURRENT_CALLS } from "@prism/contract";
 import { z } from "zod";
 import { DEFAULT_WEB_DIST_DIR } from "./paths";
 
@@ -26,7 +27,9 @@ const booleanFlag = z
  */
 const envSchema = z.object({
   PORT: z.coerce.number({ message: "must be a port number" }).int().min(0).max(65_535).default(3000),
-  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  // Loopback by default: a console started on a laptop or a shared host is not on the network until
+  // someone says so (HOST=0.0.0.0 behind a firewall or proxy).
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
   APP_ENV: z.enum(APP_ENVS, { message: `must be one of ${APP_ENVS.join(", ")}` }).default("development"),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_URL: optionalString.pipe(
@@ -38,6 +41,15 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   TRUSTED_ORIGINS: optionalString,
   TRUST_PROXY: booleanFlag,
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, { message: "must be at least 16 characters (a random secret)" }).optional(),
+  ),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(20_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST_DIR: optionalString,
 
@@ -74,9 +86,30 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE_URL: optionalUrl,
 
+  SELLER_NAME: z.string().trim().min(1).default("Prism"),
+  SELLER_ADDRESS: optionalString,
+  SELLER_TAX_ID: optionalString,
+
   BUILTIN_ENGINE: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on"),
   ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  REQUEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  ORGANIZATION_CONCURRENT_CALLS: z.coerce
+    .number({ message: "must be a whole number (0 for no limit)" })
+    .int()
+    .min(0)
+    .default(DEFAULT_ORGANIZATION_CONCURRENT_CALLS),
+  AUTH_LIMITS_PER_IP_SCALE: z.coerce
+    .number({ message: "must be a whole number of at least 1" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(1),
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce
+    .number({ message: "must be a whole number (0 for no limit)" })
+    .int()
+    .min(0)
+    .default(DEFAULT_API_KEY_REQUESTS_PER_MINUTE),
   PRICES_FILE: optionalString,
   MODEL_SERVER_URL: optionalUrl,
   MODEL_SERVER_API_KEY: optionalString,
@@ -108,9 +141,21 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** The origin browsers reach us at, when it differs from the Host header (behind a proxy). */
   publicUrl: string | undefined;
+  /**
+   * The origin links in mails point at: PUBLIC_URL (required in production), else this machine's
+   * http://localhost:PORT. Never the request's Host header, which whoever sends the request chooses.
+   */
+  appOrigin: string;
   /** Extra origins whose cookie-authenticated calls are accepted (the Vite dev server in development). */
   trustedOrigins: string[];
   trustProxy: boolean;
+  /** Bearer token for GET /metrics; unset leaves it open (refused in production). */
+  metricsToken: string | undefined;
+  /**
+   * On SIGTERM, how long running feature calls may take to finish before they are stopped and
+   * refunded (new calls are refused at once).
+   */
+  shutdownTimeoutMs: number;
   logLevel: string;
   webDistDir: string;
   mail: { smtpUrl: string | undefined; from: string };
@@ -140,10 +185,24 @@ export interface AppConfig {
         prefix: string;
       }
     | undefined;
+  /** Limits that keep one caller from taking the gateway for itself; 0 turns one off. */
+  limits: {
+    /** Feature calls one organization may have running at once, across every server process. */
+    organizationConcurrentCalls: number;
+    /** Requests one API key may make per minute, across every server process. */
+    apiKeyRequestsPerMinute: number;
+    /** Multiplies the per-IP sign-in and sign-up throttles (never the per-email ones). */
+    authLimitsPerIpScale: number;
+  };
   inference: {
     builtinEngine: boolean;
     engineWorkers: number | undefined;
     providerTimeoutMs: number;
+    /**
+     * How often the sweeper looks for calls a crashed process abandoned; a call is refunded once it is
+     * this much older than the provider timeout.
+     */
+    sweepIntervalMs: number;
     pricesFile: string | undefined;
     modelServer: { url: string; apiKey: string | undefined; features: "all" | string[] } | undefined;
     openai:
@@ -158,6 +217,8 @@ export interface AppConfig {
     /** Explicit provider per feature id, e.g. {"speech-to-text": "openai"}. */
     overrides: Record<string, "builtin" | "http" | "openai">;
   };
+  /** Who issues the invoices: printed on every invoice and credit note. */
+  seller: SellerDetails;
   /** Stripe when both keys are set; otherwise the sandbox provider. */
   stripe:
     | {
@@ -169,6 +230,20 @@ export interface AppConfig {
     | undefined;
 }
 
+export interface SellerDetails {
+  name: string;
+  addressLines: string[];
+  taxId: string | undefined;
+}
+
+/** Address lines are separated by newlines, or by a literal `\n` where the environment cannot hold one. */
+function addressLines(address: string | undefined): string[] {
+  return (address ?? "")
+    .split(/\r?\n|\\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
@@ -177,6 +252,41 @@ export class ConfigError extends Error {
 }
 
 const DEV_SERVER_ORIGIN = "http://localhost:5173";
+
+/**
+ * What production refuses to run without. Each embedded default is safe on a developer's machine and
+ * unsafe in front of customers: the sandbox provider accepts test cards and charges nothing, outbox
+ * mail is readable by whoever reaches the dev mailbox and never reaches the user, and without a public
+ * origin links in mails would have to trust the request's Host header.
+ */
+function productionProblems(values: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  const reason = "required when APP_ENV=production";
+  if (!values.STRIPE_SECRET_KEY || !values.STRIPE_PUBLISHABLE_KEY) {
+    problems.push(
+      `STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: ${reason} (the sandbox payments provider exists only outside production)`,
+    );
+  }
+  if (!values.STRIPE_WEBHOOK_SECRET) {
+    problems.push(
+      `STRIPE_WEBHOOK_SECRET: ${reason} (payments confirmed late, refunds and disputes reach the ledger only by webhook)`,
+    );
+  }
+  if (!values.SMTP_URL) {
+    problems.push(
+      `SMTP_URL: ${reason} (without it mail stays in the dev mailbox's outbox and reaches nobody)`,
+    );
+  }
+  if (!values.PUBLIC_URL) {
+    problems.push(`PUBLIC_URL: ${reason} (the origin of the links in mails and of the console's calls)`);
+  }
+  if (!values.METRICS_TOKEN) {
+    problems.push(
+      `METRICS_TOKEN: ${reason} (GET /metrics shows traffic, money flows and queue state to whoever reaches it)`,
+    );
+  }
+  return problems;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
   const parsed = envSchema.safeParse(env);
@@ -229,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
     problems.push("STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither");
   }
+  if (values.APP_ENV === "production") problems.push(...productionProblems(values));
   if (problems.length > 0) throw new ConfigError(problems);
   if (values.APP_ENV === "development") trustedOrigins.push(DEV_SERVER_ORIGIN);
 
@@ -240,8 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir: toAbsolute(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
     publicUrl: values.PUBLIC_URL ? new URL(values.PUBLIC_URL).origin : undefined,
+    appOrigin: values.PUBLIC_URL ? new URL(values.PUBLIC_URL).origin : `http://localhost:${values.PORT}`,
     trustedOrigins: trustedOrigins.map((origin) => new URL(origin).origin),
     trustProxy: values.TRUST_PROXY,
+    metricsToken: values.METRICS_TOKEN,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
@@ -283,10 +397,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
           prefix: values.S3_PREFIX,
         }
       : undefined,
+    limits: {
+      organizationConcurrentCalls: values.ORGANIZATION_CONCURRENT_CALLS,
+      apiKeyRequestsPerMinute: values.API_KEY_REQUESTS_PER_MINUTE,
+      authLimitsPerIpScale: values.AUTH_LIMITS_PER_IP_SCALE,
+    },
     inference: {
       builtinEngine: values.BUILTIN_ENGINE === "on",
       engineWorkers: values.ENGINE_WORKERS,
       providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
+      sweepIntervalMs: values.REQUEST_SWEEP_INTERVAL_MS,
       pricesFile: values.PRICES_FILE ? toAbsolute(values.PRICES_FILE) : undefined,
       modelServer: values.MODEL_SERVER_URL
         ? {
@@ -315,5 +435,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             apiBaseUrl: values.STRIPE_API_BASE_URL,
           }
         : undefined,
+    seller: {
+      name: values.SELLER_NAME,
+      addressLines: addressLines(values.SELLER_ADDRESS),
+      taxId: values.SELLER_TAX_ID,
+    },
   };
 }

@@ -6,14 +6,18 @@ import { type ErrorCode, statusOf } from "@prism/contract";
  */
 export class AppError extends Error {
   readonly status: number;
+  /** Response headers that belong to the refusal, e.g. `retry-after` on a 429. */
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
+    options: { headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = "AppError";
     this.status = statusOf(code);
+    this.headers = options.headers ?? {};
   }
 }
 

@@ -5,7 +5,8 @@ import { createDependencies } from "./app-dependencies";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase, pgliteDirFor } from "./db/client";
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Beyond the drain's own deadline: the unwinding of stopped calls and closing the database. */
+const SHUTDOWN_SLACK_MS = 10_000;
 
 async function main(): Promise<void> {
   if (existsSync(".env")) process.loadEnvFile(".env");
@@ -20,12 +21,13 @@ async function main(): Promise<void> {
 
   const app = await buildApp(createDependencies(config, database));
 
-  // On SIGTERM/SIGINT Fastify stops accepting, answers in-flight requests, then the onClose hooks
-  // close the database. A second signal or the grace period forces the exit.
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  // On SIGTERM/SIGINT the app drains (new feature calls refused, running ones given until the
+  // deadline, the rest stopped and refunded, job leases handed back), then closes. A second signal,
+  // or the deadline plus some slack, forces the exit.
+  closeWithGrace({ delay: config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, "shutting down after a fatal error");
     else app.log.info({ signal }, "shutting down");
-    await app.close();
+    await app.shutdown();
   });
 
   await app.listen({ port: config.port, host: config.host });

@@ -41,6 +41,44 @@ export async function latestCodeFor(testApp: TestApp, email: string): Promise<st
   return code;
 }
 
+/**
+ * One browser over `app.inject`: it keeps every cookie the server sets (and drops the ones it clears)
+ * and sends them all back with each call, as a browser on the console's origin does. Two instances are
+ * two browsers, which is what the sign-up binding tells apart.
+ */
+export class TestBrowser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly testApp: TestApp,
+    private readonly options: { remoteAddress?: string } = {},
+  ) {}
+
+  async post(url: string, payload: object = {}): Promise<LightMyRequestResponse> {
+    const response = await this.testApp.app.inject({
+      method: "POST",
+      url,
+      payload,
+      headers: SAME_ORIGIN,
+      cookies: Object.fromEntries(this.cookies),
+      ...(this.options.remoteAddress ? { remoteAddress: this.options.remoteAddress } : {}),
+    });
+    for (const cookie of response.cookies) {
+      const expired =
+        cookie.value === "" ||
+        (cookie.maxAge !== undefined && cookie.maxAge <= 0) ||
+        (cookie.expires !== undefined && new Date(cookie.expires).getTime() <= Date.now());
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  get session(): string | undefined {
+    return this.cookies.get(SESSION_COOKIE);
+  }
+}
+
 /** Signs a user up through the API, confirms the mailed code, and returns their session token. */
 export async function signUpAndConfirm(
   testApp: TestApp,
@@ -53,9 +91,11 @@ export async function signUpAndConfirm(
     password: STRONG_PASSWORD,
     ...overrides,
   };
-  const created = await post(testApp, "/v1/users/create", details);
+  // Sign-up and confirmation happen in one browser, as in the console.
+  const browser = new TestBrowser(testApp);
+  const created = await browser.post("/v1/users/create", details);
   expect(created.statusCode).toBe(200);
-  const confirmed = await post(testApp, "/v1/users/confirm", {
+  const confirmed = await browser.post("/v1/users/confirm", {
     email: details.email,
     verificationCode: await latestCodeFor(testApp, details.email),
   });

@@ -17,10 +17,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on an isolated database and a temp DATA_DIR; env overrides go through loadConfig. */
+/**
+ * The real app on an isolated database and a temp DATA_DIR; env overrides go through loadConfig.
+ * With LOG_LEVEL set, logs go to `options.logStream` (a test reading what the server logs) or stdout.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<AppDependencies> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "prism-test-"));
   // The builtin engine starts worker threads; only the tests that exercise it turn it on.
@@ -34,7 +38,9 @@ export async function createTestApp(
   const database = await createTestDatabase();
   const deps = { ...createDependencies(config, database), ...overrides };
   const app = await buildApp(deps, {
-    logger: env.LOG_LEVEL ? { level: env.LOG_LEVEL } : false,
+    logger: env.LOG_LEVEL
+      ? { level: env.LOG_LEVEL, ...(options.logStream ? { stream: options.logStream } : {}) }
+      : false,
     runJobs: false,
   });
   await app.ready();
@@ -52,3 +58,19 @@ export async function createTestApp(
 
 /** Headers a same-origin browser sends with a console call (inject's default host is localhost:80). */
 export const SAME_ORIGIN = { origin: "http://localhost:80" } as const;
+
+/**
+ * The configuration production refuses to start without, pointing at local stand-ins: Stripe's API at a
+ * closed local port (a test that needs answers starts test/fake-stripe.ts and overrides the URL), SMTP
+ * likewise. For tests of production-only behaviour: `createTestApp(PRODUCTION_ENV)`.
+ */
+export const PRODUCTION_ENV = {
+  APP_ENV: "production",
+  PUBLIC_URL: "https://console.example.com",
+  SMTP_URL: "smtp://127.0.0.1:9",
+  STRIPE_SECRET_KEY: "sk_test_local",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_local",
+  STRIPE_WEBHOOK_SECRET: "whsec_local",
+  STRIPE_API_BASE_URL: "http://127.0.0.1:9",
+  METRICS_TOKEN: "test-metrics-token-0123456789",
+} as const satisfies Record<string, string>;

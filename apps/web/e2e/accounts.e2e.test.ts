@@ -1,3 +1,4 @@
+import { emptyPermissions } from "@prism/contract";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
@@ -6,7 +7,9 @@ import {
   createUnverifiedAccount,
   createVerifiedAccount,
   isSessionAlive,
+  readMailbox,
   signInElsewhere,
+  type TestAccount,
   uniqueEmail,
   waitForCode,
 } from "./mailbox";
@@ -17,6 +20,49 @@ async function signInThroughForm(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Login" }).click();
+}
+
+/**
+ * The owner names their organization and invites `inviteeEmail` (billing and playground rights, no
+ * payments) through the API, as another device would; returns the mailed link's path.
+ */
+async function inviteByOwner(
+  baseUrl: string,
+  owner: TestAccount,
+  inviteeEmail: string,
+  organizationName: string,
+): Promise<string> {
+  const cookie = await signInElsewhere(baseUrl, owner.email, owner.password);
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: baseUrl },
+      body: JSON.stringify(body),
+    });
+    expect(response.ok, `${path}: ${response.status}`).toBe(true);
+    return (await response.json()) as unknown;
+  };
+  const me = (await call("/v1/users/me", {})) as { organizations: { id: string }[] };
+  const organizationId = me.organizations[0]?.id;
+  await call("/v1/users/organizations/update-name", { organizationId, name: organizationName });
+  const permissions = emptyPermissions();
+  await call("/v1/users/organization-members/invite", {
+    organizationId,
+    emailList: inviteeEmail,
+    permissions: {
+      ...permissions,
+      organization: { ...permissions.organization, billing: true, playground: true },
+      projects: { all: true },
+    },
+  });
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const mail = (await readMailbox(baseUrl)).find((entry) => entry.to === inviteeEmail);
+    const link = mail ? /https?:\/\/\S*\?invitation=[\w-]+/.exec(mail.text)?.[0] : undefined;
+    if (link) return `${new URL(link).pathname}${new URL(link).search}`;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`no invitation mail to ${inviteeEmail}`);
 }
 
 /**
@@ -55,9 +101,11 @@ describe("accounts", () => {
     await session?.close();
   });
 
-  it("signs up, verifies the mailed code, lands on /home in the new organization, and logs out", async () => {
+  it("signs up, resends and verifies the mailed code, lands on /home in the new organization, and logs out", async () => {
     const { page, baseUrl } = session;
     const email = uniqueEmail("signup");
+    // A controllable clock for the Resend code cooldown; time otherwise flows as usual.
+    await page.clock.install();
     await page.goto("/login");
     await page.getByRole("button", { name: "Sign Up" }).click();
     await page.getByLabel("First Name").fill("Ada");
@@ -73,7 +121,22 @@ describe("accounts", () => {
     await page.getByLabel("Verification Code").waitFor();
     await session.screenshot("accounts-02-verification-code");
 
-    const code = await waitForCode(baseUrl, email);
+    // Resend code waits a little after each mail, then mails a fresh code (the old one is replaced).
+    const firstCode = await waitForCode(baseUrl, email);
+    expect(await page.getByRole("button", { name: /^Resend code in \d+s$/ }).isDisabled()).toBe(true);
+    await page.clock.fastForward(31_000);
+    await page.getByRole("button", { name: "Resend code", exact: true }).click();
+    await page.getByText("We have sent you a new verification code.").waitFor();
+    const code = await waitForCode(baseUrl, email, 1);
+    await page.getByRole("button", { name: /^Resend code in \d+s$/ }).waitFor();
+    await session.screenshot("accounts-02b-code-resent");
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await session.screenshot("accounts-02c-code-resent-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+    expect(typeof firstCode).toBe("string");
     await page.getByLabel("Verification Code").fill(code);
     await page.getByRole("button", { name: "Verify" }).click();
     await page.waitForURL("**/home");
@@ -207,18 +270,70 @@ describe("accounts", () => {
       .waitFor();
   });
 
-  it("keeps an invitation link in the invitationId cookie and leads to the members page after sign-in", async () => {
+  it("greets an invitee by organization with the email filled in, joins, and keeps the organization and the page asked for across sign-ins", async () => {
     const { page, baseUrl } = session;
-    const account = await createVerifiedAccount(baseUrl);
-    await page.goto("/login?invitation=e2e-invitation-id");
-    await page.getByRole("heading", { name: "Welcome!" }).waitFor();
+    const owner = await createVerifiedAccount(baseUrl, { firstName: "Olga", lastName: "Owner" });
+    const invitee = await createVerifiedAccount(baseUrl, { firstName: "Ivy", lastName: "Invitee" });
+    const organizationName = `Team ${Date.now().toString(36)}`;
+    const link = await inviteByOwner(baseUrl, owner, invitee.email, organizationName);
+
+    // The mailed link, opened signed out: the login page names the organization and the address.
+    await page.goto(link);
+    await page.waitForURL("**/login?invitation=*");
+    await page.getByText(`You have been invited to join ${organizationName}`).waitFor();
+    await expect.poll(() => page.getByLabel("Email").inputValue()).toBe(invitee.email);
     const cookies = await session.context.cookies();
-    expect(cookies.find((cookie) => cookie.name === "invitationId")?.value).toBe("e2e-invitation-id");
-    await page.getByLabel("Email").fill(account.email);
-    await page.getByLabel("Password", { exact: true }).fill(account.password);
+    expect(cookies.find((cookie) => cookie.name === "invitationId")?.value).toBe(
+      new URL(link, baseUrl).searchParams.get("invitation"),
+    );
+    await session.screenshot("accounts-14-invitation-login");
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await session.screenshot("accounts-14b-invitation-login-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+
+    await page.getByLabel("Password", { exact: true }).fill(invitee.password);
     await page.getByRole("button", { name: "Login" }).click();
     await page.waitForURL("**/organization/members");
-    await session.screenshot("accounts-14-invitation-after-sign-in");
+    const join = page.getByRole("dialog", { name: "Join Organization" });
+    await join.getByText(organizationName).waitFor();
+    await join.getByRole("button", { name: "Yes", exact: true }).click();
+    const confirmed = page.getByRole("dialog", { name: "Invitation Confirmed" });
+    await confirmed.waitFor();
+    await confirmed.getByRole("button", { name: "Close", exact: true }).click();
+
+    // The joined organization and its first project are selected, and no "add a payment method"
+    // welcome pushes the invitee back to an empty organization of their own.
+    await expect
+      .poll(() => page.getByRole("button", { name: /^Organization: / }).getAttribute("aria-label"))
+      .toBe(`Organization: ${organizationName}. Change organization`);
+    await page.getByRole("button", { name: "Project: Default Project. Change project" }).waitFor();
+    await page.waitForTimeout(1_500);
+    expect(await page.getByRole("heading", { name: "Welcome to Prism!" }).count()).toBe(0);
+    await session.screenshot("accounts-14c-joined-organization");
+    const selection = (await session.context.cookies()).find(
+      (cookie) => cookie.name === "selectedOrganizationId",
+    );
+    // Remembered for a year, not only for the browser session.
+    expect(selection?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 300 * 24 * 3600);
+
+    // Signing out and back in, asking for the API keys page first: the page and the organization return.
+    await page.getByRole("button", { name: "Account menu for Ivy Invitee" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await page.getByRole("button", { name: "Yes" }).click();
+    await page.waitForURL("**/login");
+    await page.goto("/projects/api-keys");
+    await page.waitForURL("**/login");
+    await page.getByLabel("Email").fill(invitee.email);
+    await page.getByLabel("Password", { exact: true }).fill(invitee.password);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL("**/projects/api-keys");
+    await expect
+      .poll(() => page.getByRole("button", { name: /^Organization: / }).getAttribute("aria-label"))
+      .toBe(`Organization: ${organizationName}. Change organization`);
+    await session.screenshot("accounts-14d-back-on-the-page-asked-for");
   });
 
   it("logs out from all sessions, ending the other devices' sessions too", async () => {

@@ -11,16 +11,29 @@ export interface BrowserSession {
   baseUrl: string;
   context: BrowserContext;
   page: Page;
-  screenshot(name: string): Promise<void>;
+  /** Saves a screenshot of the whole page, or of the visible screen only (open menus and drawers). */
+  screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The desktop size the journeys use unless told otherwise. */
+export const DESKTOP_VIEWPORT = { width: 1440, height: 900 } as const;
+/** A common phone (iPhone 12–15 in CSS pixels), for the phone passes of the journeys. */
+export const PHONE_VIEWPORT = { width: 390, height: 844 } as const;
+
+export interface BrowserOptions {
+  /** Emulates a phone: 390×844, touch, and the page's meta viewport honoured. */
+  phone?: boolean;
+  /** Another console server than the suite's (a journey's own deployment). */
+  baseUrl?: string;
 }
 
 /**
  * Launches Debian's Chromium (or CHROMIUM_PATH) headless with a fresh profile directory. The flags keep it from
  * reaching out to Google's services, which this machine's closed network would refuse.
  */
-export async function openBrowser(): Promise<BrowserSession> {
-  const baseUrl = inject("baseUrl");
+export async function openBrowser(options: BrowserOptions = {}): Promise<BrowserSession> {
+  const baseUrl = options.baseUrl ?? inject("baseUrl");
   const userDataDir = mkdtempSync(resolve(tmpdir(), "prism-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
@@ -34,7 +47,9 @@ export async function openBrowser(): Promise<BrowserSession> {
       "--no-first-run",
     ],
     baseURL: baseUrl,
-    viewport: { width: 1440, height: 900 },
+    ...(options.phone
+      ? { viewport: PHONE_VIEWPORT, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }
+      : { viewport: DESKTOP_VIEWPORT }),
   });
   const page = context.pages()[0] ?? (await context.newPage());
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -42,8 +57,8 @@ export async function openBrowser(): Promise<BrowserSession> {
     baseUrl,
     context,
     page,
-    screenshot: async (name) => {
-      await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+    screenshot: async (name, { fullPage = true } = {}) => {
+      await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage });
     },
     close: async () => {
       await context.close();

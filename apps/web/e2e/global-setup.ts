@@ -66,7 +66,17 @@ async function createFreshPostgresDatabase(serverUrl: string) {
   };
 }
 
-export default async function setup(project: TestProject) {
+export interface ConsoleServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built console server (apps/server/dist) on a free port with a fresh DATA_DIR (and a fresh
+ * PostgreSQL database when DATABASE_URL is set), as `npm start` would, with `env` on top. Journeys that
+ * need a differently configured deployment start their own.
+ */
+export async function startConsoleServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<ConsoleServer> {
   if (!existsSync(serverEntry))
     throw new Error("apps/server/dist/main.js is missing: run `npm run build` first");
   const port = await findFreePort();
@@ -74,20 +84,20 @@ export default async function setup(project: TestProject) {
   const postgres = process.env.DATABASE_URL
     ? await createFreshPostgresDatabase(process.env.DATABASE_URL)
     : undefined;
-  const modelServer = await startModelServer();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    MODEL_SERVER_URL: modelServer.url,
-    MODEL_SERVER_FEATURES: MODEL_SERVER_FEATURES.join(","),
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     APP_ENV: "test",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
+    // Every journey signs up and in from 127.0.0.1; per-email throttles stay as in production.
+    AUTH_LIMITS_PER_IP_SCALE: "50",
   };
-  // Only the local model server: keys from the developer's shell must not send journeys elsewhere.
-  delete env.MODEL_SERVER_API_KEY;
-  delete env.OPENAI_API_KEY;
+  // Only what the journey configures: keys from the developer's shell must not send journeys elsewhere.
+  for (const name of ["MODEL_SERVER_URL", "MODEL_SERVER_FEATURES", "MODEL_SERVER_API_KEY", "OPENAI_API_KEY"])
+    delete env[name];
+  Object.assign(env, extraEnv);
   if (postgres) env.DATABASE_URL = postgres.url;
   else delete env.DATABASE_URL;
 
@@ -98,17 +108,31 @@ export default async function setup(project: TestProject) {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, server);
-  project.provide("baseUrl", baseUrl);
+  return {
+    baseUrl,
+    close: async () => {
+      if (server.exitCode === null) {
+        const exited = new Promise((done) => server.once("exit", done));
+        server.kill("SIGTERM");
+        await exited;
+      }
+      await postgres?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const modelServer = await startModelServer();
+  const server = await startConsoleServer({
+    MODEL_SERVER_URL: modelServer.url,
+    MODEL_SERVER_FEATURES: MODEL_SERVER_FEATURES.join(","),
+  });
+  project.provide("baseUrl", server.baseUrl);
   project.provide("modelServerUrl", modelServer.url);
 
   return async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((done) => server.once("exit", done));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    await server.close();
     await modelServer.close();
-    await postgres?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -43,15 +43,28 @@ export async function waitForCode(
   throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
 }
 
-async function post(baseUrl: string, path: string, body: unknown): Promise<unknown> {
+/** The `name=value` pairs of a response's Set-Cookie headers, as a Cookie header sends them back. */
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  cookie = "",
+): Promise<{ answer: unknown; cookie: string }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
   const answer = (await response.json().catch(() => ({}))) as unknown;
   if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return answer;
+  return { answer, cookie: cookiesOf(response) };
 }
 
 export interface TestAccount {
@@ -75,9 +88,10 @@ export async function createVerifiedAccount(baseUrl: string, overrides: Partial<
     password: "Sup3r!secret",
     ...overrides,
   };
-  await post(baseUrl, "/v1/users/create", account);
+  // The code confirms only in the "browser" that signed up: its sign-up cookie goes back with it.
+  const { cookie } = await post(baseUrl, "/v1/users/create", account);
   const code = await waitForCode(baseUrl, account.email);
-  await post(baseUrl, "/v1/users/confirm", { email: account.email, verificationCode: code });
+  await post(baseUrl, "/v1/users/confirm", { email: account.email, verificationCode: code }, cookie);
   return account;
 }
 
@@ -89,10 +103,7 @@ export async function signInElsewhere(baseUrl: string, email: string, password: 
     body: JSON.stringify({ email, password }),
   });
   if (!response.ok) throw new Error(`POST /v1/users/login answered ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  return cookiesOf(response);
 }
 
 /** Whether a session cookie still signs in (users/me), sent as the console's own origin would. */

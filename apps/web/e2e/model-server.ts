@@ -11,6 +11,8 @@ import sharp from "sharp";
  *
  * Its results are cheap but honest images: generation draws a picture of exactly width × height,
  * fill and inpainting paint the masked area, reimagine recolours (inside the mask when one is sent).
+ * Training answers as the protocol says, at once with `{identityId, status: "pending"}`; the identity
+ * then reports `training` until TRAINING_MS have passed, and `ready` after.
  *
  * Control routes for the tests (not part of the protocol):
  * - `POST /__control/fail-next` `{"feature", "status", "message"}`: the next call of that feature
@@ -43,6 +45,9 @@ export interface ReceivedCall {
   files: Record<string, ReceivedFile[]>;
   identityRequestId: string | null;
 }
+
+/** How long a training "runs" here: shorter than the gateway's first status poll, so one poll sees it ready. */
+const TRAINING_MS = 2_000;
 
 interface Failure {
   status: number;
@@ -138,7 +143,8 @@ export interface ModelServer {
 export async function startModelServer(): Promise<ModelServer> {
   const failures = new Map<string, Failure>();
   const lastCalls = new Map<string, ReceivedCall>();
-  const identities = new Set<string>();
+  /** Each accepted training's identity and when it was submitted. */
+  const identities = new Map<string, number>();
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -168,10 +174,11 @@ export async function startModelServer(): Promise<ModelServer> {
 
     const statusMatch = /^\/pegasus-training\/([^/]+)$/.exec(path);
     if (request.method === "GET" && statusMatch?.[1]) {
-      const identityId = decodeURIComponent(statusMatch[1]);
-      return identities.has(identityId)
-        ? sendJson(response, 200, { status: "ready" })
-        : sendJson(response, 404, { message: "Unknown identity." });
+      const submittedAt = identities.get(decodeURIComponent(statusMatch[1]));
+      if (submittedAt === undefined) return sendJson(response, 404, { message: "Unknown identity." });
+      return sendJson(response, 200, {
+        status: Date.now() - submittedAt >= TRAINING_MS ? "ready" : "training",
+      });
     }
 
     const feature = path.slice(1);
@@ -227,8 +234,8 @@ export async function startModelServer(): Promise<ModelServer> {
           return sendJson(response, 422, { message: "Training needs 10 to 15 photos." });
         }
         const identityId = `identity-${randomUUID()}`;
-        identities.add(identityId);
-        return sendJson(response, 200, { identityId, status: "ready" });
+        identities.set(identityId, Date.now());
+        return sendJson(response, 200, { identityId, status: "pending" });
       }
       case "generative-fill":
       case "identity-inpainting": {

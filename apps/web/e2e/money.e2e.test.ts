@@ -118,15 +118,15 @@ describe("money", () => {
     expect(rowText).toContain("$20.00");
     await session.screenshot("money-08-invoices");
 
-    const pdfRequest = context.waitForEvent("request", {
-      predicate: (request) => /\/pdf(\?|$)/.test(request.url()),
+    const pdfResponse = context.waitForEvent("response", {
+      predicate: (response) => /\/pdf(\?|$)/.test(response.url()),
     });
     await row.getByRole("button", { name: /^View invoice / }).click();
-    const pdfUrl = (await pdfRequest).url();
-    const pdf = await page.request.get(pdfUrl);
-    expect(pdf.ok()).toBe(true);
+    const pdf = await pdfResponse;
+    expect(pdf.status()).toBe(200);
     expect(pdf.headers()["content-type"]).toContain("application/pdf");
-    expect((await pdf.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    // The link opened once in the new tab; the same link again is refused.
+    expect((await page.request.get(pdf.url())).status()).toBe(404);
     for (const opened of context.pages()) if (opened !== page) await opened.close();
 
     // Auto recharge: turning it on starts from $20 / $100; the saved settings survive a reload.
@@ -135,6 +135,17 @@ describe("money", () => {
     await autoRecharge.getByLabel("Enable auto recharge").check();
     expect(await autoRecharge.getByLabel("Threshold").inputValue()).toBe("$20");
     expect(await autoRecharge.getByLabel("Amount").inputValue()).toBe("$100");
+    // The $20 minimum that leaving a field enforces is written beside each amount.
+    for (const field of [
+      autoRecharge.getByLabel("Threshold"),
+      autoRecharge.getByLabel("Amount"),
+      page.getByRole("region", { name: "Recharge Now" }).getByLabel("Amount"),
+    ]) {
+      const describedBy = (await field.getAttribute("aria-describedby")) ?? "";
+      const description = await page.locator(`[id="${describedBy.split(" ")[0]}"]`).textContent();
+      expect(description).toContain("Minimum $20");
+    }
+    await session.screenshot("money-08b-auto-recharge-minimum");
     await autoRecharge.getByRole("button", { name: "Save" }).click();
     await page.getByText("Changes have been saved!").waitFor();
     await page.reload();
@@ -152,6 +163,29 @@ describe("money", () => {
     const { page, baseUrl } = session;
     await skipWelcome(page);
     await signInNewOwner(page, baseUrl, "decline");
+
+    // The home page's empty Payment Method card offers Add, which opens the add-card form there.
+    await page.goto("/home");
+    const homeCard = page.getByRole("region", { name: "Payment Method" });
+    await homeCard.getByText("No payment method yet").waitFor();
+    await homeCard.getByRole("button", { name: "Add", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: /Add Payment Method/ })
+      .getByLabel("Card number")
+      .waitFor();
+    await page.waitForTimeout(400);
+    await session.screenshot("money-09b-home-add-card");
+    await page
+      .getByRole("dialog", { name: /Add Payment Method/ })
+      .getByRole("button", { name: "Cancel" })
+      .click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await homeCard.getByRole("button", { name: "Add", exact: true }).waitFor();
+      await session.screenshot("money-09c-home-add-card-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
 
     await page.goto("/organization/payments");
     await page.getByRole("button", { name: "Add a Payment Method", exact: true }).click();
@@ -199,13 +233,52 @@ describe("money", () => {
     await page.getByPlaceholder("Select country").fill("United St");
     await page.getByRole("option", { name: "United States" }).click();
     await page.getByLabel("Billing Email").fill("billing@acme.example");
+    // The save is held back a moment to look at the loading overlay: the spec's particle effect.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/v1/users/organizations/update-billing", async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Save" }).click();
+    const particles = page.locator("[data-particle]");
+    await expect.poll(() => particles.count()).toBe(100);
+    expect(await particles.first().evaluate((particle) => getComputedStyle(particle).animationName)).not.toBe(
+      "none",
+    );
+    await page.waitForTimeout(300);
+    await session.screenshot("money-11c-loading-particles");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await particles.first().evaluate((particle) => getComputedStyle(particle).animationName)).toBe(
+      "none",
+    );
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    const answered = page.waitForResponse((response) =>
+      response.url().endsWith("/v1/users/organizations/update-billing"),
+    );
+    release();
+    await answered;
+    await page.unroute("**/v1/users/organizations/update-billing");
 
+    // The spec's dialog; the field the server named gets its own hint beside it.
     const refusal = page.getByRole("dialog", { name: "Error" });
-    await refusal.getByText("City is required.").waitFor();
+    await refusal
+      .getByText("There was an error updating the organization. Please try again later or contact support.")
+      .waitFor();
     await page.waitForTimeout(400);
     await session.screenshot("money-12-billing-missing-city");
     await refusal.getByRole("button", { name: "Close" }).click();
+    await page.getByText("City is required.").waitFor();
+    expect(await page.getByLabel("City").getAttribute("aria-invalid")).toBe("true");
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.getByLabel("City").scrollIntoViewIfNeeded();
+      await session.screenshot("money-12b-billing-missing-city-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
 
     await page.getByLabel("City").fill("Cupertino");
     await page.getByRole("button", { name: "Save" }).click();

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
+import { type Me, post } from "./funded-owner";
 import {
   countMailTo,
   createVerifiedAccount,
@@ -9,6 +10,7 @@ import {
   uniqueEmail,
   waitForCode,
 } from "./mailbox";
+import { addMember } from "./members";
 
 /** Signs in through the API with the page's cookie jar, as the console's own origin. */
 async function signIn(session: BrowserSession, account: TestAccount) {
@@ -105,6 +107,13 @@ describe("organizations", () => {
     const dialog = page.getByRole("dialog", { name: "Invite Members or Permissions" });
     await dialog.getByRole("button", { name: "Select All", exact: true }).click();
     expect(await dialog.getByRole("checkbox", { name: "Project: Default Project" }).isDisabled()).toBe(true);
+    // A role fills the boxes, which stay editable.
+    await dialog.getByRole("button", { name: "Developer", exact: true }).click();
+    await dialog.getByText("Developer: The playground and API keys of every project.").waitFor();
+    expect(await dialog.getByRole("checkbox", { name: "Organization: Playground" }).isChecked()).toBe(true);
+    expect(await dialog.getByRole("checkbox", { name: "API Keys: Create" }).isChecked()).toBe(true);
+    expect(await dialog.getByRole("checkbox", { name: "Organization: Payments" }).isChecked()).toBe(false);
+    expect(await dialog.getByRole("checkbox", { name: "All Projects" }).isChecked()).toBe(true);
     await dialog.getByRole("button", { name: "Deselect All", exact: true }).click();
     await dialog.getByLabel("Email addresses").fill(inviteeEmail);
     await dialog.getByRole("checkbox", { name: "Organization: Billing" }).check();
@@ -163,8 +172,15 @@ describe("organizations", () => {
     await signOut(session);
     await signIn(session, owner);
     await page.goto("/organization/members");
+    // Each member's rights in a few words.
+    const inviteeAccess = page.getByTestId(`member-${inviteeEmail}`).getByTestId("member-access");
+    expect(await inviteeAccess.innerText()).toBe("Billing · 1 project");
+    expect(
+      await page.getByTestId(`member-${owner.email.toLowerCase()}`).getByTestId("member-access").innerText(),
+    ).toBe("Owner · all rights");
     await page.getByRole("button", { name: "Edit permissions of Ivan Invitee", exact: true }).click();
-    const edit = page.getByRole("dialog", { name: "Invite Members or Permissions" });
+    // Editing one member is titled for what it does; inviting keeps the spec's title.
+    const edit = page.getByRole("dialog", { name: "Edit Permissions" });
     expect(await edit.getByRole("checkbox", { name: "Organization: Billing" }).isChecked()).toBe(true);
     await edit.getByRole("button", { name: "Transfer Ownership", exact: true }).waitFor();
     await edit.getByRole("checkbox", { name: "Organization: Invoices" }).check();
@@ -172,6 +188,8 @@ describe("organizations", () => {
     await edit.getByRole("button", { name: "Save Changes", exact: true }).click();
     await toast(page, "Changes have been saved!");
     await edit.waitFor({ state: "hidden" });
+    await expect.poll(() => inviteeAccess.innerText()).toBe("Billing, Invoices · 1 project");
+    await session.screenshot("organizations-07b-members-with-rights");
 
     // The member sees the new menu, then leaves.
     await signOut(session);
@@ -204,6 +222,82 @@ describe("organizations", () => {
     await page.goto("/organization/members");
     await page.getByTestId(`member-${owner.email.toLowerCase()}`).waitFor();
     expect(await page.getByTestId(`member-${inviteeEmail}`).count()).toBe(0);
+  });
+
+  it("offers a member only what the server would allow them", async () => {
+    const { page, baseUrl } = session;
+    const owner = await createVerifiedAccount(baseUrl, { firstName: "Oscar", lastName: "Owner" });
+    const manager = await createVerifiedAccount(baseUrl, { firstName: "Mia", lastName: "Manager" });
+    await signIn(session, owner);
+    const me = await post<Me>(page, baseUrl, "/v1/users/me");
+    const organizationId = me.organizations[0]!.id;
+    const projectId = me.organizations[0]!.projects[0]!.id;
+    await addMember(page, baseUrl, organizationId, manager, {
+      owner: false,
+      organization: { general: false, billing: false, payments: false, invoices: false, playground: true },
+      members: { invite: true, edit: true, delete: false },
+      apiKeys: { create: false, delete: false },
+      projects: { all: false, [projectId]: true },
+    });
+
+    await signOut(session);
+    await signIn(session, manager);
+    await page.goto("/organization/members");
+    await openOrganizationPicker(page);
+    await page.getByRole("menuitem", { name: "Oscar's Organization" }).click();
+    await page.waitForURL("**/home");
+    await page.goto("/organization/members");
+
+    // No change to one's own rights: the button says why.
+    const myRow = page.getByTestId(`member-${manager.email}`);
+    const ownEdit = myRow.getByRole("button", { name: /^Edit permissions/ });
+    expect(await ownEdit.isDisabled()).toBe(true);
+    await myRow.locator("span", { has: page.getByRole("button", { name: /^Edit permissions/ }) }).hover();
+    await page.getByText("You cannot change your own permissions.").waitFor();
+    expect(
+      await page
+        .getByTestId(`member-${owner.email.toLowerCase()}`)
+        .getByRole("button", { name: /^Edit permissions/ })
+        .isDisabled(),
+    ).toBe(true);
+
+    // The invite dialog offers only the rights the manager holds, and says why the others are off.
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    for (const name of [
+      "Organization: Payments",
+      "Organization: General",
+      "Members: Delete",
+      "API Keys: Create",
+      "All Projects",
+    ]) {
+      expect(await dialog.getByRole("checkbox", { name }).isDisabled(), name).toBe(true);
+    }
+    for (const name of [
+      "Organization: Playground",
+      "Members: Invite",
+      "Members: Edit",
+      "Project: Default Project",
+    ]) {
+      expect(await dialog.getByRole("checkbox", { name }).isDisabled(), name).toBe(false);
+    }
+    await dialog
+      .locator("[data-refused]", { has: page.getByRole("checkbox", { name: "Organization: Payments" }) })
+      .hover();
+    await page.getByText("You can only grant rights you hold yourself.").first().waitFor();
+    await dialog.getByRole("button", { name: "Select All", exact: true }).click();
+    expect(await dialog.getByRole("checkbox", { name: "Organization: Payments" }).isChecked()).toBe(false);
+    expect(await dialog.getByRole("checkbox", { name: "Organization: Playground" }).isChecked()).toBe(true);
+    expect(await dialog.getByRole("checkbox", { name: "Project: Default Project" }).isChecked()).toBe(true);
+    await settledScreenshot(session, "organizations-09-invite-within-own-rights");
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    // Creating a project needs organization.general, which the manager lacks: the picker does not offer it.
+    await page.getByRole("button", { name: /^Project: / }).click();
+    await page.getByRole("menuitem", { name: /^Default Project/ }).waitFor();
+    expect(await page.getByRole("menuitem", { name: "Create project" }).count()).toBe(0);
+    await page.keyboard.press("Escape");
   });
 
   it("creates an API key, shows it once, renames it inline and deletes it", async () => {
@@ -245,6 +339,16 @@ describe("organizations", () => {
     const update = page.waitForResponse((response) => response.url().endsWith("/v1/users/api-keys/update"));
     await name.press("Enter");
     expect((await update).status()).toBe(200);
+    // The rename says it was saved.
+    await toast(page, "Changes have been saved!");
+    await session.screenshot("organizations-12a-api-key-rename-saved");
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.getByTestId("api-key-row").waitFor();
+      await session.screenshot("organizations-12b-api-keys-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
     await page.reload();
     await expect
       .poll(() => page.getByTestId("api-key-row").getByLabel("API key name").inputValue())

@@ -28,7 +28,8 @@ const INPAINT_FAILED_MESSAGE =
 const ENGINE_WAIT_MS = 120_000;
 const FACE_SWAPPING = "/v1/images/face-swapping";
 
-const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fixtures", name));
+const fixture = (name: string) =>
+  readFileSync(resolve(import.meta.dirname, "../../../fixtures/images", name));
 const astronaut = fixture("astronaut.png");
 const coffee = fixture("coffee.png");
 

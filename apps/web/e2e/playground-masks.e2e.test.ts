@@ -21,7 +21,8 @@ import {
 
 const ERROR_REMOVING_OBJECT = "Error Removing Object";
 
-const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fixtures", name));
+const fixture = (name: string) =>
+  readFileSync(resolve(import.meta.dirname, "../../../fixtures/images", name));
 /** 600 × 400: a cup of coffee with a spoon leaning on the saucer at the right. */
 const COFFEE = { name: "coffee.png", mimeType: "image/png", buffer: fixture("coffee.png") };
 /** 451 × 300: a cat. */

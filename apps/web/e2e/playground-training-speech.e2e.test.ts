@@ -77,8 +77,9 @@ function wav(pcm: Buffer, sampleRate = 16_000): Buffer {
   return Buffer.concat([header, pcm]);
 }
 
-/** "go forward ten meters", 16 kHz 16-bit mono (pocketsphinx test data, see fixtures/README.md). */
-const goForwardWav = () => wav(readFileSync(resolve(import.meta.dirname, "fixtures/goforward.raw")));
+/** "go forward ten meters", 16 kHz 16-bit mono (pocketsphinx test data, see the repository's fixtures/README.md). */
+const goForwardWav = () =>
+  wav(readFileSync(resolve(import.meta.dirname, "../../../fixtures/audio/goforward.raw")));
 
 /** A quiet tone of `seconds` at 8 kHz. */
 function toneWav(seconds: number): Buffer {
@@ -203,7 +204,8 @@ describe("playground: AI Clone training and speech to text", () => {
       Object.assign(window, { sentPhotos });
       const original = window.fetch.bind(window);
       window.fetch = async (input, init) => {
-        if (String(input).endsWith("/v1/images/pegasus-training") && init?.body instanceof FormData) {
+        const isTraining = String(input).endsWith("/v1/images/pegasus-training");
+        if (isTraining && init?.body instanceof FormData) {
           for (const entry of init.body.getAll("images")) {
             if (!(entry instanceof File)) continue;
             const head = new Uint8Array(await entry.slice(0, 3).arrayBuffer());
@@ -214,7 +216,12 @@ describe("playground: AI Clone training and speech to text", () => {
             });
           }
         }
-        return original(input, init);
+        const response = await original(input, init);
+        if (isTraining && response.ok) {
+          const answer = (await response.clone().json()) as { request: unknown };
+          Object.assign(window, { trainingAnswer: answer.request });
+        }
+        return response;
       };
     });
     await start.click();
@@ -231,7 +238,13 @@ describe("playground: AI Clone training and speech to text", () => {
     expect(["Pending", "Training", "Ready"]).toContain(await status.textContent());
     await session.screenshot("training-started");
 
-    // The job queue submits the photos; the list is re-read while the clone is not final.
+    // The call itself handed the photos to the model server, which named the identity at once.
+    expect(
+      await page.evaluate(() => (window as unknown as { trainingAnswer?: unknown }).trainingAnswer),
+    ).toMatchObject({
+      response_data: { body: { identityId: expect.stringMatching(/^identity-/), status: "pending" } },
+    });
+    // The job queue follows the training's status; the list is re-read while the clone is not final.
     await expect.poll(() => status.textContent(), { timeout: 90_000, interval: 1_000 }).toBe("Ready");
     await row.getByRole("img").waitFor();
     expect(
@@ -273,7 +286,7 @@ describe("playground: AI Clone training and speech to text", () => {
     await deleteOnlyRow(page, "Delete AI Clone");
   }, 240_000);
 
-  it("marks the clone Failed and refunds it when the model server refuses the training", async () => {
+  it("answers the model server's refusal of a training at once, lists the clone Failed and refunds it", async () => {
     const { page, baseUrl } = session;
     await page.goto("/playground/pegasus-training");
     await page.getByText(EMPTY_HISTORY).waitFor();
@@ -284,11 +297,17 @@ describe("playground: AI Clone training and speech to text", () => {
     await failNextModelCall("pegasus-training", 422, "No face was found in the photos.");
     const balanceBefore = await balanceOf(page, baseUrl);
     await page.getByRole("button", { name: "Start Training" }).click();
-    // The call only queues the training, so it starts; the refusal arrives from the job queue.
-    await page.getByText("Training has started!").waitFor({ timeout: 60_000 });
+    // The call hands the photos to the model server itself, so its refusal answers the call.
+    const dialog = await waitForDialog(page, "Error Starting Training", {
+      message: "No face was found in the photos.",
+      timeout: 60_000,
+    });
+    await closeDialog(dialog);
+    // The server kept the refused training as a failed request: it is listed so after a reload too.
+    await page.reload();
     const row = historyRows(page);
     await expect
-      .poll(() => row.getByTestId("clone-status").textContent(), { timeout: 90_000, interval: 1_000 })
+      .poll(() => row.getByTestId("clone-status").textContent(), { timeout: 30_000, interval: 500 })
       .toBe("Failed");
     expect(await row.getAttribute("data-status")).toBe("error");
     expect(await row.getByTestId("clone-name").textContent()).toBe("Refused Clone");
@@ -356,6 +375,11 @@ describe("playground: AI Clone training and speech to text", () => {
     expect(await done.getByTestId("row-duration").textContent()).toBe("Duration: 0:03");
     expect(await done.getByText("English").count()).toBeGreaterThan(0);
     await expect.poll(() => balanceOf(page, baseUrl)).toBeCloseTo(balanceBefore - pricePerMinute, 6);
+    // The recording's player knows its length before anyone presses play (its metadata is preloaded).
+    const recording = done.getByLabel("Recording");
+    await expect
+      .poll(() => recording.evaluate((audio: HTMLAudioElement) => (audio.paused ? audio.duration : -1)))
+      .toBeGreaterThan(1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await session.screenshot("speech-transcribed");
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { backgroundRemovalFeature } from "@prism/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
@@ -20,6 +21,12 @@ import {
 const run = promisify(execFile);
 
 type Rgba = [number, number, number, number];
+
+/** "#12b886" as the browser computes it: "rgb(18, 184, 134)". */
+function rgbOf(hex: string): string {
+  const [red, green, blue] = [1, 3, 5].map((start) => Number.parseInt(hex.slice(start, start + 2), 16));
+  return `rgb(${red}, ${green}, ${blue})`;
+}
 
 /** A PNG of `width` x `height`; `pixel(x, y)` gives RGBA (default: a dark disc on a light background). */
 function makePng(
@@ -127,9 +134,42 @@ describe("playground: background removal end to end", () => {
     await gallery.waitFor();
     await gallery.getByRole("button", { name: "Next image" }).click();
     await gallery.getByRole("button", { name: "Next image" }).click();
+    // The 320×240 result is fitted to the 1440×900 screen, not shown at its own small size, and says its size.
+    const shown = gallery.locator(".yarl__slide_current img.yarl__slide_image");
+    await expectImageLoaded(shown);
+    await gallery.getByTestId("lightbox-dimensions").getByText("320 × 240 px").first().waitFor();
+    // Once the slide has moved in (200 ms), it lies inside the screen at well over its own height.
+    await expect
+      .poll(async () => {
+        const box = await shown.boundingBox();
+        return box !== null && box.x >= 0 && box.x + box.width <= 1440 && box.y + box.height <= 900;
+      })
+      .toBe(true);
+    expect((await shown.boundingBox())!.height).toBeGreaterThan(600);
+    await page.waitForTimeout(300);
     await session.screenshot("playground-04-lightbox");
     await gallery.getByRole("button", { name: "Close gallery" }).click();
     await gallery.waitFor({ state: "hidden" });
+
+    // Compare: the original and the result on either side of a slider the keyboard moves.
+    await done.getByRole("button", { name: "Compare" }).click();
+    const comparison = page.getByRole("dialog", { name: "Before and after" });
+    const slider = comparison.getByRole("slider");
+    await slider.waitFor();
+    expect(await slider.getAttribute("aria-valuenow")).toBe("50");
+    await slider.focus();
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => slider.getAttribute("aria-valuenow")).toBe("40");
+    await comparison.getByText("Before · 320 × 240 px").waitFor();
+    await comparison.getByText("After · 320 × 240 px").waitFor();
+    const frame = (await comparison.getByTestId("before-after").boundingBox())!;
+    expect(frame.width).toBeGreaterThan(640);
+    expect(frame.y + frame.height).toBeLessThanOrEqual(900);
+    await page.waitForTimeout(300);
+    await session.screenshot("playground-04b-compare");
+    await comparison.getByRole("button", { name: "Close" }).click();
+    await comparison.waitFor({ state: "hidden" });
 
     // Show API Call: the cURL runs against the server with a real key.
     await done.getByRole("button", { name: "Show API Call" }).click();
@@ -167,15 +207,64 @@ describe("playground: background removal end to end", () => {
     const table = page.getByTestId("usage-table");
     await table.getByText("Background Removal").waitFor();
     const row = table.locator("tr", { hasText: "Background Removal" });
-    expect(await row.locator("td").nth(1).textContent()).toBe("2");
+    // The table says what a unit is for the feature.
+    expect(await row.locator("td").nth(1).textContent()).toBe("2 calls");
     expect(await row.locator("td").nth(3).textContent()).toBe("100.0%");
     // Days without usage render empty bar groups; today's bar is a drawn rectangle.
-    await expect
-      .poll(() => page.getByTestId("usage-chart").locator(".recharts-bar-rectangle path").count())
-      .toBeGreaterThan(0);
-    await page.getByTestId("usage-pie").waitFor();
+    const bar = page.getByTestId("usage-chart").locator(".recharts-bar-rectangle path").first();
+    await bar.waitFor();
+    const sector = page.getByTestId("usage-pie").locator(".recharts-pie-sector path").first();
+    await sector.waitFor();
     await expect.poll(() => page.getByTestId("total-cost").textContent()).toMatch(/^\$0\.\d{3}$/);
+
+    // One colour per feature, from the catalog: the bar, the pie slice and the table's key agree.
+    const color = backgroundRemovalFeature.color;
+    expect((await bar.getAttribute("fill"))?.toLowerCase()).toBe(color);
+    expect((await sector.getAttribute("fill"))?.toLowerCase()).toBe(color);
+    expect(
+      await row.getByTestId("feature-swatch").evaluate((swatch) => getComputedStyle(swatch).backgroundColor),
+    ).toBe(rgbOf(color));
     await session.screenshot("home-01-usage-after-call");
+
+    // A single feature is a full disc: no seam from the centre to the edge (a slice stroke would
+    // draw one in the page's background colour at 3 o'clock).
+    await page.mouse.move(0, 0);
+    const box = await sector.boundingBox();
+    if (!box) throw new Error("the pie has no size");
+    const shot = await page.screenshot({ clip: box });
+    const { data, info } = await sharp(shot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const [red, green, blue] = [1, 3, 5].map((start) => Number.parseInt(color.slice(start, start + 2), 16));
+    const radius = info.width / 2;
+    const far: string[] = [];
+    for (const [dx, dy] of [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+    ] as const) {
+      for (let along = 0.2; along <= 0.85; along += 0.05) {
+        for (let across = -2; across <= 2; across += 1) {
+          const x = Math.round(radius + dx * along * radius + dy * across);
+          const y = Math.round(info.height / 2 + dy * along * radius + dx * across);
+          const at = (y * info.width + x) * info.channels;
+          const distance = Math.hypot(
+            (data[at] ?? 0) - (red ?? 0),
+            (data[at + 1] ?? 0) - (green ?? 0),
+            (data[at + 2] ?? 0) - (blue ?? 0),
+          );
+          if (distance > 40) far.push(`${x},${y}: ${data[at]},${data[at + 1]},${data[at + 2]}`);
+        }
+      }
+    }
+    expect(far).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await table.getByText("2 calls").waitFor();
+      await session.screenshot("home-01b-usage-after-call-phone");
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
 
     // The previous month has no usage: a friendly empty state in every picker's month, no pie.
     await page.getByRole("button", { name: "Usage month: previous month", exact: true }).click();

@@ -4,13 +4,16 @@ import {
   ENDPOINT_DESCRIPTORS,
   FEATURE_ENDPOINTS,
   FEATURES,
+  type FileInput,
   featureByEndpoint,
   featureById,
   featureEndpointSchema,
+  formatBillingUnits,
   imageExtensionFeature,
   pegasusGenerationFeature,
   textRemovalFeature,
   transcriptionFeature,
+  usageColor,
 } from "./catalog";
 import { LANGUAGES } from "./languages";
 import { MAX_UPSCALE_PIXELS } from "./limits";
@@ -138,5 +141,78 @@ describe("languages", () => {
     for (const code of ["en", "zh", "de", "yue"]) {
       expect(codes).toContain(code);
     }
+  });
+});
+
+describe("image pixel limits", () => {
+  it("gives every image input with a pixel limit a refusal that names that limit", () => {
+    for (const feature of FEATURES) {
+      for (const input of feature.inputs.files as readonly FileInput[]) {
+        if (input.maxPixels === undefined) continue;
+        const megapixels = input.maxPixels / 1_048_576;
+        expect(input.pixelLimitMessage?.title, `${feature.id}/${input.name}`).toBe(
+          "Image Size Limit Exceeded",
+        );
+        expect(input.pixelLimitMessage?.message, `${feature.id}/${input.name}`).toContain(
+          `exceeds the ${megapixels} Megapixel limit.`,
+        );
+      }
+    }
+  });
+});
+
+/** CIELAB distance of two "#rrggbb" colours: about 2 is barely visible, above 20 clearly different. */
+function colorDistance(a: string, b: string): number {
+  const lab = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((start) => {
+      const c = Number.parseInt(hex.slice(start, start + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+    const x = f((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047);
+    const y = f(0.2126 * r + 0.7152 * g + 0.0722 * b);
+    const z = f((0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883);
+    return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+  };
+  const [l1 = 0, a1 = 0, b1 = 0] = lab(a);
+  const [l2 = 0, a2 = 0, b2 = 0] = lab(b);
+  return Math.hypot(l1 - l2, a1 - a2, b1 - b2);
+}
+
+describe("usage colours", () => {
+  it("gives every feature and call type of the usage page its own, clearly different colour", () => {
+    const colors = ENDPOINT_DESCRIPTORS.map((descriptor) =>
+      usageColor(descriptor.endpoint, descriptor.callType),
+    );
+    expect(colors).toHaveLength(14);
+    for (const color of colors) expect(color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(new Set(colors).size).toBe(colors.length);
+    for (const [index, color] of colors.entries()) {
+      for (const other of colors.slice(index + 1)) {
+        expect(colorDistance(color as string, other as string), `${color} vs ${other}`).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  it("colours a call type by its feature unless it has its own, and knows nothing of other endpoints", () => {
+    expect(usageColor("/v1/images/generation", "GENERATION")).toBe(FEATURES[0].color);
+    expect(usageColor("/v1/images/pegasus-generation", "pegasus-generation")).toBe(
+      pegasusGenerationFeature.color,
+    );
+    expect(usageColor("/v1/images/pegasus-generation", "pegasus-generation-identity")).not.toBe(
+      pegasusGenerationFeature.color,
+    );
+    expect(usageColor("/v1/unknown", "x")).toBeUndefined();
+  });
+});
+
+describe("billing units", () => {
+  it("names what a unit is for each feature: image, call or minute", () => {
+    expect(formatBillingUnits(1, "image")).toBe("1 image");
+    expect(formatBillingUnits(3, "image")).toBe("3 images");
+    expect(formatBillingUnits(1, "call")).toBe("1 call");
+    expect(formatBillingUnits(1234, "call")).toBe("1,234 calls");
+    expect(formatBillingUnits(5, "audio-minute")).toBe("5 minutes");
+    expect(formatBillingUnits(1, "audio-minute")).toBe("1 minute");
   });
 });

@@ -36,7 +36,11 @@ import {
   DELETE_IMAGE_TITLE,
   DELETE_TRANSCRIPTION_TITLE,
   ERROR_DIALOGS,
+  IMAGE_PIXELS_EXCEEDED,
+  IMAGE_PIXELS_EXCEEDED_ALT,
+  IMAGE_PIXELS_EXCEEDED_PLAIN,
   type TitledMessage,
+  UPSCALE_PIXELS_EXCEEDED,
 } from "./messages";
 
 /**
@@ -63,8 +67,15 @@ export interface FileInput {
   readonly maxBytes: number;
   /** Width times height limit of an image, checked from the header before decoding. */
   readonly maxPixels?: number;
+  /** What the playground says when an image is over `maxPixels` (the wording differs per screen). */
+  readonly pixelLimitMessage?: TitledMessage;
   /** Longest playable duration of an audio file. */
   readonly maxSeconds?: number;
+  /**
+   * A debugging input the playground offers only outside production (reimagine's mask); a production
+   * server refuses a call that sends it.
+   */
+  readonly nonProductionOnly?: boolean;
   readonly acceptedExtensions: readonly string[];
   readonly acceptedMimeTypes: readonly string[];
   readonly description: string;
@@ -86,8 +97,8 @@ export interface BodyField {
   /** Allowed values of an enum field. */
   readonly values?: readonly string[];
   /**
-   * The playground shows and sends this control only outside production (001 §6); API users may
-   * always send it.
+   * A debugging control: the playground shows and sends it only outside production, and a production
+   * server refuses a call that sends it (so what production bills is what production offers).
    */
   readonly nonProductionOnly: boolean;
   readonly description: string;
@@ -103,6 +114,20 @@ export interface HeaderInput {
 
 export type BillingUnit = "call" | "image" | "audio-minute";
 
+/** What one unit of each billing unit is called on the usage page ("3 images", "1 minute"). */
+export const BILLING_UNIT_NAMES: Record<BillingUnit, { readonly one: string; readonly other: string }> = {
+  call: { one: "call", other: "calls" },
+  image: { one: "image", other: "images" },
+  "audio-minute": { one: "minute", other: "minutes" },
+};
+
+/** "1 image", "1,234 calls", "5 minutes". */
+export function formatBillingUnits(units: number, unit: BillingUnit): string {
+  const names = BILLING_UNIT_NAMES[unit];
+  const shown = units.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  return `${shown} ${units === 1 ? names.one : names.other}`;
+}
+
 export interface FeatureBilling {
   readonly unit: BillingUnit;
   /** Price of one unit in micro-dollars unless the organization has its own price. */
@@ -116,6 +141,8 @@ export interface FeatureCallType {
   readonly callType: string;
   /** The usage page's display name of this call type. */
   readonly name: string;
+  /** Its own usage colour, when it is shown apart from its feature's other call types. */
+  readonly color?: `#${string}`;
 }
 
 export interface FeatureDefinition {
@@ -126,6 +153,11 @@ export interface FeatureDefinition {
   readonly name: string;
   /** Distinct; the usage page sorts features by it, descending. */
   readonly orderPos: number;
+  /**
+   * The feature's colour in every usage chart, legend and table ("#rrggbb"); distinct from every other
+   * feature's and call type's, so a feature keeps its colour whatever else a month shows.
+   */
+  readonly color: `#${string}`;
   readonly description: string;
   readonly inputs: {
     readonly files: readonly FileInput[];
@@ -149,7 +181,10 @@ export interface FeatureDefinition {
   readonly mobileUnavailable: boolean;
   /** Locked for an organization until its first deposit (001 §6). */
   readonly requiresFirstDeposit: boolean;
-  /** The call returns at once and the work continues in the job queue. */
+  /**
+   * The call answers once the model has accepted the work, which goes on in the background (the job
+   * queue follows its status): AI Clone training.
+   */
   readonly asynchronous: boolean;
 }
 
@@ -224,6 +259,7 @@ function imageFile(name: string, description: string, overrides: Partial<FileInp
     maxCount: 1,
     maxBytes: MAX_IMAGE_BYTES,
     maxPixels: MAX_IMAGE_PIXELS,
+    pixelLimitMessage: IMAGE_PIXELS_EXCEEDED,
     acceptedExtensions: ACCEPTED_IMAGE_EXTENSIONS,
     acceptedMimeTypes: ACCEPTED_IMAGE_MIME_TYPES,
     description,
@@ -232,9 +268,14 @@ function imageFile(name: string, description: string, overrides: Partial<FileInp
 }
 
 const IMAGE_INPUT = imageFile("image", "The image to work on.");
+/** The image of the screens that take a mask or faces, which word the pixel refusal their own way. */
+const MASKED_IMAGE_INPUT = imageFile("image", "The image to work on.", {
+  pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_ALT,
+});
 const MASK_INPUT = imageFile(
   "mask",
   "White where the image should change, black elsewhere, same size as the image.",
+  { pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_ALT },
 );
 
 const PROMPT_FIELD: BodyField = {
@@ -335,6 +376,7 @@ export const imageGenerationFeature = defineFeature({
   playgroundRoute: "/playground/image-generation",
   name: "Image Generation",
   orderPos: 130,
+  color: "#4c6ef5",
   description: "Creates an image from a text prompt, optionally steered away from a negative prompt.",
   inputs: {
     files: [],
@@ -365,6 +407,7 @@ export const pegasusGenerationFeature = defineFeature({
   playgroundRoute: "/playground/pegasus-generation",
   name: "Pegasus Generation",
   orderPos: 120,
+  color: "#7048e8",
   description:
     "Creates an image from a text prompt with the Pegasus model, optionally featuring a trained AI Clone.",
   inputs: {
@@ -394,7 +437,7 @@ export const pegasusGenerationFeature = defineFeature({
   billing: { unit: "image", defaultPriceMicros: 30_000, identityPriceMicros: 50_000 },
   callTypes: [
     { callType: "pegasus-generation", name: "Pegasus Generation" },
-    { callType: "pegasus-generation-identity", name: "Pegasus Generation with AI Clone" },
+    { callType: "pegasus-generation-identity", name: "Pegasus Generation with AI Clone", color: "#c2255c" },
   ],
   ...imageHistory(ERROR_DIALOGS.retrieveYourImages),
   failureDialog: null,
@@ -407,12 +450,14 @@ export const pegasusTrainingFeature = defineFeature({
   playgroundRoute: "/playground/pegasus-training",
   name: "AI Clone Training",
   orderPos: 110,
+  color: "#f783ac",
   description: "Trains an AI Clone of a person from 10 to 15 photos; training takes 30 minutes or more.",
   inputs: {
     files: [
       imageFile("images", "Photos of the person, each resized so its short side is 1024 px.", {
         minCount: TRAINING_MIN_IMAGES,
         maxCount: TRAINING_MAX_IMAGES,
+        pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_PLAIN,
       }),
     ],
     body: [
@@ -454,9 +499,10 @@ export const generativeFillFeature = defineFeature({
   playgroundRoute: "/playground/generative-fill",
   name: "Generative Fill",
   orderPos: 100,
+  color: "#f76707",
   description: "Repaints the masked area of an image following a prompt.",
   inputs: {
-    files: [IMAGE_INPUT, MASK_INPUT],
+    files: [MASKED_IMAGE_INPUT, MASK_INPUT],
     body: [
       OPTIONAL_PROMPT_FIELD,
       { ...denoiseField(true), default: GENERATIVE_FILL_DEFAULT_DENOISE },
@@ -495,8 +541,9 @@ export const objectRemovalFeature = defineFeature({
   playgroundRoute: "/playground/object-removal",
   name: "Object Removal",
   orderPos: 90,
+  color: "#e03131",
   description: "Removes the masked object from an image and fills the gap with matching surroundings.",
-  inputs: { files: [IMAGE_INPUT, MASK_INPUT], body: [] },
+  inputs: { files: [MASKED_IMAGE_INPUT, MASK_INPUT], body: [] },
   bodySchema: z.object({}),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 20_000 },
@@ -513,6 +560,7 @@ export const textRemovalFeature = defineFeature({
   playgroundRoute: "/playground/text-removal",
   name: "Text Removal",
   orderPos: 80,
+  color: "#fab005",
   description: "Finds the text in an image and paints it out.",
   inputs: {
     files: [IMAGE_INPUT],
@@ -544,6 +592,7 @@ export const imageExtensionFeature = defineFeature({
   playgroundRoute: "/playground/image-extension",
   name: "Image Extension",
   orderPos: 70,
+  color: "#2f9e44",
   description: "Extends an image beyond its borders; no side of the result may exceed 4096 px.",
   inputs: {
     files: [IMAGE_INPUT],
@@ -573,6 +622,7 @@ export const backgroundRemovalFeature = defineFeature({
   playgroundRoute: "/playground/image-background-removal",
   name: "Background Removal",
   orderPos: 60,
+  color: "#12b886",
   description: "Cuts the main subject out of an image onto a transparent background.",
   inputs: { files: [IMAGE_INPUT], body: [] },
   bodySchema: z.object({}),
@@ -590,8 +640,12 @@ export const upscalingFeature = defineFeature({
   playgroundRoute: "/playground/image-upscaling",
   name: "Image Upscaling",
   orderPos: 50,
+  color: "#15aabf",
   description: "Enlarges an image of up to 4 megapixels while keeping it sharp.",
-  inputs: { files: [{ ...IMAGE_INPUT, maxPixels: MAX_UPSCALE_PIXELS }], body: [] },
+  inputs: {
+    files: [{ ...IMAGE_INPUT, maxPixels: MAX_UPSCALE_PIXELS, pixelLimitMessage: UPSCALE_PIXELS_EXCEEDED }],
+    body: [],
+  },
   bodySchema: z.object({}),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 20_000 },
@@ -607,6 +661,7 @@ export const transcriptionFeature = defineFeature({
   playgroundRoute: "/playground/speech-to-text",
   name: "Speech to Text",
   orderPos: 40,
+  color: "#1c7ed6",
   description: "Transcribes speech in an audio file of up to 5 minutes into timed text segments.",
   inputs: {
     files: [
@@ -656,12 +711,17 @@ export const faceSwappingFeature = defineFeature({
   playgroundRoute: "/playground/face-swapping",
   name: "Face Swapping",
   orderPos: 30,
+  color: "#94d82d",
   description:
     "Puts the face of the source image onto the target image with a classical landmark-based swap (warp and blend), not a generative model.",
   inputs: {
     files: [
-      imageFile("source", "The image with the face to use."),
-      imageFile("target", "The image with the face to replace."),
+      imageFile("source", "The image with the face to use.", {
+        pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_ALT,
+      }),
+      imageFile("target", "The image with the face to replace.", {
+        pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_ALT,
+      }),
       { ...MASK_INPUT, required: false, description: "Optional: where on the target the face may change." },
     ],
     body: [],
@@ -681,9 +741,18 @@ export const reimagineFeature = defineFeature({
   playgroundRoute: "/playground/reimagine",
   name: "Reimagine",
   orderPos: 20,
+  color: "#a0522d",
   description: "Creates a variation of an image, optionally only inside a mask.",
   inputs: {
-    files: [IMAGE_INPUT, { ...MASK_INPUT, required: false, description: "Optional: the area to change." }],
+    files: [
+      IMAGE_INPUT,
+      {
+        ...MASK_INPUT,
+        required: false,
+        nonProductionOnly: true,
+        description: "Optional, outside production only: the area to change.",
+      },
+    ],
     body: [denoiseField(false)],
   },
   bodySchema: z.object({
@@ -703,9 +772,10 @@ export const identityInpaintingFeature = defineFeature({
   playgroundRoute: "/playground/identity-inpainting",
   name: "Identity Inpainting",
   orderPos: 10,
+  color: "#cc5de8",
   description: "Paints a trained AI Clone into the masked area of an image, following an optional prompt.",
   inputs: {
-    files: [IMAGE_INPUT, MASK_INPUT],
+    files: [MASKED_IMAGE_INPUT, MASK_INPUT],
     body: [
       {
         name: "identity_id",
@@ -791,6 +861,19 @@ export const ENDPOINT_DESCRIPTORS: readonly EndpointDescriptor[] = FEATURES.flat
     orderPos: feature.orderPos - index,
   })),
 );
+
+/**
+ * The usage colour of a statistics series: its call type's own colour, else its feature's; undefined
+ * for an endpoint outside the catalog.
+ */
+export function usageColor(endpoint: string, callType: string): `#${string}` | undefined {
+  const feature = featureByEndpoint(endpoint);
+  if (!feature) return undefined;
+  const own = (feature.callTypes as readonly FeatureCallType[]).find(
+    (candidate) => candidate.callType === callType.toLowerCase(),
+  );
+  return own?.color ?? feature.color;
+}
 
 /** Whole minutes billed for an audio file: its length rounded up, at least one. */
 export function billableAudioMinutes(seconds: number): number {

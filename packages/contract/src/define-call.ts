@@ -21,6 +21,11 @@ export interface CallDefinition<
   readonly auth: TAuth;
   readonly request: TRequest;
   readonly response: TResponse;
+  /**
+   * A `session` call API keys may make too (`Authorization: Bearer <key>`), limited to the key's own
+   * project; it is documented in the public API's OpenAPI document.
+   */
+  readonly apiKey?: boolean;
   /** Client-side timeout in milliseconds (spec 000 §7, 001 §7); the client default applies when absent. */
   readonly timeoutMs?: number;
 }

@@ -190,9 +190,14 @@ export const trainedIdentitySchema = historyRequestRecordSchema.extend({
 });
 export type TrainedIdentity = z.infer<typeof trainedIdentitySchema>;
 
-/** The body of a finished training request's `response_data`. */
+/**
+ * The body of a training request's `response_data`, there from the call's answer on: the new AI
+ * Clone's `identityId` (its `identity_id` in later calls) and the training's status, which moves from
+ * `pending` to `ready` or `failed` (follow it with get-trained-identities).
+ */
 export const trainingResultSchema = z.object({
   identityId: z.string(),
+  status: identityStatusSchema,
 });
 
 /** One transcribed segment; the result body of a transcription is `{ segments, language }`. */

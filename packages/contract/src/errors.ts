@@ -1,7 +1,7 @@
 /**
  * The closed list of error codes the API answers with, each bound to one HTTP status.
- * Every error body is `{ error: <code>, message: <human text> }` (DESIGN.md §3); codes named by the
- * spec are used verbatim. Adding a code here is the only way to introduce a new error.
+ * Every error body is `{ error: <code>, message: <human text>, requestId }` (DESIGN.md §3); codes named
+ * by the spec are used verbatim. Adding a code here is the only way to introduce a new error.
  */
 export const ERROR_STATUS = {
   // 400: bad input.
@@ -51,6 +51,8 @@ export const ERROR_STATUS = {
   "unprocessable-input": 422,
   "unreadable-file": 422,
   "rate-limited": 429,
+  /** An API key's request rate or an organization's concurrent feature calls are over their limit. */
+  "too-many-requests": 429,
   // 491: the bot check failed (the spec's status for reCAPTCHA failures).
   "recaptcha-failed": 491,
   // 5xx: our fault or a dependency's.
@@ -58,6 +60,8 @@ export const ERROR_STATUS = {
   /** The model behind a feature failed; the call was refunded. */
   "feature-failed": 502,
   "feature-unavailable": 503,
+  /** The card provider's answer to a charge was lost; the payment is credited once it confirms. */
+  "payment-unconfirmed": 502,
   /** The model behind a feature did not answer in time; the call was refunded. */
   "feature-timeout": 504,
   "service-unavailable": 503,
@@ -70,6 +74,8 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export interface ErrorBody {
   error: ErrorCode;
   message: string;
+  /** The request's id (also in the `x-request-id` header), for the user to quote to support. */
+  requestId?: string;
 }
 
 export function statusOf(code: ErrorCode): number {

@@ -1,4 +1,5 @@
 export * from "./calls";
+export * from "./cards";
 export * from "./catalog";
 export * from "./define-call";
 export * from "./entities";

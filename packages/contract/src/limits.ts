@@ -105,6 +105,10 @@ export const VERIFICATION_CODE_LENGTH = 6;
 export const INVITATION_TTL_MS = 7 * DAY_MS;
 /** Our choice: how many addresses one invite may carry. */
 export const INVITE_MAX_EMAILS = 50;
+/** Our choice: invitations (one per address) one member may send per hour, across organizations. */
+export const INVITATIONS_PER_INVITER_PER_HOUR = 100;
+/** Our choice: invitations one organization may send per hour, whoever sends them. */
+export const INVITATIONS_PER_ORGANIZATION_PER_HOUR = 150;
 /** Our choice: length bounds of free-text names (people, organizations, projects, keys, clones). */
 export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 254;
@@ -137,6 +141,13 @@ export const LIGHTBOX_FADE_MS = 200;
 export const LIGHTBOX_RESIZE_MS = 200;
 export const LIGHTBOX_IMAGE_FADE_MS = 100;
 export const LOADING_PARTICLE_COUNT = 100;
+/**
+ * Our choice: a users/me refresh that failed without a 401 (timeout, network) keeps the session and is
+ * tried again after this long.
+ */
+export const SESSION_REFRESH_RETRY_MS = 15_000;
+/** Our choice: how long "Resend code" waits after a code was mailed (the server also throttles). */
+export const RESEND_CODE_COOLDOWN_SECONDS = 30;
 
 // ---------------------------------------------------------------------------------------------------
 // Paging.
@@ -159,7 +170,6 @@ export const PAGINATION_WINDOW = 2;
 export const PIE_MIN_PERCENT = 1;
 /** ... or the top ones by cost when fewer than this many qualify. */
 export const PIE_MIN_SLICES = 4;
-export const PIE_PALETTE_SIZE = 5;
 export const FEATURE_DROPDOWN_MAX_HEIGHT_PX = 500;
 export const MONTH_PICKER_FORMAT = "Y-m";
 
@@ -215,6 +225,15 @@ export const MAX_AUDIO_BYTES = 20_971_520;
 export const MAX_AUDIO_SECONDS = 300;
 /** Transcription is billed per started minute. */
 export const AUDIO_BILLING_SECONDS = 60;
+
+// ---------------------------------------------------------------------------------------------------
+// Gateway protections (ours; the server's environment may change each).
+// ---------------------------------------------------------------------------------------------------
+
+/** Requests one API key may make per minute (API_KEY_REQUESTS_PER_MINUTE). */
+export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 600;
+/** Feature calls one organization may have running at once (ORGANIZATION_CONCURRENT_CALLS). */
+export const DEFAULT_ORGANIZATION_CONCURRENT_CALLS = 10;
 
 export const ACCEPTED_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"] as const;
 export const ACCEPTED_IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
@@ -289,3 +308,5 @@ export const PROJECT_HEADER = "x-authorization-project";
 export const IDENTITY_REQUEST_HEADER = "x-authorization-identity-request-id";
 /** API users authenticate feature calls with `Authorization: Bearer <key>` (DESIGN.md §1). */
 export const API_KEY_HEADER = "authorization";
+/** Retry-After (seconds) on a feature call refused while a server drains for a restart. */
+export const RESTART_RETRY_AFTER_SECONDS = 5;

@@ -1,5 +1,16 @@
 import type { ErrorCode } from "./errors";
-import { COST_DECIMALS, MAX_AUDIO_SECONDS, usdToMicros } from "./limits";
+import {
+  COST_DECIMALS,
+  MAX_AUDIO_BYTES,
+  MAX_AUDIO_SECONDS,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  MAX_RECHARGE_USD,
+  MAX_UPSCALE_PIXELS,
+  MIN_RECHARGE_USD,
+  RESTART_RETRY_AFTER_SECONDS,
+  usdToMicros,
+} from "./limits";
 
 /**
  * User-visible texts that the server and more than one web screen share, in the spec's exact wording
@@ -52,6 +63,10 @@ export const CONFIRM_DELETE_YES = "Yes, proceed";
 export const SECURITY_CHALLENGE_TITLE = "Security Challenge";
 export const SECURITY_CHALLENGE_MESSAGE = "Please complete the security challenge below";
 export const JOIN_ORGANIZATION_TITLE = "Join Organization";
+/** The members dialog when it invites (the spec's title) ... */
+export const INVITE_MEMBERS_TITLE = "Invite Members or Permissions";
+/** ... and, ours, when it edits one member's rights. */
+export const EDIT_PERMISSIONS_TITLE = "Edit Permissions";
 export const API_CALL_DETAILS_TITLE = "API Call Details";
 export const NOT_FOUND_TITLE = "Not Found";
 
@@ -64,9 +79,30 @@ export const ARCHIVE_LAST_ORGANIZATION =
 /** The spec shows this text when an owner tries to leave; its wording is about the last organization. */
 export const LEAVE_ORGANIZATION_REFUSED =
   "You must belong at least to one organization. Please create a new organization before leaving.";
+/** Why a member's own row offers no permission change (the server refuses it with `forbidden`). */
+export const EDIT_OWN_PERMISSIONS_REFUSED = "You cannot change your own permissions.";
+export const OWNER_PERMISSIONS_FIXED = "The owner's permissions cannot be changed.";
+/** Why a box of the permission dialog is off limits: a member grants only rights they hold. */
+export const GRANT_NOT_HELD = "You can only grant rights you hold yourself.";
+/** Under the permission boxes when some are off limits (touch screens show no tooltips). */
+export const GRANT_NOT_HELD_NOTE = `Greyed-out boxes are rights you do not hold. ${GRANT_NOT_HELD}`;
 export const ARCHIVE_LAST_PROJECT =
   "At least one project is required within the organization. Please create a new project before archiving this one.";
 export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
+/** Ours: a member may give others only the rights they hold themself (the owner holds all). */
+export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
+/** Ours: the playground, its history and its files need the organization's playground permission. */
+export const PLAYGROUND_ACCESS_REFUSED = "You do not have access to the playground of this organization.";
+/** Ours: the card provider's answer to a charge was lost, so whether the card was charged is unknown. */
+export const PAYMENT_UNCONFIRMED =
+  "We could not confirm this payment with the card provider. If your card was charged, your balance will be updated automatically within a few minutes; please check it before trying again.";
+/** Ours: invoice links open once and only for a few minutes. */
+export const INVOICE_LINK_EXPIRED =
+  "This invoice link has expired or was already used. Please open the invoice again from the console.";
+/** Shown beside every recharge and auto-recharge amount, whose smaller values are raised to it. */
+export const RECHARGE_MINIMUM_HINT = `Minimum $${MIN_RECHARGE_USD}`;
+/** The recharge amount's hint: the minimum and our upper bound. */
+export const RECHARGE_LIMITS_HINT = `Minimum $${MIN_RECHARGE_USD}, maximum $${MAX_RECHARGE_USD.toLocaleString("en-US")}.`;
 
 // ---------------------------------------------------------------------------------------------------
 // Success notices.
@@ -81,6 +117,26 @@ export const PASSWORD_CHANGED = "Password Changed!";
 export const TRAINING_STARTED = "Training has started!";
 export const CODE_COPIED = "Code copied to clipboard!";
 export const INVITATION_CONFIRMED = "Invitation Confirmed";
+
+// ---------------------------------------------------------------------------------------------------
+// Session and sign-in feedback (ours: the spec has no wording for these).
+// ---------------------------------------------------------------------------------------------------
+
+/** A users/me refresh failed without ending the session (timeout, network): the user stays signed in. */
+export const SESSION_REFRESH_FAILED: TitledMessage = {
+  title: "Connection problem",
+  message: "We could not refresh your account just now. You are still signed in; we will try again shortly.",
+};
+/** The login page of an invitation link names the organization. */
+export function invitedToJoinText(organizationName: string): string {
+  return `You have been invited to join ${organizationName}`;
+}
+export const RESEND_CODE_LABEL = "Resend code";
+export const VERIFICATION_CODE_RESENT = "We have sent you a new verification code.";
+/** The Resend code button while it waits, e.g. "Resend code in 25s". */
+export function resendCodeCooldownLabel(seconds: number): string {
+  return `${RESEND_CODE_LABEL} in ${seconds}s`;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Empty states and fixed labels.
@@ -126,25 +182,52 @@ export function chargeNoticeText(priceUsd: number): string {
 // Upload limits (001 §5).
 // ---------------------------------------------------------------------------------------------------
 
+/** Where the API reference explains model servers, for those who run a deployment. */
+export const MODEL_SERVERS_DOCS_ANCHOR = "model-servers";
+export const MODEL_SERVERS_DOCS_PATH = `/docs#${MODEL_SERVERS_DOCS_ANCHOR}`;
+/** Why a feature cannot run when no provider serves it on this deployment: it needs a GPU model server. */
+export const FEATURE_NEEDS_MODEL_SERVER =
+  "This feature needs an AI model server, and this deployment does not have one connected yet.";
+/** The line for whoever runs the deployment, followed by a link to MODEL_SERVERS_DOCS_PATH. */
+export const FEATURE_NEEDS_MODEL_SERVER_ADMIN = "Run this deployment? Connect a model server to turn it on.";
+/** The short badge of such a feature in the sidebar and the API reference. */
+export const NEEDS_MODEL_SERVER_BADGE = "Needs a model server";
+/** The badge of a feature that has a provider which cannot run it right now. */
+export const UNAVAILABLE_BADGE = "Unavailable";
 export const IMAGE_SIZE_LIMIT_TITLE = "Image Size Limit Exceeded";
+
+const BYTES_PER_MB = 1_048_576;
+const PIXELS_PER_MEGAPIXEL = 1_048_576;
+const IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / PIXELS_PER_MEGAPIXEL;
+const IMAGE_PIXELS_LIMIT_SENTENCE = `The uploaded image exceeds the ${IMAGE_MEGAPIXELS} Megapixel limit.`;
+
+/**
+ * The 16 megapixel refusal. The spec gives one sentence and two ways some screens go on; which screens
+ * is not shown, so the console groups them as the product's screens are grouped: this wording on the
+ * single-image tools (text removal, extension, background removal, reimagine), which also phrase the
+ * 30MB refusal as "Please use"; the server answers API users with it too.
+ */
 export const IMAGE_PIXELS_EXCEEDED: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
-  message:
-    "The uploaded image exceeds the 16 Megapixel limit. Please use an image with dimensions under 16 Megapixels.",
+  message: `${IMAGE_PIXELS_LIMIT_SENTENCE} Please use an image with dimensions under ${IMAGE_MEGAPIXELS} Megapixels.`,
 };
-/** The second wording the spec shows on some screens for the same limit. */
+/** The second wording: on the screens that take a mask or faces (object removal, fill, face swap, inpainting). */
 export const IMAGE_PIXELS_EXCEEDED_ALT: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
-  message:
-    "The uploaded image exceeds the 16 Megapixel limit. Please upload an image with dimensions below 16 Megapixels.",
+  message: `${IMAGE_PIXELS_LIMIT_SENTENCE} Please upload an image with dimensions below ${IMAGE_MEGAPIXELS} Megapixels.`,
+};
+/** The sentence alone: for AI Clone training, where a batch of photos is dropped at once. */
+export const IMAGE_PIXELS_EXCEEDED_PLAIN: TitledMessage = {
+  title: IMAGE_SIZE_LIMIT_TITLE,
+  message: IMAGE_PIXELS_LIMIT_SENTENCE,
 };
 export const UPSCALE_PIXELS_EXCEEDED: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
-  message: "The uploaded image exceeds the 4 Megapixel limit.",
+  message: `The uploaded image exceeds the ${MAX_UPSCALE_PIXELS / PIXELS_PER_MEGAPIXEL} Megapixel limit.`,
 };
 export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
-  message: "The uploaded image exceeds the 30MB limit. Please use an image smaller than 30MB.",
+  message: `The uploaded image exceeds the ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB limit. Please use an image smaller than ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB.`,
 };
 export const IMAGE_UNREADABLE: TitledMessage = {
   title: "Error Reading Image",
@@ -156,7 +239,7 @@ export const AUDIO_TOO_LONG: TitledMessage = {
 };
 export const AUDIO_TOO_LARGE: TitledMessage = {
   title: "Audio File Too Large",
-  message: "The audio file exceeds the 20MB limit. Please use a smaller file.",
+  message: `The audio file exceeds the ${MAX_AUDIO_BYTES / BYTES_PER_MB}MB limit. Please use a smaller file.`,
 };
 export const AUDIO_UNREADABLE: TitledMessage = {
   title: "Error Reading Audio File",
@@ -176,6 +259,30 @@ export const AI_CLONE_NOT_FOUND = "AI Clone not found.";
 export const AI_CLONE_NOT_READY = "This AI Clone is not ready yet.";
 /** Ours: the spec shows the lock and its link to payments but not the sentence. */
 export const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
+
+// ---------------------------------------------------------------------------------------------------
+// Gateway protections (ours): limits on feature calls and the fields production does not take.
+// ---------------------------------------------------------------------------------------------------
+
+/** An API key made more requests in the current minute than its limit allows. */
+export function apiKeyRateLimitedText(retryAfterSeconds: number): string {
+  return `Too many requests with this API key. Please wait ${retryAfterSeconds} seconds and try again.`;
+}
+/** The organization already runs as many feature calls at once as it may. */
+export function concurrentCallsLimitedText(limit: number): string {
+  return `Your organization already has ${limit} feature ${limit === 1 ? "call" : "calls"} running. Please wait for one to finish and try again.`;
+}
+/** A debugging control (catalog: `nonProductionOnly`) sent to a production server. */
+export function nonProductionFieldText(field: string): string {
+  return `"${field}" is a debugging option that is not available in production.`;
+}
+/** Compressed audio is measured by decoding it, which needs ffmpeg on the server. */
+export const AUDIO_MEASURING_UNAVAILABLE =
+  "This server cannot measure MP3, OGG or FLAC audio (ffmpeg is not installed). Please send a WAV file.";
+/** An API key that is unknown, revoked, or of an archived project or organization. */
+export const API_KEY_NOT_VALID = "The API key is not valid, or has been revoked.";
+/** The model server accepted a training but gave no identity to follow it by. */
+export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
 
 // ---------------------------------------------------------------------------------------------------
 // Sign-in and account errors (000 §8).
@@ -311,6 +418,7 @@ export const ERROR_MESSAGES = {
   "payment-method-required": PAYMENT_METHOD_REQUIRED,
   "card-declined": "The card was declined.",
   "payment-failed": ERROR_DIALOGS.recharge.message,
+  "payment-unconfirmed": PAYMENT_UNCONFIRMED,
   "first-deposit-required": TRAINING_LOCKED,
   forbidden: "You do not have permission to do this.",
   "csrf-rejected": "The request was rejected. Please reload the page and try again.",
@@ -333,6 +441,7 @@ export const ERROR_MESSAGES = {
   "unprocessable-input": "The request could not be processed.",
   "unreadable-file": IMAGE_UNREADABLE.message,
   "rate-limited": "Too many requests. Please wait a moment and try again.",
+  "too-many-requests": "Too many requests. Please wait a moment and try again.",
   "recaptcha-failed": RECAPTCHA_FAILED,
   "internal-error": GENERIC_ERROR,
   "feature-failed": "The request could not be completed. You were not charged for it.",
@@ -344,3 +453,17 @@ export const ERROR_MESSAGES = {
 export function errorMessageOf(code: ErrorCode): string {
   return ERROR_MESSAGES[code];
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Operations: metrics, readiness and restarts.
+// ---------------------------------------------------------------------------------------------------
+
+export const METRICS_TOKEN_REQUIRED = "Send the metrics token as `Authorization: Bearer <token>`.";
+/** A feature call refused while the server drains for a restart; the answer carries Retry-After. */
+export const SERVER_RESTARTING = `This server is restarting. Please try again in ${RESTART_RETRY_AFTER_SECONDS} seconds.`;
+/** A feature call still running when a restart's deadline came: it was stopped and refunded. */
+export const CALL_INTERRUPTED_BY_RESTART =
+  "The server restarted while your request was running. You were not charged for it; please try again.";
+export const NOT_READY_DATABASE = "The database is unreachable.";
+export const NOT_READY_FILE_STORE = "The file store is unreachable.";
+export const NOT_READY_DRAINING = "This server is shutting down.";

@@ -131,3 +131,138 @@ function buildPermissions(value: boolean, owner: boolean, projectIds: readonly s
     projects,
   };
 }
+
+/** A tree holding exactly `rights` (dotted paths; `projects.all` for every project), never the owner flag. */
+export function permissionsWithRights(
+  rights: readonly PermissionPath[],
+  projectIds: readonly string[] = [],
+): Permissions {
+  const permissions = emptyPermissions(projectIds);
+  const tree = permissions as unknown as Record<string, Record<string, boolean>>;
+  for (const right of rights) {
+    const [group, flag] = right.split(".");
+    const branch = group ? tree[group] : undefined;
+    if (branch && flag && Object.hasOwn(branch, flag)) branch[flag] = true;
+  }
+  return normalizePermissions(permissions, projectIds);
+}
+
+export type RolePresetId = "admin" | "developer" | "billing" | "viewer";
+
+export interface RolePreset {
+  id: RolePresetId;
+  label: string;
+  /** One line under the preset's name in the permission dialog. */
+  description: string;
+  /** The rights the preset fills in; every other box is left empty. */
+  rights: readonly PermissionPath[];
+}
+
+/**
+ * Starting points of the invite and edit-permission dialog. Choosing one fills the boxes, which stay
+ * editable; ownership is never part of a preset (it only moves through a transfer).
+ */
+export const ROLE_PRESETS: readonly RolePreset[] = [
+  {
+    id: "admin",
+    label: "Admin",
+    description: "Every right on every project, except ownership.",
+    rights: PERMISSION_PATHS,
+  },
+  {
+    id: "developer",
+    label: "Developer",
+    description: "The playground and API keys of every project.",
+    rights: ["organization.playground", "apiKeys.create", "apiKeys.delete", "projects.all"],
+  },
+  {
+    id: "billing",
+    label: "Billing",
+    description: "Billing details, payments and invoices.",
+    rights: ["organization.billing", "organization.payments", "organization.invoices"],
+  },
+  {
+    id: "viewer",
+    label: "Viewer",
+    description: "Sees every project's usage and keys; changes nothing.",
+    rights: ["projects.all"],
+  },
+];
+
+/** The preset's tree for an organization with these projects. */
+export function rolePresetPermissions(preset: RolePreset, projectIds: readonly string[]): Permissions {
+  return permissionsWithRights(preset.rights, projectIds);
+}
+
+/** The preset whose rights are exactly those of `permissions` (a non-owner's tree), if any. */
+export function matchingRolePreset(
+  permissions: Permissions,
+  projectIds: readonly string[],
+): RolePreset | undefined {
+  if (permissions.owner) return undefined;
+  return ROLE_PRESETS.find((preset) =>
+    sameRights(permissions, rolePresetPermissions(preset, projectIds), projectIds),
+  );
+}
+
+function sameRights(left: Permissions, right: Permissions, projectIds: readonly string[]): boolean {
+  const flagsMatch = PERMISSION_PATHS.every(
+    (path) => hasPermission(left, path) === hasPermission(right, path),
+  );
+  if (!flagsMatch) return false;
+  if (left.projects.all) return true;
+  return projectIds.every((id) => (left.projects[id] === true) === (right.projects[id] === true));
+}
+
+const ORGANIZATION_SUMMARY: readonly [PermissionPath, string][] = [
+  ["organization.general", "General"],
+  ["organization.billing", "Billing"],
+  ["organization.payments", "Payments"],
+  ["organization.invoices", "Invoices"],
+  ["organization.playground", "Playground"],
+];
+const GROUP_SUMMARY: readonly { name: string; flags: readonly [PermissionPath, string][] }[] = [
+  {
+    name: "Members",
+    flags: [
+      ["members.invite", "invite"],
+      ["members.edit", "edit"],
+      ["members.delete", "remove"],
+    ],
+  },
+  {
+    name: "API keys",
+    flags: [
+      ["apiKeys.create", "create"],
+      ["apiKeys.delete", "delete"],
+    ],
+  },
+];
+
+/**
+ * A member's rights in a few words for the members list: "Owner · all rights", "All rights", "Billing, Payments,
+ * Invoices", "Playground, API keys · all projects", "Playground · 2 projects", "View only · 1 project".
+ * Projects count only those of the organization (`projectIds`).
+ */
+export function summarizePermissions(permissions: Permissions, projectIds: readonly string[]): string {
+  if (permissions.owner) return "Owner · all rights";
+  if (PERMISSION_PATHS.every((path) => hasPermission(permissions, path))) return "All rights";
+  const parts = ORGANIZATION_SUMMARY.filter(([path]) => hasPermission(permissions, path)).map(
+    ([, label]) => label,
+  );
+  for (const group of GROUP_SUMMARY) {
+    const held = group.flags.filter(([path]) => hasPermission(permissions, path));
+    if (held.length === group.flags.length) parts.push(group.name);
+    else if (held.length > 0) parts.push(`${group.name} (${held.map(([, verb]) => verb).join(", ")})`);
+  }
+  const projectCount = permissions.projects.all
+    ? projectIds.length
+    : projectIds.filter((id) => permissions.projects[id] === true).length;
+  const projects = permissions.projects.all
+    ? "all projects"
+    : projectCount === 0
+      ? ""
+      : `${projectCount} ${projectCount === 1 ? "project" : "projects"}`;
+  if (parts.length === 0) return projects ? `View only · ${projects}` : "No rights";
+  return projects ? `${parts.join(", ")} · ${projects}` : parts.join(", ");
+}

@@ -1,51 +1,36 @@
 /**
- * Quality and speed of the builtin engine on the shared fixtures and on images this script makes.
- * Run from the repository root with `npm run bench -w packages/engine`; the figures go into
- * docs/benchmarks.md by hand. Every feature runs through the real engine (worker pool).
+ * Quality and speed of the builtin engine on the repository's fixtures and on composites this script
+ * makes from them (so the truth is known). Run from the repository root with
+ * `npm run bench -w packages/engine`; the figures go into docs/benchmarks.md by hand. Every feature runs
+ * through the real engine (worker pool); the fills are also run in this process, old and new side by
+ * side, so the two are timed on the same machine at the same moment.
  */
 import { readFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { createEngine, type Engine, type EngineOutput } from "../src/index";
 import { inpaintTelea } from "../src/lib/opencv";
+import { completeImage, LEGACY_COMPLETION } from "../src/lib/patchmatch";
+import { detailRatio, flatFill, psnr, seamRatio, squareMask } from "../test/quality";
+import {
+  CAPTIONS,
+  captioned,
+  fixture,
+  fixturePath,
+  HOLE_CENTRES,
+  maskPng,
+  PHOTOS,
+  pngOf,
+  type Rgb,
+  rgbOf,
+  TEXTURES,
+} from "./common";
 
-const FIXTURES = fileURLToPath(new URL("../../../../shared/fixtures/images/", import.meta.url));
 const IMAGES = ["astronaut.png", "coffee.png", "chelsea.png"];
-
-interface Rgb {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
-
-async function rgbOf(input: Buffer | Uint8Array | string): Promise<Rgb> {
-  const { data, info } = await sharp(input).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
-}
-
-function pngOf(image: Rgb): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
 
 function imageOf(output: EngineOutput): Buffer {
   if (output.kind !== "image") throw new Error("expected an image");
   return output.png;
-}
-
-function psnr(a: Uint8Array, b: Uint8Array, region?: (pixel: number) => boolean): number {
-  let squared = 0;
-  let count = 0;
-  for (let p = 0; p < a.length / 3; p++) {
-    if (region && !region(p)) continue;
-    for (let c = 0; c < 3; c++) {
-      squared += (a[p * 3 + c]! - b[p * 3 + c]!) ** 2;
-      count++;
-    }
-  }
-  return squared === 0 ? Number.POSITIVE_INFINITY : 10 * Math.log10((255 * 255) / (squared / count));
 }
 
 /** Mean SSIM of luma over 8x8 windows with stride 4 (Wang et al. 2004 constants). */
@@ -100,7 +85,7 @@ function ssim(a: Rgb, b: Rgb): number {
 const fmt = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "inf");
 const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+async function timed<T>(work: () => Promise<T> | T): Promise<{ value: T; seconds: number }> {
   const start = performance.now();
   const value = await work();
   return { value, seconds: (performance.now() - start) / 1000 };
@@ -115,11 +100,216 @@ function table(header: string[], rows: (string | number)[][]): void {
 
 const speed: (string | number)[][] = [];
 
+async function benchTextRemoval(engine: Engine): Promise<void> {
+  console.log(
+    "## Text removal: PSNR (dB) in the caption's pixels (and in them grown by 3 px) against the clean photo\n",
+  );
+  const rows: (string | number)[][] = [];
+  for (const caption of CAPTIONS) {
+    const { clean, png, texted, text, area } = await captioned(caption);
+    const inText = (p: number) => text[p] === 1;
+    const inArea = (p: number) => area[p] === 1;
+    const quality = await timed(() => engine.run("text-removal", { image: png }));
+    const fast = await timed(() => engine.run("text-removal", { image: png, fast_mode: true }));
+    const result = await rgbOf(imageOf(quality.value));
+    const fastResult = await rgbOf(imageOf(fast.value));
+    const both = (image: Rgb) =>
+      `${fmt(psnr(image.data, clean.data, inText))} (${fmt(psnr(image.data, clean.data, inArea))})`;
+    rows.push([
+      `${caption.fixture} ${clean.width} px wide`,
+      `"${caption.text}" ${caption.size} px ${caption.fill}`,
+      both(texted),
+      both(result),
+      both(fastResult),
+    ]);
+    const mp = (clean.width * clean.height) / 1e6;
+    speed.push(["text-removal", `${caption.fixture} ${clean.width} px`, fmt(quality.seconds / mp, 1), "MP"]);
+    speed.push([
+      "text-removal (fast_mode)",
+      `${caption.fixture} ${clean.width} px`,
+      fmt(fast.seconds / mp, 1),
+      "MP",
+    ]);
+  }
+  table(["image", "caption (bold)", "captioned input", "engine", "engine fast_mode"], rows);
+}
+
+interface FillScore {
+  psnr: number[];
+  detail: number[];
+  seam: number[];
+}
+
+const newScore = (): FillScore => ({ psnr: [], detail: [], seam: [] });
+
+function score(into: FillScore, fill: Uint8Array, image: Rgb, mask: Uint8Array): void {
+  into.psnr.push(psnr(fill, image.data, (p) => mask[p] !== 0));
+  into.detail.push(detailRatio(fill, image.data, image.width, image.height, mask));
+  into.seam.push(seamRatio(fill, image.data, image.width, image.height, mask));
+}
+
+const show = (s: FillScore) => `${fmt(mean(s.psnr))} / ${fmt(mean(s.detail))} / ${fmt(mean(s.seam))}`;
+
+/**
+ * The best a copy can do: the hole's PSNR when it is filled with the single block of the image, anywhere
+ * outside the hole, that is closest to the hidden truth (chosen by looking at it).
+ */
+function bestCopyPsnr(image: Rgb, left: number, top: number, size: number): number {
+  const { data, width, height } = image;
+  let best = Number.POSITIVE_INFINITY;
+  for (let sy = 0; sy + size <= height; sy++) {
+    for (let sx = 0; sx + size <= width; sx++) {
+      if (Math.abs(sx - left) < size && Math.abs(sy - top) < size) continue;
+      let sum = 0;
+      for (let y = 0; y < size && sum < best; y++) {
+        const a = ((top + y) * width + left) * 3;
+        const b = ((sy + y) * width + sx) * 3;
+        for (let k = 0; k < size * 3; k++) sum += (data[a + k]! - data[b + k]!) ** 2;
+      }
+      best = Math.min(best, sum);
+    }
+  }
+  return 10 * Math.log10((255 * 255) / (best / (size * size * 3)));
+}
+
+async function benchObjectRemoval(engine: Engine): Promise<void> {
+  console.log(
+    "## Object removal: PSNR (dB) / detail ratio / seam ratio inside square holes, old and new fills side by side\n",
+  );
+  const rows: (string | number)[][] = [];
+  const ceilings: (string | number)[][] = [];
+  for (const name of [...TEXTURES, ...PHOTOS]) {
+    const texture = TEXTURES.includes(name);
+    const image = await fixture(name, texture ? undefined : 360);
+    const size = texture ? 40 : 48;
+    const scores = { flat: newScore(), telea: newScore(), old: newScore(), new: newScore() };
+    const seconds = { old: 0, new: 0 };
+    const copies: number[] = [];
+    for (const [fx, fy] of HOLE_CENTRES) {
+      const mask = squareMask(image.width, image.height, size, fx, fy);
+      score(scores.flat, flatFill(image.data, image.width, image.height, mask), image, mask);
+      score(scores.telea, await inpaintTelea(image.data, image.width, image.height, mask), image, mask);
+      const old = await timed(() =>
+        completeImage(image.data, image.width, image.height, mask, LEGACY_COMPLETION),
+      );
+      const now = await timed(() => completeImage(image.data, image.width, image.height, mask));
+      score(scores.old, old.value, image, mask);
+      score(scores.new, now.value, image, mask);
+      seconds.old += old.seconds;
+      seconds.new += now.seconds;
+      if (texture) {
+        const left = Math.round(fx * image.width - size / 2);
+        const top = Math.round(fy * image.height - size / 2);
+        copies.push(bestCopyPsnr(image, left, top, size));
+      }
+    }
+    rows.push([
+      `${name} ${image.width}x${image.height}, ${size} px`,
+      show(scores.flat),
+      show(scores.telea),
+      show(scores.old),
+      show(scores.new),
+      `${fmt(seconds.old / 3)} / ${fmt(seconds.new / 3)}`,
+    ]);
+    if (texture) {
+      ceilings.push([name, fmt(mean(scores.flat.psnr)), fmt(mean(copies)), fmt(mean(scores.new.psnr))]);
+    }
+  }
+  table(
+    [
+      "image, hole (3 positions, means)",
+      "flat fill",
+      "Telea",
+      "old (previous version)",
+      "new",
+      "old / new s per fill",
+    ],
+    rows,
+  );
+  console.log("### The PSNR a copied texture can reach (means over the 3 holes)\n");
+  table(["texture", "flat fill", "best single copy, chosen with the truth", "new"], ceilings);
+
+  console.log("### Fill time by hole size: old and new in this process, and the engine end to end\n");
+  const timing: (string | number)[][] = [];
+  for (const size of [8, 24, 48, 96]) {
+    const total = { old: 0, new: 0, engine: 0, mp: 0 };
+    for (const name of ["astronaut.png", "coffee.png", "chelsea.png"]) {
+      const image = await fixture(name, 360);
+      const png = await pngOf(image);
+      for (const [fx, fy] of HOLE_CENTRES) {
+        const mask = squareMask(image.width, image.height, size, fx, fy);
+        // Thin holes go to Telea in the engine; the completion itself is timed for every size.
+        total.old += (
+          await timed(() => completeImage(image.data, image.width, image.height, mask, LEGACY_COMPLETION))
+        ).seconds;
+        total.new += (await timed(() => completeImage(image.data, image.width, image.height, mask))).seconds;
+        const maskBytes = await maskPng(mask, image.width, image.height);
+        total.engine += (
+          await timed(() => engine.run("object-removal", { image: png, mask: maskBytes }))
+        ).seconds;
+        total.mp += (image.width * image.height) / 1e6;
+      }
+    }
+    timing.push([
+      `${size}x${size}`,
+      fmt(total.old / total.mp, 2),
+      fmt(total.new / total.mp, 2),
+      fmt(total.new / total.old, 2),
+      fmt(total.engine / total.mp, 2),
+    ]);
+    speed.push(["object-removal", `${size}px masks`, fmt(total.engine / total.mp, 1), "MP"]);
+  }
+  table(
+    ["hole (9 per size, 360 px wide photos)", "old s/MP", "new s/MP", "new / old", "engine s/MP (new)"],
+    timing,
+  );
+}
+
+async function benchExtension(engine: Engine): Promise<void> {
+  console.log(
+    "## Image extension: a cut-off strip grown back, PSNR (dB) / detail ratio against the cut-off part\n",
+  );
+  const rows: (string | number)[][] = [];
+  for (const name of ["grass.png", "brick.png", "chelsea.png"]) {
+    const image = await fixture(name, 256);
+    const strip = 48;
+    const mask = new Uint8Array(image.width * image.height);
+    for (let y = 0; y < image.height; y++)
+      mask.fill(255, y * image.width + image.width - strip, (y + 1) * image.width);
+    const old = await timed(() =>
+      completeImage(image.data, image.width, image.height, mask, LEGACY_COMPLETION),
+    );
+    const now = await timed(() => completeImage(image.data, image.width, image.height, mask));
+    const both = (fill: Uint8Array) =>
+      `${fmt(psnr(fill, image.data, (p) => mask[p] !== 0))} / ${fmt(detailRatio(fill, image.data, image.width, image.height, mask))}`;
+    rows.push([
+      `${name} 256 px wide, right ${strip} px`,
+      both(old.value),
+      both(now.value),
+      `${fmt(old.seconds)} / ${fmt(now.seconds)}`,
+    ]);
+  }
+  table(["image", "old", "new", "old / new s"], rows);
+  const image = await sharp(fixturePath("chelsea.png")).resize({ width: 240 }).png().toBuffer();
+  const run = await timed(() =>
+    engine.run("image-extension", { image, top: 0, bottom: 0, left: 60, right: 60 }),
+  );
+  const output = run.value.kind === "image" ? run.value : undefined;
+  if (output) {
+    speed.push([
+      "image-extension",
+      "chelsea 240 px + 60 px each side",
+      fmt(run.seconds / ((output.width * output.height) / 1e6), 1),
+      "output MP",
+    ]);
+  }
+}
+
 async function benchUpscaling(engine: Engine): Promise<void> {
   console.log("## Upscaling (2x): PSNR / SSIM against the original after a 2x downscale\n");
   const rows: (string | number)[][] = [];
   for (const name of IMAGES) {
-    const original = await rgbOf(await sharp(`${FIXTURES}${name}`).resize({ width: 256 }).png().toBuffer());
+    const original = await rgbOf(await sharp(fixturePath(name)).resize({ width: 256 }).png().toBuffer());
     const evenWidth = original.width - (original.width % 2);
     const evenHeight = original.height - (original.height % 2);
     const cropped = await rgbOf(
@@ -146,111 +336,11 @@ async function benchUpscaling(engine: Engine): Promise<void> {
   table(["image", "engine (ESRGAN slim, tiled)", "sharp Lanczos3"], rows);
 }
 
-async function benchTextRemoval(engine: Engine): Promise<void> {
-  console.log("## Text removal: PSNR inside the text area against the clean original\n");
-  const rows: (string | number)[][] = [];
-  for (const name of IMAGES) {
-    const clean = await rgbOf(await sharp(`${FIXTURES}${name}`).resize({ width: 480 }).png().toBuffer());
-    const { width, height } = clean;
-    const svg = `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
-      <text x="20" y="60" font-size="40" font-family="sans-serif" font-weight="bold" fill="white">SALE 50% OFF</text>
-      <text x="30" y="${height - 30}" font-size="26" font-family="sans-serif" fill="yellow">Prism benchmark text</text>
-    </svg>`;
-    const textedPng = await sharp(await pngOf(clean))
-      .composite([{ input: Buffer.from(svg) }])
-      .png()
-      .toBuffer();
-    const texted = await rgbOf(textedPng);
-    // The text area: every pixel the drawing changed, grown by 3 px.
-    const drawn = new Uint8Array(width * height);
-    for (let p = 0; p < drawn.length; p++) {
-      for (let c = 0; c < 3; c++) if (texted.data[p * 3 + c] !== clean.data[p * 3 + c]) drawn[p] = 1;
-    }
-    const area = new Uint8Array(drawn.length);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        if (!drawn[y * width + x]) continue;
-        for (let dy = -3; dy <= 3; dy++) {
-          for (let dx = -3; dx <= 3; dx++) {
-            const nx = x + dx;
-            const ny = y + dy;
-            if (nx >= 0 && ny >= 0 && nx < width && ny < height) area[ny * width + nx] = 1;
-          }
-        }
-      }
-    }
-    const inArea = (p: number) => area[p] === 1;
-    const quality = await timed(() => engine.run("text-removal", { image: textedPng }));
-    const fast = await timed(() => engine.run("text-removal", { image: textedPng, fast_mode: true }));
-    // Telea on the exact (known) text boxes: a generous baseline that needs no detector.
-    const boxes = new Uint8Array(width * height);
-    const box = (x0: number, y0: number, x1: number, y1: number) => {
-      for (let y = Math.max(0, y0); y < Math.min(height, y1); y++)
-        boxes.fill(255, y * width + x0, y * width + x1);
-    };
-    box(14, 18, Math.min(width, 330), 72);
-    box(24, height - 58, Math.min(width, 320), height - 22);
-    const telea = await inpaintTelea(texted.data, width, height, boxes);
-    rows.push([
-      name,
-      fmt(psnr(texted.data, clean.data, inArea)),
-      fmt(psnr((await rgbOf(imageOf(quality.value))).data, clean.data, inArea)),
-      fmt(psnr((await rgbOf(imageOf(fast.value))).data, clean.data, inArea)),
-      fmt(psnr(telea, clean.data, inArea)),
-    ]);
-    const mp = (width * height) / 1e6;
-    speed.push(["text-removal", name, fmt(quality.value ? quality.seconds / mp : 0, 1), "MP"]);
-    speed.push(["text-removal (fast_mode)", name, fmt(fast.seconds / mp, 1), "MP"]);
-  }
-  table(["image (480 px wide)", "texted input", "engine", "engine fast_mode", "Telea on known boxes"], rows);
-}
-
-async function benchObjectRemoval(engine: Engine): Promise<void> {
-  console.log("## Object removal: PSNR inside square masks against the original\n");
-  const sizes = [8, 24, 48, 96];
-  const rows: (string | number)[][] = [];
-  for (const size of sizes) {
-    const ours: number[] = [];
-    const teleas: number[] = [];
-    let seconds = 0;
-    let megapixels = 0;
-    for (const name of IMAGES) {
-      const image = await rgbOf(await sharp(`${FIXTURES}${name}`).resize({ width: 360 }).png().toBuffer());
-      const png = await pngOf(image);
-      for (const [fx, fy] of [
-        [0.3, 0.3],
-        [0.6, 0.55],
-        [0.45, 0.75],
-      ] as const) {
-        const left = Math.round(fx * image.width - size / 2);
-        const top = Math.round(fy * image.height - size / 2);
-        const mask = new Uint8Array(image.width * image.height);
-        for (let y = top; y < top + size; y++)
-          mask.fill(255, y * image.width + left, y * image.width + left + size);
-        const maskPng = await sharp(mask, { raw: { width: image.width, height: image.height, channels: 1 } })
-          .png()
-          .toBuffer();
-        const run = await timed(() => engine.run("object-removal", { image: png, mask: maskPng }));
-        seconds += run.seconds;
-        megapixels += (image.width * image.height) / 1e6;
-        const inMask = (p: number) => mask[p] === 255;
-        ours.push(psnr((await rgbOf(imageOf(run.value))).data, image.data, inMask));
-        teleas.push(
-          psnr(await inpaintTelea(image.data, image.width, image.height, mask), image.data, inMask),
-        );
-      }
-    }
-    rows.push([`${size}x${size}`, fmt(mean(ours)), fmt(mean(teleas))]);
-    speed.push(["object-removal", `${size}px masks`, fmt(seconds / megapixels, 1), "MP"]);
-  }
-  table(["mask (on 360 px wide images, 9 masks each)", "engine", "Telea"], rows);
-}
-
 async function benchBackgroundRemoval(engine: Engine): Promise<void> {
   console.log("## Background removal: IoU against the known alpha of a composite\n");
   const rows: (string | number)[][] = [];
   // A blurred patch of coffee.png's wooden table: a background with no salient object of its own.
-  const background = await sharp(`${FIXTURES}coffee.png`)
+  const background = await sharp(fixturePath("coffee.png"))
     .extract({ left: 0, top: 300, width: 160, height: 100 })
     .resize(480, 360, { fit: "fill" })
     .blur(6)
@@ -278,7 +368,7 @@ async function benchBackgroundRemoval(engine: Engine): Promise<void> {
     );
     const alpha = await sharp(alphaSvg).flatten({ background: "#000" }).extractChannel(0).raw().toBuffer();
     // sharp applies removeAlpha after joinChannel in one pipeline, so the RGB crop is made first.
-    const crop = await sharp(`${FIXTURES}${name}`).removeAlpha().extract(crops[name]).png().toBuffer();
+    const crop = await sharp(fixturePath(name)).removeAlpha().extract(crops[name]).png().toBuffer();
     const subject = await sharp(crop)
       .resize(width, height, { fit: "fill" })
       .joinChannel(alpha, {
@@ -319,24 +409,8 @@ async function benchBackgroundRemoval(engine: Engine): Promise<void> {
   table(["composite (480x360)", "IoU"], rows);
 }
 
-async function benchExtension(engine: Engine): Promise<void> {
-  const image = await sharp(`${FIXTURES}chelsea.png`).resize({ width: 240 }).png().toBuffer();
-  const run = await timed(() =>
-    engine.run("image-extension", { image, top: 0, bottom: 0, left: 60, right: 60 }),
-  );
-  const output = run.value.kind === "image" ? run.value : undefined;
-  if (output) {
-    speed.push([
-      "image-extension",
-      "chelsea 240 px + 60 px each side",
-      fmt(run.seconds / ((output.width * output.height) / 1e6), 1),
-      "output MP",
-    ]);
-  }
-}
-
 async function benchFaceSwap(engine: Engine): Promise<void> {
-  const portrait = await readFile(`${FIXTURES}astronaut.png`);
+  const portrait = await readFile(fixturePath("astronaut.png"));
   const source = await sharp(portrait).removeAlpha().png().toBuffer();
   const target = await sharp(portrait).removeAlpha().flop().modulate({ hue: 30 }).png().toBuffer();
   await engine.run("face-swapping", { source, target });
@@ -351,7 +425,7 @@ async function benchFaceSwap(engine: Engine): Promise<void> {
 
 async function benchPool(): Promise<void> {
   console.log("## Pool speed-up: the same jobs with 1 and 2 workers (warm)\n");
-  const image = await sharp(`${FIXTURES}coffee.png`).resize({ width: 300 }).png().toBuffer();
+  const image = await sharp(fixturePath("coffee.png")).resize({ width: 300 }).png().toBuffer();
   const meta = await sharp(image).metadata();
   const mask = await sharp({
     create: { width: meta.width!, height: meta.height!, channels: 3, background: "#000" },
@@ -367,7 +441,7 @@ async function benchPool(): Promise<void> {
     ])
     .png()
     .toBuffer();
-  const upscaleInput = await sharp(`${FIXTURES}astronaut.png`).resize(192).png().toBuffer();
+  const upscaleInput = await sharp(fixturePath("astronaut.png")).resize(192).png().toBuffer();
   const rows: (string | number)[][] = [];
   const results: Record<string, number[]> = { objects: [], upscale: [] };
   for (const workers of [1, 2]) {
@@ -397,7 +471,7 @@ async function benchPool(): Promise<void> {
 
 /** Loads every model in both workers, so the timings below are warm. */
 async function warmUp(engine: Engine): Promise<void> {
-  const image = await sharp(`${FIXTURES}astronaut.png`).resize(96).removeAlpha().png().toBuffer();
+  const image = await sharp(fixturePath("astronaut.png")).resize(96).removeAlpha().png().toBuffer();
   const mask = await sharp({ create: { width: 96, height: 96, channels: 3, background: "#000" } })
     .composite([
       {
@@ -429,6 +503,7 @@ async function warmUp(engine: Engine): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const started = performance.now();
   console.log(
     `# Engine benchmark\n\n${cpus()[0]?.model ?? "CPU"}, ${availableParallelism()} cores, Node ${process.version}, load average at start ${loadavg()
       .map((l) => l.toFixed(1))
@@ -445,8 +520,8 @@ async function main(): Promise<void> {
     await benchUpscaling(engine);
     await benchTextRemoval(engine);
     await benchObjectRemoval(engine);
-    await benchBackgroundRemoval(engine);
     await benchExtension(engine);
+    await benchBackgroundRemoval(engine);
     await benchFaceSwap(engine);
   } finally {
     await engine.close();
@@ -456,6 +531,7 @@ async function main(): Promise<void> {
     "## Seconds per megapixel (warm, 2 workers; first call of a feature in a worker loads its model)\n",
   );
   table(["feature", "input", "s / MP", "per"], speed);
+  console.log(`The whole run took ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
 await main();

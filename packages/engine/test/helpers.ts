@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 
-export const FIXTURES = new URL("./fixtures/", import.meta.url);
+/** The repository's fixtures (sources and licences in fixtures/README.md). */
+export const FIXTURES = new URL("../../../fixtures/", import.meta.url);
 
 export function readFixture(name: string): Promise<Buffer> {
   return readFile(new URL(name, FIXTURES));
@@ -57,24 +58,5 @@ export function drawText(
     .toBuffer();
 }
 
-export function psnr(
-  a: Uint8Array,
-  b: Uint8Array,
-  region?: (pixel: number) => boolean,
-  channels = 3,
-): number {
-  let squared = 0;
-  let count = 0;
-  for (let p = 0; p < a.length / channels; p++) {
-    if (region && !region(p)) continue;
-    for (let c = 0; c < channels; c++) {
-      squared += (a[p * channels + c]! - b[p * channels + c]!) ** 2;
-      count++;
-    }
-  }
-  return count === 0 || squared === 0
-    ? Number.POSITIVE_INFINITY
-    : 10 * Math.log10((255 * 255) / (squared / count));
-}
-
 export { pcmToWav } from "../src/lib/wav";
+export { psnr } from "./quality";

@@ -19,10 +19,20 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: store functions accept either. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/** Connections of the PostgreSQL pool, for the metrics (PGlite has one connection and no pool). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Applies pending migrations; on PostgreSQL under an advisory lock, so one process at a time does. */
   migrate(): Promise<void>;
+  poolStats(): PoolStats | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (test templates). */
@@ -41,10 +51,35 @@ export interface DatabaseOptions {
   onIdleClientError?: (error: Error) => void;
 }
 
+/**
+ * The session-level advisory lock every process takes before migrating (an arbitrary constant, the
+ * same in every version of the server). Two processes starting together on a new release would
+ * otherwise both find a migration pending and both apply it; with the lock the second waits, then
+ * finds nothing left to do.
+ */
+export const MIGRATION_LOCK_KEY = 727_115_420_260_021n;
+
+const POOL_MAX = 10;
+
+/** Runs the migrations on one connection that holds the migration lock for the whole run. */
+async function migrateUnderLock(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: POOL_MAX });
     // An idle client's connection can drop (a database restart, a failover, a terminated backend): the
     // pool discards that client and connects a new one when needed. Without a listener, node-postgres
     // would turn this into an uncaught exception and end the process.
@@ -55,7 +90,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return {
       db,
       kind: "postgres",
-      migrate: () => migrateNodePostgres(nodePostgresDb, { migrationsFolder }),
+      migrate: () => migrateUnderLock(pool, migrationsFolder),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: POOL_MAX,
+      }),
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -74,7 +115,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     kind: "pglite",
+    // A PGlite data directory is opened by one process only, so there is nobody to race.
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    poolStats: () => undefined,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -124,7 +124,8 @@ export type VerificationPurpose = (typeof VERIFICATION_PURPOSES)[number];
 
 /**
  * Short-lived codes mailed for email verification and password reset. Only a hash is stored; a new
- * code replaces the previous one of the same purpose; wrong guesses are counted and lock the code.
+ * code replaces the previous one of the same purpose and attempt; wrong guesses are counted and lock
+ * the code. Sign-up codes are one per attempt, so a stranger's sign-up never replaces the owner's code.
  */
 export const verificationCodes = pgTable(
   "verification_codes",
@@ -134,12 +135,28 @@ export const verificationCodes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: VERIFICATION_PURPOSES }).notNull(),
+    /**
+     * A sign-up code belongs to one attempt in one browser: the SHA-256 of the random token in that
+     * browser's sign-up cookie. Empty for reset codes, which are one per user.
+     */
+    attemptHash: text("attempt_hash").notNull().default(""),
+    /** The password the attempt chose (argon2id); it becomes the account's only when this code confirms. */
+    passwordHash: text("password_hash"),
+    /** The names the attempt gave; null when the code was asked for by signing in (names unchanged). */
+    firstName: text("first_name"),
+    lastName: text("last_name"),
     codeHash: text("code_hash").notNull(),
     failedAttempts: integer("failed_attempts").notNull().default(0),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (table) => [uniqueIndex("verification_codes_user_purpose_unique").on(table.userId, table.purpose)],
+  (table) => [
+    uniqueIndex("verification_codes_user_purpose_attempt_unique").on(
+      table.userId,
+      table.purpose,
+      table.attemptHash,
+    ),
+  ],
 );
 
 /** A Google or GitHub identity linked to a user (by the provider's stable subject id, not the email). */
@@ -217,7 +234,17 @@ export const apiKeys = pgTable(
   ],
 );
 
-export const LEDGER_ENTRY_KINDS = ["credit", "reservation", "refund", "settlement", "adjustment"] as const;
+export const LEDGER_ENTRY_KINDS = [
+  "credit",
+  "reservation",
+  "refund",
+  "settlement",
+  "adjustment",
+  // Money the card network takes back after a payment was credited, and gives back after a dispute.
+  "payment-refund",
+  "dispute",
+  "dispute-reversal",
+] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 /**
@@ -241,6 +268,10 @@ export const ledgerEntries = pgTable(
   (table) => [
     uniqueIndex("ledger_entries_kind_reference_unique").on(table.kind, table.reference),
     index("ledger_entries_organization_id_idx").on(table.organizationId, table.createdAt),
+    // The sweeper's scan for reservations a crash left with neither a settlement nor a refund.
+    index("ledger_entries_reservation_created_idx")
+      .on(table.createdAt)
+      .where(sql`${table.kind} = 'reservation'`),
   ],
 );
 
@@ -313,15 +344,23 @@ export const payments = pgTable(
   ],
 );
 
+export const INVOICE_KINDS = ["invoice", "credit-note"] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
 /**
- * One invoice per successful payment, numbered from one sequence. The billing details are copied at
- * issue time: an invoice never changes when the organization edits its address later.
+ * The billing documents, numbered from one sequence: an invoice for each payment credited (and for
+ * disputed funds given back), a credit note (negative amount) for each refund or dispute that takes
+ * money back. `reference` is the ledger entry's reference, so a document is issued exactly once per
+ * entry. The billing and seller details are copied at issue time: a document never changes when the
+ * organization or the seller edits its address later.
  */
 export const invoices = pgTable(
   "invoices",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     number: serial("number").notNull(),
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull().default("invoice"),
+    reference: text("reference").notNull(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
@@ -331,14 +370,30 @@ export const invoices = pgTable(
     amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
     billing: jsonb("billing").notNull(),
     createdAt: createdAt(),
-    linkTokenHash: text("link_token_hash"),
-    linkExpiresAt: timestamp("link_expires_at", { withTimezone: true, mode: "date" }),
   },
   (table) => [
-    uniqueIndex("invoices_payment_id_unique").on(table.paymentId),
+    uniqueIndex("invoices_reference_unique").on(table.reference),
+    index("invoices_payment_id_idx").on(table.paymentId),
     uniqueIndex("invoices_number_unique").on(table.number),
     index("invoices_organization_id_idx").on(table.organizationId, table.createdAt),
   ],
+);
+
+/**
+ * One-time links to an invoice's PDF: only the token's hash is kept, and opening the link deletes
+ * the row, so a link works once and only until `expiresAt`.
+ */
+export const invoiceLinks = pgTable(
+  "invoice_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("invoice_links_expires_at_idx").on(table.expiresAt)],
 );
 
 /**
@@ -394,6 +449,10 @@ export const featureRequests = pgTable(
   (table) => [
     index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
     index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
+    // The organization's calls in flight, counted against its concurrency limit on every call.
+    index("feature_requests_generating_organization_idx")
+      .on(table.organizationId)
+      .where(sql`${table.status} = 'generating'`),
   ],
 );
 
@@ -435,6 +494,11 @@ export const jobs = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    /**
+     * Which claim holds the lease: renewing it and finishing the job are conditional on it, so a
+     * worker that lost the job to another (its lease ran out) can no longer touch it.
+     */
+    leaseToken: uuid("lease_token"),
     createdAt: createdAt(),
   },
   (table) => [index("jobs_ready_idx").on(table.status, table.runAt)],

@@ -30,8 +30,12 @@ export function describeZodError(error: ZodError): string {
   return `${field}${issue.message}`;
 }
 
+/** Every error body names the request, so a user can quote it to support and we can find its log lines. */
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
-  return reply.status(status).type("application/json; charset=utf-8").send(body);
+  return reply
+    .status(status)
+    .type("application/json; charset=utf-8")
+    .send({ ...body, requestId: reply.request.id });
 }
 
 function toAppError(error: unknown): AppError | undefined {
@@ -68,7 +72,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
     if (appError) {
-      if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+      // A 503 is a state we put ourselves in (draining for a restart, a sign-in provider not set up):
+      // worth a line, not an incident with a stack.
+      if (appError.code === "service-unavailable") request.log.warn(appError.message);
+      else if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+      reply.headers(appError.headers);
       return sendError(reply, appError.status, { error: appError.code, message: appError.message });
     }
     request.log.error({ err: error }, "unhandled error");

@@ -2,8 +2,10 @@ import type { CallDefinition, CallParsedRequest, CallResponse } from "@prism/con
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
+import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
 import { type AuthenticatedUser, authenticateSessionToken } from "../modules/auth/session.service";
 import { SESSION_COOKIE } from "../modules/auth/session-cookie";
+import { bearerKeyOf, requireApiKey } from "./api-key-auth";
 
 export interface CallContext<C extends CallDefinition> {
   body: CallParsedRequest<C>;
@@ -47,6 +49,47 @@ export function registerCall<C extends CallDefinition>(
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;
     const context = { body, request, reply, deps, user } as SessionCallContext<C>;
     const result = await (handler as (context: SessionCallContext<C>) => Promise<CallResponse<C>>)(context);
+    return call.response.parse(result);
+  });
+}
+
+/** Who makes a call that API keys may make too: a signed-in user, or an API key (limited to its project). */
+export type CallPrincipal =
+  | { kind: "user"; user: AuthenticatedUser }
+  | { kind: "api-key"; key: ApiKeyPrincipal };
+
+export interface PrincipalCallContext<C extends CallDefinition> extends CallContext<C> {
+  principal: CallPrincipal;
+}
+
+/**
+ * Registers a session call that API keys may make as well (the contract marks it `apiKey: true`): a
+ * request with `Authorization: Bearer <key>` is authenticated by the key (401 `invalid-api-key` for a
+ * bad one, 429 over the key's request rate), any other by the session cookie. The handler must still
+ * check that every id named belongs to the principal (a key's own project).
+ */
+export function registerSessionOrApiKeyCall<C extends CallDefinition>(
+  app: FastifyInstance,
+  deps: AppDependencies,
+  call: C,
+  handler: (context: PrincipalCallContext<C>) => Promise<CallResponse<C>>,
+  options: RegisterCallOptions = {},
+): void {
+  if (call.auth !== "session" || call.apiKey !== true) {
+    throw new Error(`${call.path} is not a call API keys may make`);
+  }
+  app.post(call.path, options.route ?? {}, async (request, reply) => {
+    let principal: CallPrincipal;
+    const key = bearerKeyOf(request);
+    if (key !== undefined) {
+      principal = { kind: "api-key", key: await requireApiKey(deps, key) };
+    } else {
+      const user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
+      if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+      principal = { kind: "user", user };
+    }
+    const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;
+    const result = await handler({ body, request, reply, deps, principal });
     return call.response.parse(result);
   });
 }

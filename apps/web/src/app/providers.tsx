@@ -4,7 +4,7 @@ import { Notifications } from "@mantine/notifications";
 import { NOTIFICATION_MS } from "@prism/contract";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Outlet } from "react-router";
+import { Outlet, ScrollRestoration } from "react-router";
 import { GlobalLoadingOverlay } from "../components/overlays/global-loading-overlay";
 import { publicConfigQueryOptions } from "../lib/env";
 import { SessionProvider } from "../lib/session";
@@ -36,7 +36,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
 
 /**
  * The root route: session and modals live inside the router because logging out and the welcome
- * dialog navigate.
+ * dialog navigate. The document is what scrolls (the shell's header and sidebar are fixed), so React
+ * Router's scroll restoration applies as it is: a new page opens at the top, and back or forward
+ * returns to where that history entry was left.
  */
 export function RootLayout() {
   return (
@@ -45,6 +47,7 @@ export function RootLayout() {
         <Outlet />
         <GlobalLoadingOverlay />
       </ModalsProvider>
+      <ScrollRestoration />
     </SessionProvider>
   );
 }

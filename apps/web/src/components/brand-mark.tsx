@@ -1,4 +1,5 @@
 import { Group, Text } from "@mantine/core";
+import { useId } from "react";
 
 const SIZES = { sm: { icon: 26, text: 18 }, md: { icon: 30, text: 20 }, lg: { icon: 40, text: 26 } } as const;
 
@@ -11,16 +12,19 @@ export function BrandMark({
   withText?: boolean;
 }) {
   const { icon, text } = SIZES[size];
+  // One id per mark: the top bar of a phone shows a second mark, and a gradient referenced by a shared
+  // id would be taken from whichever copy is hidden.
+  const gradientId = useId();
   return (
     <Group gap={10} wrap="nowrap" aria-label="Prism">
       <svg width={icon} height={icon} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <defs>
-          <linearGradient id="prism-mark-gradient" x1="0" y1="0" x2="1" y2="1">
+          <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
             <stop offset="0" stopColor="#7c3aed" />
             <stop offset="1" stopColor="#2563eb" />
           </linearGradient>
         </defs>
-        <rect width="32" height="32" rx="8" fill="url(#prism-mark-gradient)" />
+        <rect width="32" height="32" rx="8" fill={`url(#${gradientId})`} />
         <path d="M16 6 26 24H6Z" fill="none" stroke="#fff" strokeWidth="2.4" strokeLinejoin="round" />
         <path d="M16 6v18" stroke="#fff" strokeWidth="1.6" strokeOpacity=".7" />
       </svg>

@@ -11,9 +11,10 @@ export function PageHeader({
   actions?: ReactNode;
 }) {
   return (
-    <Group justify="space-between" align="flex-end" mb="xl" wrap="nowrap">
+    // The actions wrap under the title when both do not fit on one line (phones), never squeezed.
+    <Group justify="space-between" align="flex-end" mb="xl" gap="sm">
       <title>{`${title} · Prism Console`}</title>
-      <Stack gap={4}>
+      <Stack gap={4} miw={0} style={{ flex: "1 1 16rem" }}>
         <Title order={2} fz={26}>
           {title}
         </Title>
@@ -23,7 +24,7 @@ export function PageHeader({
           </Text>
         ) : null}
       </Stack>
-      {actions}
+      {actions ? <Group style={{ flexShrink: 0 }}>{actions}</Group> : null}
     </Group>
   );
 }

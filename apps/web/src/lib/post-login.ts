@@ -16,7 +16,51 @@ export function storeInvitationFromSearch(search: URLSearchParams): boolean {
   return true;
 }
 
-/** Where a user lands after signing in: the members page while an invitation waits, else home. */
+// Session storage rather than history state: the page asked for must survive the GitHub round trip
+// and a reload of /login, and must not outlive the tab.
+const RETURN_PATH_KEY = "returnPathAfterSignIn";
+
+/** Only a path of this console: never another origin ("//evil.example") nor the login pages. */
+function isConsolePath(path: string): boolean {
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return false;
+  const pathname = path.split(/[?#]/, 1)[0] ?? "";
+  return pathname !== PATHS.login && pathname !== PATHS.githubCallback;
+}
+
+/** Remembers the page a signed-out visitor asked for, to return there after signing in. */
+export function rememberReturnPath(location: { pathname: string; search: string; hash: string }): void {
+  const path = `${location.pathname}${location.search}${location.hash}`;
+  if (isConsolePath(path)) sessionStorage.setItem(RETURN_PATH_KEY, path);
+}
+
+/** Called once the user is inside the console: the remembered page has been reached (or overruled). */
+export function forgetReturnPath(): void {
+  sessionStorage.removeItem(RETURN_PATH_KEY);
+}
+
+function rememberedReturnPath(): string | null {
+  const path = sessionStorage.getItem(RETURN_PATH_KEY);
+  return path && isConsolePath(path) ? path : null;
+}
+
+/**
+ * Where a user lands after signing in: the members page while an invitation waits, else
+ * the page they asked for before signing in, else home.
+ */
 export function postLoginPath(): string {
-  return readCookie(COOKIE.invitationId) ? PATHS.organizationMembers : PATHS.home;
+  if (readCookie(COOKIE.invitationId)) return PATHS.organizationMembers;
+  return rememberedReturnPath() ?? PATHS.home;
+}
+
+/**
+ * History state asking /login to show the form to a user who is already signed in (after "Error
+ * Checking Invitations", the spec leads to /login whoever is signed in): the login guard lets them
+ * stay, and signing in again moves on.
+ */
+export const SIGN_IN_AGAIN_STATE = { signInAgain: true } as const;
+
+export function isSignInAgain(state: unknown): boolean {
+  return (
+    typeof state === "object" && state !== null && (state as { signInAgain?: unknown }).signInAgain === true
+  );
 }

@@ -38,6 +38,10 @@ if (!("fonts" in document)) {
 if (!URL.createObjectURL) URL.createObjectURL = () => "blob:preview";
 if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {};
 
+// jsdom has no CSS.registerProperty; react-compare-slider registers its custom properties with it.
+if (typeof CSS !== "undefined" && !("registerProperty" in CSS))
+  Object.assign(CSS, { registerProperty: () => {} });
+
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 
 // jsdom throws on pseudo-element arguments; Mantine only needs the element's own style.

@@ -40,6 +40,11 @@ export const checkInvitationResponse = z.object({
   shouldLogOut: z.boolean(),
   /** Null when the invitation is not valid. */
   organizationName: z.string().nullable(),
+  /**
+   * Ours: the invited address, so the login page of the link can fill it in. Whoever holds the link
+   * (mailed to that address) may read it; null when the invitation is not valid.
+   */
+  email: z.string().nullable(),
 });
 export const checkInvitationCall = defineCall({
   path: "/v1/users/organization-members/check-invitation",

@@ -57,6 +57,8 @@ export const getTrainedIdentitiesResponse = z.object({
 export const getTrainedIdentitiesCall = defineCall({
   path: "/v1/users/playground/get-trained-identities",
   auth: "session",
+  // API users need the identity ids that Pegasus generation and identity inpainting take.
+  apiKey: true,
   request: getTrainedIdentitiesRequest,
   response: getTrainedIdentitiesResponse,
 });

@@ -11,7 +11,7 @@ afterAll(() => engine.close());
 describe("background removal", () => {
   it("returns a PNG of the same size whose background is transparent", async () => {
     // astronaut.png: scikit-image sample data (NASA portrait of Eileen Collins), public domain.
-    const image = await smallFixture("astronaut.png", 128);
+    const image = await smallFixture("images/astronaut.png", 128);
     const output = await engine.run("image-background-removal", { image });
     if (output.kind !== "image") throw new Error("expected an image");
     expect([output.width, output.height]).toEqual([128, 128]);

@@ -12,7 +12,7 @@ beforeAll(async () => {
   engine = createEngine({ workers: 1 });
   // astronaut.png: scikit-image sample data (NASA portrait of Eileen Collins), public domain. The target
   // is the same portrait mirrored and tinted, so the swapped face differs from the target's own.
-  const portrait = await readFixture("astronaut.png");
+  const portrait = await readFixture("images/astronaut.png");
   source = await sharp(portrait).removeAlpha().resize(SIDE).png().toBuffer();
   target = await sharp(portrait).removeAlpha().resize(SIDE).flop().modulate({ hue: 30 }).png().toBuffer();
 });
@@ -60,7 +60,7 @@ describe("face swapping", () => {
 
   it("fails with no-face when an image has no face", async () => {
     // chelsea.png: scikit-image sample data (photo by Stefan van der Walt), CC0: a cat, no human face.
-    const cat = await sharp(await readFixture("chelsea.png"))
+    const cat = await sharp(await readFixture("images/chelsea.png"))
       .resize(200)
       .png()
       .toBuffer();

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawPixels, rectangleMask, smallFixture } from "../../test/helpers";
 import { createEngine, type Engine } from "../engine";
 
-// chelsea.png: scikit-image sample data (photo by Stefan van der Walt), CC0; see test/fixtures/README.md.
+// chelsea.png: scikit-image sample data (photo by Stefan van der Walt), CC0; see fixtures/README.md.
 const WIDTH = 120;
 let engine: Engine;
 let image: Buffer;
 
 beforeAll(async () => {
   engine = createEngine({ workers: 1 });
-  image = await smallFixture("chelsea.png", WIDTH);
+  image = await smallFixture("images/chelsea.png", WIDTH);
 });
 afterAll(() => engine.close());
 

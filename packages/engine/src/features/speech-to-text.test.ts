@@ -15,7 +15,7 @@ describe("speech to text", () => {
     // `npm test` installs Debian's pocketsphinx, pocketsphinx-en-us and ffmpeg (scripts/ensure-system-packages.mjs).
     expect(available, "speech to text needs Debian's pocketsphinx, pocketsphinx-en-us and ffmpeg").toBe(true);
     // goforward.raw: pocketsphinx test data, "go forward ten meters", 16 kHz 16-bit mono PCM, BSD-2.
-    const audio = pcmToWav(await readFixture("goforward.raw"), 16_000);
+    const audio = pcmToWav(await readFixture("audio/goforward.raw"), 16_000);
     const output = await engine.run("speech-to-text", { audio, language: "en" });
     expect(output.kind).toBe("json");
     if (output.kind !== "json") return;

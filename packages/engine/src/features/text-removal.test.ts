@@ -2,6 +2,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawText, psnr, rawPixels, readFixture } from "../../test/helpers";
 import { createEngine, type Engine } from "../engine";
+import { decodeImage } from "../lib/image";
+import { detectText, letterMask } from "./text-removal";
 
 let engine: Engine;
 let clean: Buffer;
@@ -13,7 +15,7 @@ const TEXT_AREA = { top: 10, bottom: 50, left: 10, right: 230 };
 beforeAll(async () => {
   engine = createEngine({ workers: 1 });
   // chelsea.png: scikit-image sample data (photo by Stefan van der Walt), CC0.
-  clean = await sharp(await readFixture("chelsea.png"))
+  clean = await sharp(await readFixture("images/chelsea.png"))
     .removeAlpha()
     .resize(WIDTH, HEIGHT)
     .png()
@@ -52,4 +54,69 @@ describe("text removal", () => {
     const original = await rawPixels(clean);
     expect(psnr(result.data, original.data)).toBeGreaterThan(45);
   });
+});
+
+/** A caption over a busy photo, with the clean photo as truth and the pixels the caption changed. */
+async function captioned(
+  fixture: string,
+  width: number,
+  caption: { text: string; x: number; y: number; size: number },
+) {
+  const clean = await sharp(await readFixture(fixture))
+    .removeAlpha()
+    .toColourspace("srgb")
+    .resize({ width })
+    .png()
+    .toBuffer();
+  const { width: w, height: h } = await sharp(clean).metadata();
+  const image = await drawText(clean, w!, h!, [{ ...caption, fill: "white" }]);
+  const truth = await rawPixels(clean);
+  const drawn = await rawPixels(image);
+  const text = new Uint8Array(truth.width * truth.height);
+  for (let p = 0; p < text.length; p++) {
+    if ([0, 1, 2].some((c) => truth.data[p * 3 + c] !== drawn.data[p * 3 + c])) text[p] = 1;
+  }
+  return { image, truth, text };
+}
+
+describe("text removal on busy backgrounds", () => {
+  it("masks every letter of a 38 px bold caption over gravel, to its last letter", async () => {
+    // gravel.png: CC0 texture from scikit-image's sample data (see fixtures/README.md).
+    const { image, text } = await captioned("images/gravel.png", 512, {
+      text: "LIMITED OFFER",
+      x: 40,
+      y: 270,
+      size: 38,
+    });
+    const raster = await decodeImage(image);
+    const { boxes } = await detectText(raster);
+    const letters = letterMask(raster, boxes);
+    let covered = 0;
+    let total = 0;
+    for (let p = 0; p < text.length; p++) {
+      if (!text[p]) continue;
+      total++;
+      if (letters[p]) covered++;
+    }
+    expect(covered / total).toBeGreaterThan(0.99);
+    // The mask follows the letters, not their boxes: most of the line's box is left alone.
+    const boxArea = boxes.reduce((sum, box) => sum + (box.x1 - box.x0) * (box.y1 - box.y0), 0);
+    let masked = 0;
+    for (const value of letters) if (value) masked++;
+    expect(masked).toBeLessThan(boxArea * 0.6);
+  });
+
+  it.each([
+    ["rocket.jpg", 640, { text: "LIMITED OFFER", x: 140, y: 300, size: 38 }],
+    ["coffee.png", 480, { text: "SALE 50% OFF", x: 20, y: 150, size: 44 }],
+  ] as const)(
+    "paints a large caption out of %s to at least 18 dB in the text's pixels",
+    async (name, width, caption) => {
+      const { image, truth, text } = await captioned(`images/${name}`, width, caption);
+      const output = await engine.run("text-removal", { image });
+      if (output.kind !== "image") throw new Error("expected an image");
+      const result = await rawPixels(output.png);
+      expect(psnr(result.data, truth.data, (p) => text[p] === 1)).toBeGreaterThanOrEqual(18);
+    },
+  );
 });

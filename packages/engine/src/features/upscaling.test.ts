@@ -13,7 +13,7 @@ afterAll(() => engine.close());
 describe("upscaling", () => {
   it("doubles the size of an image and stays close to the original", async () => {
     // astronaut.png: scikit-image sample data (NASA portrait of Eileen Collins), public domain.
-    const original = await sharp(await readFixture("astronaut.png"))
+    const original = await sharp(await readFixture("images/astronaut.png"))
       .removeAlpha()
       .resize(200, 120)
       .png()

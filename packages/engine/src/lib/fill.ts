@@ -3,7 +3,7 @@ import { inpaintTelea } from "./opencv";
 import { completeImage } from "./patchmatch";
 
 /** Masks no thicker than this (half-width in pixels) are thin enough for Telea to fill without smearing. */
-export const THIN_MASK_HALF_WIDTH = 4;
+export const THIN_MASK_HALF_WIDTH = 2;
 
 export type FillMethod = "telea" | "patchmatch";
 

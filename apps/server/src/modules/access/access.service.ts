@@ -2,10 +2,13 @@ import {
   canAccessProject,
   emptyPermissions,
   fullPermissions,
+  GRANT_EXCEEDS_OWN_PERMISSIONS,
   hasPermission,
   normalizePermissions,
+  PERMISSION_PATHS,
   type PermissionPath,
   type Permissions,
+  PLAYGROUND_ACCESS_REFUSED,
   permissionsSchema,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
@@ -103,4 +106,38 @@ export async function requireProjectAccess(db: Executor, userId: string, project
     throw new AppError("forbidden", "You do not have access to this project.");
   }
   return { project, membership: resolved };
+}
+
+/**
+ * A project the caller may use in the playground: access to the project and `organization.playground`.
+ * Everything the playground shows or changes (feature calls, history, stored files, deletions, AI Clones)
+ * goes through this one check, so no path reaches the playground's data with less.
+ */
+export async function requirePlaygroundAccess(db: Executor, userId: string, projectId: string) {
+  const access = await requireProjectAccess(db, userId, projectId);
+  if (!hasPermission(access.membership.permissions, "organization.playground")) {
+    throw new AppError("forbidden", PLAYGROUND_ACCESS_REFUSED);
+  }
+  return access;
+}
+
+/**
+ * A member grants only what they hold. Refuses a tree (an invitation's, or a member's new one) that
+ * turns on any right the grantor lacks, `projects.all` and each project included; the owner holds all.
+ * `current` is the member's tree before an edit: a right they already had may stay without the grantor
+ * holding it (keeping is not granting), and any right may be taken away.
+ */
+export function requireGrantable(grantor: Membership, requested: Permissions, current?: Permissions): void {
+  const wanted = normalizePermissions({ ...requested, owner: false }, grantor.projectIds);
+  const paths: PermissionPath[] = [
+    ...PERMISSION_PATHS,
+    ...grantor.projectIds.map((id): PermissionPath => `projects.${id}`),
+  ];
+  const beyond = paths.filter(
+    (path) =>
+      hasPermission(wanted, path) &&
+      !hasPermission(grantor.permissions, path) &&
+      !(current && hasPermission(current, path)),
+  );
+  if (beyond.length > 0) throw new AppError("forbidden", GRANT_EXCEEDS_OWN_PERMISSIONS);
 }

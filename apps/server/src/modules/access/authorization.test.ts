@@ -1,7 +1,8 @@
-import { allCalls, emptyPermissions } from "@prism/contract";
+import { allCalls, emptyPermissions, fullPermissions } from "@prism/contract";
 import { getTableName, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import { addMember } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import {
@@ -57,6 +58,8 @@ describe("authorization", () => {
   const world = {} as {
     owner: Awaited<ReturnType<typeof signUpAndConfirm>>;
     member: Awaited<ReturnType<typeof signUpAndConfirm>>;
+    /** Every right and every project, but not the playground. */
+    nonPlayer: Awaited<ReturnType<typeof signUpAndConfirm>>;
     stranger: Awaited<ReturnType<typeof signUpAndConfirm>>;
     organizationId: string;
     projectId: string;
@@ -123,6 +126,9 @@ describe("authorization", () => {
         { session: world.owner.session },
       )
     ).json().invoices[0].invoiceId;
+    const allButPlayground = fullPermissions(false);
+    allButPlayground.organization.playground = false;
+    world.nonPlayer = await addMember(testApp, world.owner.session, world.organizationId, allButPlayground);
     world.stranger = await signUpAndConfirm(testApp);
     world.strangerProjectId = world.stranger.userInfo.organizations[0].projects[0].id;
   });
@@ -320,6 +326,30 @@ describe("authorization", () => {
         expect(await snapshot(testApp), path).toBe(before);
       }
     }
+  });
+
+  /** The playground's calls, which need `organization.playground` besides access to the project. */
+  const PLAYGROUND_CALLS = [
+    "/v1/users/playground/get-requests",
+    "/v1/users/playground/delete-request",
+    "/v1/users/playground/get-trained-identities",
+  ];
+
+  it("refuses the playground's calls to a member with the project but without the playground right", async () => {
+    for (const path of PLAYGROUND_CALLS) {
+      for (const { payload } of matrix[path] ?? []) {
+        const before = await snapshot(testApp);
+        const response = await post(testApp, path, payload(), { session: world.nonPlayer.session });
+        expect(response.statusCode, `${path} ${response.body}`).toBe(403);
+        expect(response.json().error, path).toBe("forbidden");
+        expect(await snapshot(testApp), path).toBe(before);
+      }
+    }
+    // Every playground call of the contract is in the list above.
+    const playgroundPaths = registeredSessionCalls
+      .map((call) => call.path)
+      .filter((path) => path.startsWith("/v1/users/playground/") && path in matrix);
+    expect(playgroundPaths.sort()).toEqual([...PLAYGROUND_CALLS].sort());
   });
 
   it("answers 404, not 500, for ids that are not ids", async () => {

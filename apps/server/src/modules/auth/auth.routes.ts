@@ -22,6 +22,7 @@ import {
   endSession,
   setSessionCookie,
 } from "./session.service";
+import { clearSignUpAttempt, signUpAttemptOf, startSignUpAttempt } from "./sign-up-attempt";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -60,7 +61,8 @@ async function guardPublicCall(
   body: { email: string; recaptchaToken?: string | undefined; recaptchaType?: BotCheckKind | undefined },
 ): Promise<void> {
   const [perIp, perEmail] = rules;
-  await consumeRateLimit(deps.database.db, perIp, request.ip);
+  const ipScale = deps.config.limits.authLimitsPerIpScale;
+  await consumeRateLimit(deps.database.db, { ...perIp, limit: perIp.limit * ipScale }, request.ip);
   await consumeRateLimit(deps.database.db, perEmail, body.email);
   const human = await deps.botCheck.verify({
     token: body.recaptchaToken,
@@ -85,20 +87,23 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
 
   registerCall(app, deps, calls.users.login, async ({ body, request, reply }) => {
     await guardPublicCall(deps, request, AUTH_RATE_LIMITS.login, body);
-    const userId = await logIn(deps, body);
+    // An unverified account answers 403 with a fresh code, which this browser's attempt cookie (set on
+    // that error answer) lets it confirm.
+    const userId = await logIn(deps, body, () => startSignUpAttempt(request, reply, secureCookies));
     setSessionCookie(reply, await startSession(request, userId, body.rememberMe), secureCookies);
     return getUserInfo(deps.database.db, userId);
   });
 
-  registerCall(app, deps, calls.users.create, async ({ body, request }) => {
+  registerCall(app, deps, calls.users.create, async ({ body, request, reply }) => {
     await guardPublicCall(deps, request, AUTH_RATE_LIMITS.create, body);
-    await signUp(deps, body);
+    await signUp(deps, body, startSignUpAttempt(request, reply, secureCookies));
     return {};
   });
 
   registerCall(app, deps, calls.users.confirm, async ({ body, request, reply }) => {
     await guardPublicCall(deps, request, AUTH_RATE_LIMITS.confirm, body);
-    const userId = await confirmEmail(deps, body);
+    const userId = await confirmEmail(deps, body, signUpAttemptOf(request));
+    clearSignUpAttempt(reply, secureCookies);
     setSessionCookie(reply, await startSession(request, userId, false), secureCookies);
     return getUserInfo(deps.database.db, userId);
   });

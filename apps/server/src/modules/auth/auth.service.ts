@@ -1,4 +1,12 @@
-import { VERIFICATION_CODE_TTL_MS } from "@prism/contract";
+import {
+  INVALID_PASSWORD,
+  INVALID_VERIFICATION_CODE,
+  LOGIN_USER_NOT_FOUND,
+  USER_ALREADY_ACTIVE,
+  USER_ALREADY_EXISTS,
+  VERIFICATION_CODE_NOT_FOUND,
+  VERIFICATION_CODE_TTL_MS,
+} from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
@@ -8,44 +16,69 @@ import { passwordResetMail, verificationCodeMail } from "../../providers/mail/te
 import type { OAuthProfile } from "../../providers/oauth/google";
 import { insertOrganizationWithOwner } from "../organizations/organizations.store";
 import { findUserByEmail, hasAnyMembership, updateUser } from "../users/users.store";
-import { hashPassword, verifyPassword } from "./password-hashing";
-import { consumeVerificationCode, issueVerificationCode } from "./verification-codes";
+import { verifyPasswordOrDummy } from "./password-hashing";
+import {
+  type CodeAttempt,
+  consumeVerificationCode,
+  deleteVerificationCodes,
+  issueVerificationCode,
+} from "./verification-codes";
 
 const CODE_VALID_MINUTES = VERIFICATION_CODE_TTL_MS / 60_000;
 
-type Deps = Pick<AppDependencies, "database" | "mailer">;
+type Deps = Pick<AppDependencies, "database" | "mailer" | "passwords">;
 
-async function mailVerificationCode(deps: Deps, user: { id: string; email: string; firstName: string }) {
-  const code = await issueVerificationCode(deps.database.db, user.id, "verify-email");
+/** Mails a sign-up code bound to one attempt: the browser that asked and the password it chose. */
+async function mailVerificationCode(
+  deps: Deps,
+  user: { id: string; email: string; firstName: string },
+  attempt: CodeAttempt,
+) {
+  const code = await issueVerificationCode(deps.database.db, user.id, "verify-email", attempt);
   await deps.mailer.send(verificationCodeMail(user.email, user.firstName, code, CODE_VALID_MINUTES));
 }
 
 /**
  * Marks the user active and, on their very first activation, gives them an organization of their own
  * with one project (so a new account lands on a usable console). Idempotent: a user who already has
- * a membership (an invitation, an earlier activation) gets nothing new.
+ * a membership (an invitation, an earlier activation) gets nothing new. Every other pending sign-up
+ * attempt ends here: its code must not change the password of an account that is now in use.
  */
 async function activateUser(tx: Executor, user: { id: string; firstName: string }): Promise<void> {
   await updateUser(tx, user.id, { isActive: true });
+  await deleteVerificationCodes(tx, user.id, "verify-email");
   if (await hasAnyMembership(tx, user.id)) return;
   await insertOrganizationWithOwner(tx, { name: `${user.firstName}'s Organization`, ownerId: user.id });
 }
 
+/**
+ * Starts (or repeats) a sign-up in the browser whose attempt hash is given. The account stays inactive
+ * and its password unusable until a code confirms it; the code mailed here confirms only this attempt,
+ * in this browser, with this password. So a stranger who signs up with someone else's address, before
+ * or after them, can neither keep nor impose a password: the owner's own code activates the owner's
+ * attempt, and the stranger's code, which only the owner's mailbox receives, fails in the owner's browser.
+ */
 export async function signUp(
   deps: Deps,
   input: { firstName: string; lastName: string; email: string; password: string },
+  attemptHash: string,
 ): Promise<void> {
   const db = deps.database.db;
   const existing = await findUserByEmail(db, input.email);
   if (existing?.isActive) {
-    throw new AppError("user-already-exists", "The email already exists. Please select a different one");
+    throw new AppError("user-already-exists", USER_ALREADY_EXISTS);
   }
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.passwords.hash(input.password);
+  const attempt: CodeAttempt = {
+    attemptHash,
+    passwordHash,
+    firstName: input.firstName,
+    lastName: input.lastName,
+  };
   let user: { id: string; email: string; firstName: string };
   if (existing) {
-    // An unverified sign-up may be repeated (lost mail, a typo) and the latest details win. That also
-    // defeats pre-registration: a stranger who signed up with someone else's address first cannot keep
-    // their password once the owner signs up; only the mailbox owner can ever activate the account.
+    // An unverified sign-up may be repeated (lost mail, a typo): the latest password is the one a
+    // later sign-in of the still unverified account checks before mailing a new code.
     await updateUser(db, existing.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
     user = { id: existing.id, email: existing.email, firstName: input.firstName };
   } else {
@@ -56,46 +89,74 @@ export async function signUp(
       .returning();
     const row = inserted[0];
     // Lost a race with a parallel sign-up of the same address.
-    if (!row)
-      throw new AppError("user-already-exists", "The email already exists. Please select a different one");
+    if (!row) throw new AppError("user-already-exists", USER_ALREADY_EXISTS);
     user = row;
   }
-  await mailVerificationCode(deps, user);
+  await mailVerificationCode(deps, user, attempt);
 }
 
+/**
+ * Activates the account with the attempt this browser started (null: it started none), taking that
+ * attempt's password and names. A code of any other attempt is an invalid code.
+ */
 export async function confirmEmail(
   deps: Deps,
   input: { email: string; verificationCode: string },
+  attemptHash: string | null,
 ): Promise<string> {
   const db = deps.database.db;
   const user = await findUserByEmail(db, input.email);
-  if (!user) throw new AppError("user-not-found", "We cannot find the provided email on our database.");
-  if (user.isActive) {
-    throw new AppError(
-      "user-already-active",
-      "This account is already verified. Please go back and sign in.",
-    );
-  }
-  const check = await consumeVerificationCode(db, user.id, "verify-email", input.verificationCode);
-  if (check === "missing") {
-    throw new AppError(
-      "verification-code-not-found",
-      "No active verification code found. Please go back and generate a new one.",
-    );
-  }
-  if (check === "invalid") throw new AppError("invalid-verification-code", "Invalid verification code");
-  await db.transaction((tx) => activateUser(tx, user));
+  if (!user) throw new AppError("user-not-found", LOGIN_USER_NOT_FOUND);
+  if (user.isActive) throw new AppError("user-already-active", USER_ALREADY_ACTIVE);
+  const check = await consumeVerificationCode(
+    db,
+    user.id,
+    "verify-email",
+    input.verificationCode,
+    attemptHash,
+  );
+  if (check.result === "missing")
+    throw new AppError("verification-code-not-found", VERIFICATION_CODE_NOT_FOUND);
+  if (check.result === "invalid") throw new AppError("invalid-verification-code", INVALID_VERIFICATION_CODE);
+  const { attempt } = check;
+  await db.transaction(async (tx) => {
+    // Conditional on the account still being pending: of two confirmations racing, one sets the password.
+    const claimed = await tx
+      .update(users)
+      .set({
+        passwordHash: attempt.passwordHash,
+        ...(attempt.firstName !== null ? { firstName: attempt.firstName } : {}),
+        ...(attempt.lastName !== null ? { lastName: attempt.lastName } : {}),
+      })
+      .where(and(eq(users.id, user.id), eq(users.isActive, false)))
+      .returning({ id: users.id });
+    if (claimed.length === 0) throw new AppError("user-already-active", USER_ALREADY_ACTIVE);
+    await activateUser(tx, { id: user.id, firstName: attempt.firstName ?? user.firstName });
+  });
   return user.id;
 }
 
-export async function logIn(deps: Deps, input: { email: string; password: string }): Promise<string> {
+/**
+ * Signs in. An unknown email and an account without a password cost one password verification like
+ * any other sign-in, so response times do not reveal which accounts exist. An unverified account with
+ * the right password gets a new code, bound to this browser's attempt and to that password.
+ */
+export async function logIn(
+  deps: Deps,
+  input: { email: string; password: string },
+  startAttempt: () => string,
+): Promise<string> {
   const user = await findUserByEmail(deps.database.db, input.email);
-  if (!user) throw new AppError("user-not-found", "We cannot find the provided email on our database.");
-  const passwordMatches =
-    user.passwordHash !== null && (await verifyPassword(user.passwordHash, input.password));
-  if (!passwordMatches) throw new AppError("invalid-credentials", "Invalid password");
+  const passwordMatches = await verifyPasswordOrDummy(deps.passwords, user?.passwordHash, input.password);
+  if (!user) throw new AppError("user-not-found", LOGIN_USER_NOT_FOUND);
+  if (!passwordMatches) throw new AppError("invalid-credentials", INVALID_PASSWORD);
   if (!user.isActive) {
-    await mailVerificationCode(deps, user);
+    await mailVerificationCode(deps, user, {
+      attemptHash: startAttempt(),
+      passwordHash: user.passwordHash,
+      firstName: null,
+      lastName: null,
+    });
     throw new AppError(
       "user-not-active",
       "Your email address is not verified yet. We have sent you a new verification code.",
@@ -125,8 +186,8 @@ export async function resetPassword(
   const user = await findUserByEmail(db, input.email);
   if (!user) throw new AppError("user-not-found", "Email address not found.");
   const check = await consumeVerificationCode(db, user.id, "reset-password", input.resetCode);
-  if (check !== "valid") throw new AppError("invalid-reset-code", "Invalid verification code");
-  const passwordHash = await hashPassword(input.password);
+  if (check.result !== "valid") throw new AppError("invalid-reset-code", INVALID_VERIFICATION_CODE);
+  const passwordHash = await deps.passwords.hash(input.password);
   await db.transaction(async (tx) => {
     await updateUser(tx, user.id, { passwordHash });
     if (!user.isActive) await activateUser(tx, user);
@@ -136,7 +197,9 @@ export async function resetPassword(
 
 /**
  * Google / GitHub sign-in: a known identity signs in its user; otherwise the verified email links to
- * an existing account (the provider vouches for the mailbox) or creates a new, active one.
+ * an existing account (the provider vouches for the mailbox) or creates a new, active one. A pending
+ * account is activated without a password: the provider proves the mailbox, not the password a pending
+ * sign-up chose, which may be a stranger's. The owner can set one through "forgot password".
  */
 export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promise<string> {
   const db = deps.database.db;
@@ -172,7 +235,10 @@ export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promis
       if (!inserted) throw new Error("user insert returned no row");
       user = inserted;
     }
-    if (!user.isActive) await activateUser(tx, user);
+    if (!user.isActive) {
+      await updateUser(tx, user.id, { passwordHash: null });
+      await activateUser(tx, user);
+    }
     await tx
       .insert(oauthAccounts)
       .values({ provider: profile.provider, providerUserId: profile.subject, userId: user.id })

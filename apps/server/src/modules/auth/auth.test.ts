@@ -7,6 +7,7 @@ import {
   STRONG_PASSWORD,
   sessionCookieOf,
   signUpAndConfirm,
+  TestBrowser,
   uniqueEmail,
 } from "../../../test/accounts";
 import { createTestApp, type TestApp } from "../../../test/test-app";
@@ -26,7 +27,8 @@ describe("accounts", () => {
   describe("sign-up and verification", () => {
     it("creates an inactive user, mails a code, and confirming it signs in with a first organization", async () => {
       const email = uniqueEmail("grace");
-      const created = await post(testApp, "/v1/users/create", {
+      const browser = new TestBrowser(testApp);
+      const created = await browser.post("/v1/users/create", {
         firstName: "Grace",
         lastName: "Hopper",
         email: `  ${email.toUpperCase()} `,
@@ -45,7 +47,7 @@ describe("accounts", () => {
       const [codeRow] = await testApp.database.db.select().from(verificationCodes);
       expect(codeRow?.codeHash).not.toContain(code);
 
-      const confirmed = await post(testApp, "/v1/users/confirm", { email, verificationCode: code });
+      const confirmed = await browser.post("/v1/users/confirm", { email, verificationCode: code });
       expect(confirmed.statusCode).toBe(200);
       const userInfo = confirmed.json();
       expect(userInfo).toMatchObject({ firstName: "Grace", lastName: "Hopper", email });
@@ -78,7 +80,7 @@ describe("accounts", () => {
         password: STRONG_PASSWORD,
       });
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({
+      expect(again.json()).toMatchObject({
         error: "user-already-exists",
         message: "The email already exists. Please select a different one",
       });
@@ -92,7 +94,7 @@ describe("accounts", () => {
         password: "short",
       });
       expect(weak.statusCode).toBe(400);
-      expect(weak.json()).toEqual({
+      expect(weak.json()).toMatchObject({
         error: "invalid-input",
         message: "password: Password must be at least 8 characters long.",
       });
@@ -123,7 +125,8 @@ describe("accounts", () => {
       expect(unknown.json().error).toBe("user-not-found");
 
       const email = uniqueEmail();
-      await post(testApp, "/v1/users/create", {
+      const browser = new TestBrowser(testApp);
+      await browser.post("/v1/users/create", {
         firstName: "A",
         lastName: "B",
         email,
@@ -131,36 +134,36 @@ describe("accounts", () => {
       });
       const code = await latestCodeFor(testApp, email);
       const wrongCode = code === "000000" ? "111111" : "000000";
-      const wrong = await post(testApp, "/v1/users/confirm", { email, verificationCode: wrongCode });
+      const wrong = await browser.post("/v1/users/confirm", { email, verificationCode: wrongCode });
       expect(wrong.statusCode).toBe(400);
-      expect(wrong.json()).toEqual({
+      expect(wrong.json()).toMatchObject({
         error: "invalid-verification-code",
         message: "Invalid verification code",
       });
 
       for (let attempt = 2; attempt <= 5; attempt += 1) {
-        await post(testApp, "/v1/users/confirm", { email, verificationCode: wrongCode });
+        await browser.post("/v1/users/confirm", { email, verificationCode: wrongCode });
       }
-      const locked = await post(testApp, "/v1/users/confirm", { email, verificationCode: code });
-      expect(locked.json()).toEqual({
+      const locked = await browser.post("/v1/users/confirm", { email, verificationCode: code });
+      expect(locked.json()).toMatchObject({
         error: "verification-code-not-found",
         message: "No active verification code found. Please go back and generate a new one.",
       });
 
       // A new sign-up attempt issues a fresh code that works.
-      await post(testApp, "/v1/users/create", {
+      await browser.post("/v1/users/create", {
         firstName: "A",
         lastName: "B",
         email,
         password: STRONG_PASSWORD,
       });
-      const fresh = await post(testApp, "/v1/users/confirm", {
+      const fresh = await browser.post("/v1/users/confirm", {
         email,
         verificationCode: await latestCodeFor(testApp, email),
       });
       expect(fresh.statusCode).toBe(200);
 
-      const again = await post(testApp, "/v1/users/confirm", { email, verificationCode: code });
+      const again = await browser.post("/v1/users/confirm", { email, verificationCode: code });
       expect(again.json().error).toBe("user-already-active");
     });
 
@@ -184,14 +187,14 @@ describe("accounts", () => {
       const { email } = await signUpAndConfirm(testApp);
       const wrong = await post(testApp, "/v1/users/login", { email, password: "Wrong-passw0rd!" });
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json()).toEqual({ error: "invalid-credentials", message: "Invalid password" });
+      expect(wrong.json()).toMatchObject({ error: "invalid-credentials", message: "Invalid password" });
 
       const unknown = await post(testApp, "/v1/users/login", {
         email: uniqueEmail(),
         password: STRONG_PASSWORD,
       });
       expect(unknown.statusCode).toBe(400);
-      expect(unknown.json()).toEqual({
+      expect(unknown.json()).toMatchObject({
         error: "user-not-found",
         message: "We cannot find the provided email on our database.",
       });
@@ -227,7 +230,9 @@ describe("accounts", () => {
 
       const plain = await post(testApp, "/v1/users/login", { email, password: STRONG_PASSWORD });
       const shortCookie = sessionCookieOf(plain);
-      expect(shortCookie?.expires).toBeUndefined();
+      // A day, restarts of the browser included: the cookie carries the expiry, not the browser session.
+      const dayAway = Date.now() + SESSION_MS;
+      expect(Math.abs(new Date(shortCookie?.expires ?? 0).getTime() - dayAway)).toBeLessThan(60_000);
       const rows = await testApp.database.db.select().from(sessions);
       const plainRow = rows.find((row) => !row.rememberMe && row.createdAt.getTime() > Date.now() - 5_000);
       expect(Math.abs((plainRow?.expiresAt.getTime() ?? 0) - (Date.now() + SESSION_MS))).toBeLessThan(60_000);
@@ -301,7 +306,7 @@ describe("accounts", () => {
       const { email, session } = await signUpAndConfirm(testApp);
       const unknown = await post(testApp, "/v1/users/forgot-password", { email: uniqueEmail() });
       expect(unknown.statusCode).toBe(400);
-      expect(unknown.json()).toEqual({ error: "user-not-found", message: "Email address not found." });
+      expect(unknown.json()).toMatchObject({ error: "user-not-found", message: "Email address not found." });
 
       expect((await post(testApp, "/v1/users/forgot-password", { email })).statusCode).toBe(200);
       const code = await latestCodeFor(testApp, email);
@@ -310,7 +315,10 @@ describe("accounts", () => {
         password: "Another-pass1!",
         resetCode: code === "999999" ? "000000" : "999999",
       });
-      expect(wrong.json()).toEqual({ error: "invalid-reset-code", message: "Invalid verification code" });
+      expect(wrong.json()).toMatchObject({
+        error: "invalid-reset-code",
+        message: "Invalid verification code",
+      });
 
       const reset = await post(testApp, "/v1/users/reset-password", {
         email,
@@ -394,6 +402,33 @@ describe("accounts", () => {
         { remoteAddress: "203.0.113.8" },
       );
       expect(otherIp.statusCode).toBe(400);
+    });
+
+    it("scales the per-IP throttle by AUTH_LIMITS_PER_IP_SCALE and keeps the per-email one", async () => {
+      const scaled = await createTestApp({ AUTH_LIMITS_PER_IP_SCALE: "2" });
+      try {
+        const remoteAddress = "203.0.113.9";
+        const statuses: number[] = [];
+        for (let attempt = 0; attempt < 61; attempt += 1) {
+          statuses.push(
+            (await post(scaled, "/v1/users/forgot-password", { email: uniqueEmail() }, { remoteAddress }))
+              .statusCode,
+          );
+        }
+        expect(statuses.slice(0, 60).every((status) => status === 400)).toBe(true);
+        expect(statuses[60]).toBe(429);
+        const email = uniqueEmail();
+        const perEmail: number[] = [];
+        for (let attempt = 0; attempt < 6; attempt += 1) {
+          perEmail.push(
+            (await post(scaled, "/v1/users/forgot-password", { email }, { remoteAddress: "203.0.113.10" }))
+              .statusCode,
+          );
+        }
+        expect(perEmail[5]).toBe(429);
+      } finally {
+        await scaled.close();
+      }
     });
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import argon2 from "argon2";
 
 /**
@@ -16,4 +17,30 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   } catch {
     return false;
   }
+}
+
+/** How the server hashes and checks passwords; a dependency so tests can observe the work done. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+export const argon2Passwords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks `password` against `hash`, or, when there is no hash to check (an unknown email, an account
+ * that signs in only with Google or GitHub), against a throwaway hash of the same cost, so the answer
+ * takes as long either way and its timing does not tell which accounts exist. Always false then.
+ */
+export async function verifyPasswordOrDummy(
+  passwords: PasswordHasher,
+  hash: string | null | undefined,
+  password: string,
+): Promise<boolean> {
+  if (hash) return passwords.verify(hash, password);
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  await passwords.verify(await dummyHash, password);
+  return false;
 }

@@ -81,7 +81,8 @@ export async function endAllSessions(db: Executor, userId: string, exceptSession
 
 /**
  * httpOnly so scripts never see the token, SameSite=Lax against cross-site sends, Secure in production.
- * Without Remember Me the cookie is a browser-session cookie; the server-side expiry (1 day) holds anyway.
+ * The cookie lives exactly as long as the session (1 day, or 1 year with Remember Me): a browser-session
+ * cookie would die with the browser, and the spec keeps a plain session for a day, restarts included.
  */
 export function setSessionCookie(reply: FastifyReply, session: NewSession, secure: boolean): void {
   reply.setCookie(SESSION_COOKIE, session.token, {
@@ -89,7 +90,8 @@ export function setSessionCookie(reply: FastifyReply, session: NewSession, secur
     sameSite: "lax",
     secure,
     path: "/",
-    ...(session.rememberMe ? { expires: session.expiresAt } : {}),
+    expires: session.expiresAt,
+    maxAge: Math.round((session.rememberMe ? REMEMBER_ME_SESSION_MS : SESSION_MS) / 1000),
   });
 }
 

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import { isIPv4 } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 
 const MAILBOX_PAGE = `<!doctype html>
@@ -25,13 +26,29 @@ const meta=document.createElement("div");meta.className="meta";meta.textContent=
 const pre=document.createElement("pre");pre.textContent=m.text;a.append(h,meta,pre);main.append(a);}});`;
 
 /**
+ * Whether the TCP peer is this machine. The socket's own address, never X-Forwarded-For: behind a proxy
+ * on the same machine every request would look local, so the mailbox must not be published that way.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  if (address === "::1") return true;
+  const ipv4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  return isIPv4(ipv4) && ipv4.startsWith("127.");
+}
+
+/**
  * The development mailbox: the outbox as JSON and as a small page, so sign-up codes can be read
- * without an SMTP server. Never registered in production.
+ * without an SMTP server. Never registered in production, and only for requests from this machine's
+ * loopback interface: it shows every code and invitation the server mailed, so anyone else reading it
+ * could take over any account being created.
  */
 export function registerDevMailboxRoutes(app: FastifyInstance, deps: AppDependencies): void {
   if (deps.config.isProduction) return;
-  app.get("/dev/mailbox", async () => deps.outbox.list());
-  app.get("/dev/mailbox.html", async (_request, reply) =>
+  const localOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isLoopbackAddress(request.socket.remoteAddress)) return reply.callNotFound();
+  };
+  app.get("/dev/mailbox", { onRequest: localOnly }, async () => deps.outbox.list());
+  app.get("/dev/mailbox.html", { onRequest: localOnly }, async (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(MAILBOX_PAGE),
   );
   app.get("/dev/mailbox.css", async (_request, reply) =>

@@ -5,7 +5,6 @@ import {
   FEATURES,
   type Feature,
   featureByEndpoint,
-  hasPermission,
   IDENTITY_REQUEST_HEADER,
   MAX_IMAGE_BYTES,
   microsToUsd,
@@ -17,35 +16,42 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { featureRequests, usageDaily } from "../../db/schema";
 import { AppError } from "../../errors";
-import { registerCall } from "../../http/register-call";
+import { authenticateApiKeyRequest, bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { registerCall, registerSessionOrApiKeyCall } from "../../http/register-call";
 import { isValidFileKey } from "../../providers/storage/file-store";
-import { isUuid, requireProjectAccess } from "../access/access.service";
-import { authenticateApiKey } from "../api-keys/api-keys.service";
+import {
+  isUuid,
+  NOT_FOUND_PROJECT,
+  requirePlaygroundAccess,
+  requireProjectAccess,
+} from "../access/access.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import {
+  admitFeatureCall,
   type FeatureCaller,
   type GatewayDeps,
+  priceFloorMicros,
   requireAvailableProvider,
+  requireBalanceFor,
   requireUsableIdentity,
   runFeatureCall,
 } from "./feature-calls.service";
 import { listHistory, toHistoryRecord } from "./feature-requests.store";
+import type { TrackedCall } from "./in-flight-calls";
 import { readMultipart, validateFiles } from "./uploads";
 
-const BEARER = /^Bearer\s+(\S+)$/i;
-
 /**
- * Who is calling a feature: an API key (the public API; the key's project) or a signed-in console
- * user naming a project in `x-authorization-project` (the playground), who needs the playground
- * permission and access to that project.
+ * Who is calling a feature, from the headers alone: an API key (the public API; the key's project,
+ * counted against the key's request rate) or a signed-in console user naming a project in
+ * `x-authorization-project` (the playground), who needs the playground permission and access to that
+ * project.
  */
 async function authenticateCaller(deps: AppDependencies, request: FastifyRequest): Promise<FeatureCaller> {
   const db = deps.database.db;
-  const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1];
+  const bearer = bearerKeyOf(request);
   if (bearer) {
-    const principal = await authenticateApiKey(db, bearer);
-    if (!principal) throw new AppError("invalid-api-key", "The API key is not valid, or has been revoked.");
+    const principal = await requireApiKey(deps, bearer);
     return {
       organizationId: principal.organizationId,
       projectId: principal.projectId,
@@ -60,10 +66,7 @@ async function authenticateCaller(deps: AppDependencies, request: FastifyRequest
   if (typeof projectId !== "string" || projectId === "") {
     throw new AppError("invalid-input", `The ${PROJECT_HEADER} header must name the project.`);
   }
-  const { project, membership } = await requireProjectAccess(db, user.userId, projectId);
-  if (!hasPermission(membership.permissions, "organization.playground")) {
-    throw new AppError("forbidden", "You do not have access to the playground of this organization.");
-  }
+  const { project } = await requirePlaygroundAccess(db, user.userId, projectId);
   return {
     organizationId: project.organizationId,
     projectId: project.id,
@@ -89,36 +92,67 @@ export function registerFeatureRoutes(
         parts: 64,
       },
     });
+    // A call refused before its upload was read ends the connection: draining the rest of a 30 MB
+    // body only to throw it away is what the early refusal is there to avoid.
+    scope.addHook("onSend", async (request, reply, payload) => {
+      if (!request.raw.complete) reply.header("connection", "close");
+      return payload;
+    });
     for (const feature of FEATURES) {
       scope.post(feature.endpoint, async (request) => {
-        const caller = await authenticateCaller(deps, request);
-        // An unavailable feature answers before any upload is read or anything is charged.
-        const provider = await requireAvailableProvider(gateway.registry, feature);
-        const { raw, fields } = await readMultipart(request, feature);
-        const files = await validateFiles(feature, raw);
-        const parsed = feature.bodySchema.safeParse(fields);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new AppError(
-            "invalid-input",
-            `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
-          );
+        // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
+        const tracked = gateway.inFlight?.enter();
+        try {
+          return await handleFeatureCall(feature, request, tracked);
+        } finally {
+          tracked?.exit();
         }
-        const body = parsed.data as Record<string, unknown>;
-        // The AI Clone is checked before any money is reserved or any upload stored.
-        const identity = await requireUsableIdentity(
-          db,
-          caller,
-          feature,
-          body,
-          request.headers[IDENTITY_REQUEST_HEADER],
+      });
+    }
+
+    async function handleFeatureCall(
+      feature: Feature,
+      request: FastifyRequest,
+      tracked: TrackedCall | undefined,
+    ) {
+      // Everything that can refuse the call from its headers does so before the body is read:
+      // credentials and the key's request rate, permission, availability, and whether the
+      // organization can pay the least this call can cost (and has a free slot).
+      const caller = await authenticateCaller(deps, request);
+      const provider = await requireAvailableProvider(gateway.registry, feature);
+      await admitFeatureCall(gateway, caller, feature);
+      const { raw, fields } = await readMultipart(request, feature, {
+        production: deps.config.isProduction,
+        // The fields sent before the files may raise the least price (an AI Clone named).
+        beforeFiles: async (early) => {
+          const floor = priceFloorMicros(gateway, feature, early);
+          if (floor > priceFloorMicros(gateway, feature)) await requireBalanceFor(gateway, caller, floor);
+        },
+      });
+      const files = await validateFiles(feature, raw);
+      const parsed = feature.bodySchema.safeParse(fields);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppError(
+          "invalid-input",
+          `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
         );
-        return runFeatureCall({ ...gateway, log: request.log }, caller, feature, {
-          provider,
-          files,
-          body,
-          ...(identity ? { identity } : {}),
-        });
+      }
+      const body = parsed.data as Record<string, unknown>;
+      // The AI Clone is checked before any money is reserved or any upload stored.
+      const identity = await requireUsableIdentity(
+        db,
+        caller,
+        feature,
+        body,
+        request.headers[IDENTITY_REQUEST_HEADER],
+      );
+      return runFeatureCall({ ...gateway, log: request.log }, caller, feature, {
+        provider,
+        files,
+        body,
+        ...(identity ? { identity } : {}),
+        ...(tracked ? { tracked } : {}),
       });
     }
   });
@@ -134,14 +168,14 @@ export function registerFeatureRoutes(
       const key = `${organizationId}/${projectId}/${name}`;
       const notFound = new AppError("not-found", "File not found.");
       if (!isValidFileKey(key)) throw notFound;
-      const bearer = BEARER.exec(request.headers.authorization ?? "")?.[1];
+      const bearer = bearerKeyOf(request);
       if (bearer) {
-        const principal = await authenticateApiKey(db, bearer);
+        const principal = await authenticateApiKeyRequest(deps, bearer);
         if (!principal || principal.projectId !== projectId) throw notFound;
       } else {
         const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
         if (!user) throw notFound;
-        const { project } = await requireProjectAccess(db, user.userId, projectId).catch(() => {
+        const { project } = await requirePlaygroundAccess(db, user.userId, projectId).catch(() => {
           throw notFound;
         });
         if (project.organizationId !== organizationId) throw notFound;
@@ -150,7 +184,7 @@ export function registerFeatureRoutes(
       if (!stored) throw notFound;
       return reply
         .type(stored.contentType)
-        .header("cache-control", "private, max-age=31536000, immutable")
+        .header("cache-control", "private, no-cache")
         .header("x-content-type-options", "nosniff")
         .send(stored.data);
     },
@@ -183,7 +217,7 @@ export function registerFeatureRoutes(
   });
 
   registerCall(app, deps, calls.playground.getRequests, async ({ user, body }) => {
-    await requireProjectAccess(db, user.userId, body.projectId);
+    await requirePlaygroundAccess(db, user.userId, body.projectId);
     const feature = featureByEndpoint(body.endpoint);
     if (!feature) throw new AppError("not-found", "Unknown feature.");
     const { rows, hasMoreItems } = await listHistory(db, body);
@@ -191,7 +225,7 @@ export function registerFeatureRoutes(
   });
 
   registerCall(app, deps, calls.playground.deleteRequest, async ({ user, body }) => {
-    await requireProjectAccess(db, user.userId, body.projectId);
+    await requirePlaygroundAccess(db, user.userId, body.projectId);
     if (!isUuid(body.requestId)) throw new AppError("not-found", "Request not found.");
     const [deleted] = await db
       .update(featureRequests)
@@ -217,31 +251,41 @@ export function registerFeatureRoutes(
     return {};
   });
 
-  registerCall(app, deps, calls.playground.getTrainedIdentities, async ({ user, body }) => {
-    await requireProjectAccess(db, user.userId, body.projectId);
-    // AI Clone training needs a GPU model server; no identities exist until one is configured.
-    const { rows, hasMoreItems } = await listHistory(db, {
-      projectId: body.projectId,
-      endpoint: "/v1/images/pegasus-training",
-      offset: body.offset,
-    });
-    return {
-      requests: rows
-        .filter((row) => row.status === "done")
-        .map((row) => {
-          const result = (row.responseBody ?? {}) as { identityId?: string; status?: string };
-          return {
-            ...toHistoryRecord(row),
-            description: String((row.requestBody as { description?: string }).description ?? ""),
-            identity_id: result.identityId ?? "",
-            identity_status: (["pending", "training", "ready", "failed"].includes(result.status ?? "")
-              ? result.status
-              : "pending") as "pending" | "training" | "ready" | "failed",
-          };
-        }),
-      hasMoreItems,
-    };
-  });
+  // API users learn their AI Clones' identity ids here (with their key, for the key's own project).
+  registerSessionOrApiKeyCall(
+    app,
+    deps,
+    calls.playground.getTrainedIdentities,
+    async ({ principal, body }) => {
+      if (principal.kind === "api-key") {
+        if (principal.key.projectId !== body.projectId) throw new AppError("not-found", NOT_FOUND_PROJECT);
+      } else {
+        await requirePlaygroundAccess(db, principal.user.userId, body.projectId);
+      }
+      // AI Clone training needs a GPU model server; no identities exist until one is configured.
+      const { rows, hasMoreItems } = await listHistory(db, {
+        projectId: body.projectId,
+        endpoint: "/v1/images/pegasus-training",
+        offset: body.offset,
+      });
+      return {
+        requests: rows
+          .filter((row) => row.status === "done")
+          .map((row) => {
+            const result = (row.responseBody ?? {}) as { identityId?: string; status?: string };
+            return {
+              ...toHistoryRecord(row),
+              description: String((row.requestBody as { description?: string }).description ?? ""),
+              identity_id: result.identityId ?? "",
+              identity_status: (["pending", "training", "ready", "failed"].includes(result.status ?? "")
+                ? result.status
+                : "pending") as "pending" | "training" | "ready" | "failed",
+            };
+          }),
+        hasMoreItems,
+      };
+    },
+  );
 
   registerCall(app, deps, calls.statistics.get, async ({ user, body }) => {
     const allowed: string[] = [];

@@ -3,21 +3,26 @@ import {
   AI_CLONE_NOT_FOUND,
   AI_CLONE_NOT_READY,
   billableUnits,
+  CALL_INTERRUPTED_BY_RESTART,
+  concurrentCallsLimitedText,
   ERROR_DIALOGS,
   ERROR_MESSAGES,
-  FEATURES,
   type Feature,
   type FeatureCallResponse,
   IDENTITY_REQUEST_HEADER,
+  type IdentityStatus,
+  identityStatusSchema,
   MAX_EXTENSION_SIDE,
   microsToUsd,
+  RESTART_RETRY_AFTER_SECONDS,
   THUMBNAIL_SUFFIX,
+  TRAINING_NO_IDENTITY,
 } from "@prism/contract";
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
-import { featureRequests, organizations } from "../../db/schema";
+import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
   type FeatureProvider,
@@ -30,12 +35,13 @@ import { isUuid } from "../access/access.service";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
 import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
+import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
-export const TRAINING_SUBMIT_JOB = "training-submit";
 export const TRAINING_POLL_JOB = "training-poll";
-const ASYNCHRONOUS_ENDPOINTS = FEATURES.filter((feature) => feature.asynchronous).map(
-  (feature) => feature.endpoint,
-);
+/** The first look at a new training's status; later ones follow every TRAINING_POLL_INTERVAL_MS. */
+export const TRAINING_FIRST_POLL_MS = 5_000;
+export const TRAINING_POLL_INTERVAL_MS = 30_000;
+const IDENTITY_FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
 
 import type { PriceBook } from "./prices";
 import type { ValidatedFile } from "./uploads";
@@ -53,7 +59,16 @@ export interface GatewayDeps {
   registry: ProviderRegistry;
   prices: PriceBook;
   providerTimeoutMs: number;
+  /** Feature calls one organization may have running at once (0: no limit). */
+  organizationConcurrentCalls: number;
+  /**
+   * How long after its provider timeout a call still open counts as abandoned by a crash: it no longer
+   * counts against the concurrency limit, and the sweeper refunds it.
+   */
+  abandonedAfterMs: number;
   log: FastifyBaseLogger;
+  /** This process's running calls, for a graceful stop (absent: calls are not tracked). */
+  inFlight?: InFlightCalls;
   /** Called after every settled charge (auto recharge), not awaited by the response. */
   afterCharge?: (organizationId: string) => Promise<unknown>;
 }
@@ -94,19 +109,21 @@ async function storeImage(
   ]);
 }
 
-async function storeInputs(deps: GatewayDeps, caller: FeatureCaller, files: Record<string, ValidatedFile[]>) {
-  const stored: Record<string, string[]> = {};
+/** Stores each input under the key the request row already names (images re-encoded, see storeImage). */
+async function storeInputs(
+  deps: GatewayDeps,
+  files: Record<string, ValidatedFile[]>,
+  keys: Record<string, string[]>,
+): Promise<void> {
   for (const [field, list] of Object.entries(files)) {
-    stored[field] = [];
-    for (const file of list) {
-      const key = newFileKey(caller);
+    for (const [index, file] of list.entries()) {
+      const key = keys[field]?.[index];
+      if (!key) throw new Error(`no key for input ${field}[${index}]`);
       if (file.mimeType.startsWith("image/")) {
         await storeImage(deps.files, key, file.buffer, file.mimeType === "image/jpeg" ? "jpeg" : "png");
       } else await deps.files.put(key, file.buffer, file.mimeType);
-      stored[field].push(key);
     }
   }
-  return stored;
 }
 
 function checkExtensionBounds(
@@ -196,9 +213,91 @@ export async function requireUsableIdentity(
 }
 
 /**
- * One feature call, the same for the playground and the public API (DESIGN.md §5): availability and
- * validation (done by the caller, before any upload is stored) → price reservation (402 when short) → inputs stored → request row
- * `generating` → provider with a timeout → result stored → settle with the usage rollup, or refund.
+ * The least a call of `feature` can cost: one unit (a minute of audio), at the AI Clone price when the
+ * fields read so far name a clone.
+ */
+export function priceFloorMicros(
+  deps: Pick<GatewayDeps, "prices">,
+  feature: Feature,
+  fields: Record<string, string> = {},
+): bigint {
+  const price = deps.prices.of(feature);
+  const withIdentity = (fields.identity_id ?? "").trim() !== "";
+  return withIdentity && price.identityUnitMicros !== undefined ? price.identityUnitMicros : price.unitMicros;
+}
+
+/** Calls started before this are taken for abandoned by a crash: they no longer count as in flight. */
+function inFlightSince(deps: Pick<GatewayDeps, "providerTimeoutMs" | "abandonedAfterMs">): Date {
+  return new Date(Date.now() - deps.providerTimeoutMs - deps.abandonedAfterMs);
+}
+
+/** The organization's calls in flight, as SQL over its id (in a select or a condition). */
+function callsInFlightOf(organizationId: SQLWrapper | string, since: Date) {
+  return sql<number>`(select count(*)::int from ${featureRequests}
+    where ${featureRequests.organizationId} = ${organizationId}
+      and ${featureRequests.status} = 'generating' and ${featureRequests.createdAt} > ${since})`;
+}
+
+function tooManyCalls(limit: number): AppError {
+  return new AppError("too-many-requests", concurrentCallsLimitedText(limit), {
+    headers: { "retry-after": "1" },
+  });
+}
+
+/**
+ * Whether the caller may start a call at all, decided from the headers before its upload is read (one
+ * query): a locked feature (training before the first deposit), the organization's calls in flight,
+ * and a balance below the least the call can cost all refuse it here, so a caller who cannot pay
+ * never gets a byte of the upload buffered. The reservation made later is the exact price and is the
+ * check that counts; this one only refuses early.
+ */
+export async function admitFeatureCall(
+  deps: GatewayDeps,
+  caller: FeatureCaller,
+  feature: Feature,
+): Promise<void> {
+  const [organization] = await deps.db
+    .select({
+      balanceMicros: organizations.balanceMicros,
+      isNew: organizations.isNew,
+      inFlight: callsInFlightOf(organizations.id, inFlightSince(deps)),
+    })
+    .from(organizations)
+    .where(eq(organizations.id, caller.organizationId));
+  if (!organization) throw new AppError("not-found", "Organization not found.");
+  if (feature.requiresFirstDeposit && organization.isNew) {
+    throw new AppError("first-deposit-required", ERROR_MESSAGES["first-deposit-required"]);
+  }
+  const limit = deps.organizationConcurrentCalls;
+  if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
+  await requireBalanceFor(deps, caller, priceFloorMicros(deps, feature), organization.balanceMicros);
+}
+
+/** 402 unless the organization's balance covers `micros` (read now unless given). */
+export async function requireBalanceFor(
+  deps: Pick<GatewayDeps, "db">,
+  caller: Pick<FeatureCaller, "organizationId">,
+  micros: bigint,
+  balanceMicros?: bigint,
+): Promise<void> {
+  let balance = balanceMicros;
+  if (balance === undefined) {
+    const [organization] = await deps.db
+      .select({ balanceMicros: organizations.balanceMicros })
+      .from(organizations)
+      .where(eq(organizations.id, caller.organizationId));
+    balance = organization?.balanceMicros ?? 0n;
+  }
+  if (balance < micros) throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
+}
+
+/**
+ * One feature call, the same for the playground and the public API (DESIGN.md §5). The caller has
+ * already been admitted ({@link admitFeatureCall}) and its inputs validated and measured; here: the
+ * exact price is reserved in the same transaction that writes the request row `generating` (402 when
+ * short, 429 when the organization has too many calls in flight) → inputs stored → provider with a
+ * timeout → result stored → settle with the usage rollup, or refund. A training is submitted the same
+ * way: the model server answers its identity at once, and the job queue follows its status.
  */
 export async function runFeatureCall(
   deps: GatewayDeps,
@@ -210,6 +309,8 @@ export async function runFeatureCall(
     body: Record<string, unknown>;
     /** Checked by {@link requireUsableIdentity} before the call. */
     identity?: CallIdentity;
+    /** The process's hold on this call: a shutdown's deadline aborts it, and the call is refunded. */
+    tracked?: TrackedCall;
   },
 ): Promise<FeatureCallResponse> {
   const { provider } = call;
@@ -226,63 +327,76 @@ export async function runFeatureCall(
       ? feature.callTypes[1].callType
       : (feature.callTypes[0]?.callType ?? feature.id);
 
-  if (feature.requiresFirstDeposit) {
-    const [organization] = await deps.db
-      .select({ isNew: organizations.isNew })
-      .from(organizations)
-      .where(eq(organizations.id, caller.organizationId));
-    if (organization?.isNew)
-      throw new AppError("first-deposit-required", ERROR_MESSAGES["first-deposit-required"]);
-  }
-
   const requestId = randomUUID();
   const reference = `request:${requestId}`;
-  const reservation = await reserve(deps.db, {
-    organizationId: caller.organizationId,
-    amountMicros: priceMicros,
-    reference,
-  });
+  // Keys are chosen now so the row names its inputs from the start; the files follow the commit.
+  const inputKeys = Object.fromEntries(
+    Object.entries(call.files).map(([field, list]) => [field, list.map(() => newFileKey(caller))]),
+  );
+  const reservation = await reserve(
+    deps.db,
+    { organizationId: caller.organizationId, amountMicros: priceMicros, reference },
+    async (tx) => {
+      // The organization's row is locked by the reservation until commit, so this count and the insert
+      // below are one step for every process: two calls cannot both take the last slot.
+      const limit = deps.organizationConcurrentCalls;
+      if (limit > 0) {
+        const [row] = await tx
+          .execute<{ count: number }>(
+            sql`select ${callsInFlightOf(caller.organizationId, inFlightSince(deps))} as count`,
+          )
+          .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
+        if (Number(row?.count ?? 0) >= limit) throw tooManyCalls(limit);
+      }
+      await tx.insert(featureRequests).values({
+        id: requestId,
+        organizationId: caller.organizationId,
+        projectId: caller.projectId,
+        userId: caller.userId,
+        apiKeyId: caller.apiKeyId,
+        endpoint: feature.endpoint,
+        callType,
+        status: "generating",
+        provider: provider.name,
+        requestFiles: inputKeys,
+        requestBody: call.body,
+        units,
+        priceMicros,
+      });
+    },
+  );
   if (!reservation.reserved)
     throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
+  call.tracked?.reserved(requestId);
 
-  let requestFiles: Record<string, string[]>;
   try {
-    requestFiles = await storeInputs(deps, caller, call.files);
-    const row = {
-      id: requestId,
-      organizationId: caller.organizationId,
-      projectId: caller.projectId,
-      userId: caller.userId,
-      apiKeyId: caller.apiKeyId,
-      endpoint: feature.endpoint,
-      callType,
-      status: "generating",
-      provider: provider.name,
-      requestFiles,
-      requestBody: call.body,
-      units,
-      priceMicros,
-    } as const;
-    // An asynchronous feature (training) is queued in the same transaction as its request row.
-    await deps.db.transaction(async (tx) => {
-      await tx.insert(featureRequests).values(row);
-      if (feature.asynchronous) await enqueueJob(tx, TRAINING_SUBMIT_JOB, { requestId });
-    });
+    await storeInputs(deps, call.files, inputKeys);
   } catch (error) {
-    await refund(deps.db, reference);
-    throw error;
+    deps.log.error({ err: error, requestId }, "could not store the inputs");
+    await failRequest(deps.db, requestId, "The uploaded files could not be stored.");
+    throw new AppError(
+      "feature-failed",
+      "The uploaded files could not be stored. You were not charged for it.",
+    );
   }
-
-  if (feature.asynchronous) return answer(deps, caller, requestId);
 
   let output: ProviderOutput;
   try {
     output = await provider.run(
       feature,
       { files: call.files, body: call.body, ...(call.identity ? { identity: call.identity } : {}) },
-      AbortSignal.timeout(deps.providerTimeoutMs),
+      call.tracked
+        ? AbortSignal.any([AbortSignal.timeout(deps.providerTimeoutMs), call.tracked.signal])
+        : AbortSignal.timeout(deps.providerTimeoutMs),
     );
   } catch (error) {
+    if (call.tracked?.signal.aborted) {
+      // The process is stopping and this call ran past the deadline: refunded now, while we still can.
+      await failRequest(deps.db, requestId, CALL_INTERRUPTED_BY_RESTART);
+      throw new AppError("service-unavailable", CALL_INTERRUPTED_BY_RESTART, {
+        headers: { "retry-after": String(RESTART_RETRY_AFTER_SECONDS) },
+      });
+    }
     const providerError =
       error instanceof ProviderError
         ? error
@@ -294,21 +408,26 @@ export async function runFeatureCall(
 
   let responseFile: string | null = null;
   let responseBody: unknown = null;
+  let training: { identityId: string; status: IdentityStatus } | undefined;
   try {
-    if (output.kind === "image") {
+    if (feature.asynchronous) {
+      training = trainingAnswer(output);
+      responseBody = training;
+    } else if (output.kind === "image") {
       responseFile = newFileKey(caller);
       await storeImage(deps.files, responseFile, output.data);
     } else {
       responseBody = output.body;
     }
   } catch (error) {
-    deps.log.error({ err: error, requestId }, "could not store the result");
-    await failRequest(deps.db, requestId, "The result could not be stored.");
-    throw new AppError("feature-failed", "The result could not be stored. You were not charged for it.");
+    const message = error instanceof AppError ? error.message : "The result could not be stored.";
+    if (!(error instanceof AppError)) deps.log.error({ err: error, requestId }, "could not store the result");
+    await failRequest(deps.db, requestId, message);
+    throw new AppError("feature-failed", `${message} You were not charged for it.`);
   }
 
   const day = new Date().toISOString().slice(0, 10);
-  await settle(deps.db, reference, async (tx) => {
+  const settled = await settle(deps.db, reference, async (tx) => {
     await tx
       .update(featureRequests)
       .set({ status: "done", responseFile, responseBody, completedAt: new Date() })
@@ -321,7 +440,19 @@ export async function runFeatureCall(
       units,
       costMicros: priceMicros,
     });
+    if (training && !IDENTITY_FINAL_STATUSES.has(training.status)) {
+      await enqueueJob(
+        tx,
+        TRAINING_POLL_JOB,
+        { requestId, identityId: training.identityId },
+        new Date(Date.now() + TRAINING_FIRST_POLL_MS),
+      );
+    }
   });
+  if (!settled) {
+    // The sweeper took the call for abandoned and refunded it first: it was not charged, so it failed.
+    throw new AppError("feature-timeout", ERROR_MESSAGES["feature-timeout"]);
+  }
   if (deps.afterCharge) {
     deps
       .afterCharge(caller.organizationId)
@@ -329,6 +460,16 @@ export async function runFeatureCall(
   }
 
   return answer(deps, caller, requestId);
+}
+
+/** The identity a model server gave a submitted training; a training it did not name cannot be used. */
+function trainingAnswer(output: ProviderOutput): { identityId: string; status: IdentityStatus } {
+  const body = (output.kind === "json" ? output.body : {}) as { identityId?: unknown; status?: unknown };
+  if (typeof body.identityId !== "string" || body.identityId === "") {
+    throw new AppError("feature-failed", TRAINING_NO_IDENTITY);
+  }
+  const status = identityStatusSchema.safeParse(body.status);
+  return { identityId: body.identityId, status: status.success ? status.data : "pending" };
 }
 
 async function answer(
@@ -345,31 +486,61 @@ async function answer(
   return { balance: microsToUsd(organization.balanceMicros), request: toHistoryRecord(row) };
 }
 
-/** Marks a request failed and gives its reservation back, once. */
-export async function failRequest(db: Database, requestId: string, message: string): Promise<void> {
-  await refund(db, `request:${requestId}`);
+/** Marks a request failed and gives its reservation back, once; true when this call made the refund. */
+export async function failRequest(db: Database, requestId: string, message: string): Promise<boolean> {
+  const refunded = await refund(db, `request:${requestId}`);
   await db
     .update(featureRequests)
     .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })
     .where(and(eq(featureRequests.id, requestId), eq(featureRequests.status, "generating")));
+  return refunded;
 }
 
-/** The request ids of a crashed process's calls: refunded and marked failed (start-up and every minute). */
-export async function sweepAbandonedRequests(db: Database, olderThan: Date): Promise<number> {
-  const stale = await db
+const ABANDONED_MESSAGE = "The request was interrupted and refunded.";
+const SWEEP_BATCH = 500;
+const REQUEST_REFERENCE_PREFIX = "request:";
+
+/**
+ * Refunds and fails the calls a crashed process abandoned, returning how many it refunded (another
+ * process sweeping at the same moment refunds the others; together they count each call once): every request
+ * row still `generating` from before `olderThan`, and every call's reservation from before it that has
+ * neither a settlement nor a refund, row or no row (`lookBackMs` bounds how far back that ledger scan
+ * goes). Safe with several processes: refunds are idempotent and the row update is conditional.
+ */
+export async function sweepAbandonedRequests(
+  db: Database,
+  olderThan: Date,
+  lookBackMs = 7 * 24 * 3_600_000,
+): Promise<number> {
+  const staleRows = await db
     .select({ id: featureRequests.id })
     .from(featureRequests)
+    .where(and(eq(featureRequests.status, "generating"), sql`${featureRequests.createdAt} < ${olderThan}`))
+    .limit(SWEEP_BATCH);
+  const openReservations = await db
+    .select({ reference: ledgerEntries.reference })
+    .from(ledgerEntries)
     .where(
       and(
-        eq(featureRequests.status, "generating"),
-        sql`${featureRequests.createdAt} < ${olderThan}`,
-        // Queued work (training) belongs to the job queue, which retries and refunds it itself.
-        notInArray(featureRequests.endpoint, ASYNCHRONOUS_ENDPOINTS),
+        eq(ledgerEntries.kind, "reservation"),
+        sql`${ledgerEntries.createdAt} < ${olderThan}`,
+        sql`${ledgerEntries.createdAt} > ${new Date(olderThan.getTime() - lookBackMs)}`,
+        sql`${ledgerEntries.reference} like ${`${REQUEST_REFERENCE_PREFIX}%`}`,
+        sql`not exists (select 1 from ${ledgerEntries} closing
+          where closing.reference = ${ledgerEntries.reference}
+            and closing.kind in ('settlement', 'refund'))`,
       ),
     )
-    .limit(500);
-  for (const { id } of stale) {
-    await failRequest(db, id, "The request was interrupted and refunded.");
+    .limit(SWEEP_BATCH);
+  const ids = new Set(staleRows.map((row) => row.id));
+  let refunded = 0;
+  for (const { reference } of openReservations) {
+    const id = reference.slice(REQUEST_REFERENCE_PREFIX.length);
+    if (isUuid(id)) ids.add(id);
+    else if (await refund(db, reference)) refunded += 1;
   }
-  return stale.length;
+  for (const id of ids) {
+    if (await failRequest(db, id, ABANDONED_MESSAGE)) refunded += 1;
+  }
+  return refunded;
 }

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
@@ -15,6 +15,7 @@ import { sweepAbandonedRequests } from "./feature-calls.service";
  * extension answer an image, transcription answers JSON, upscaling fails, object removal hangs.
  */
 let trainingPolls = 0;
+let refuseNextTraining = false;
 
 async function startModelServer(): Promise<LocalServer> {
   return startLocalServer((request, response) => {
@@ -41,8 +42,13 @@ async function startModelServer(): Promise<LocalServer> {
       });
     }
     if (request.path === "/image-upscaling") return sendJson(response, 500, { error: "CUDA out of memory" });
+    if (request.method === "POST" && request.path === "/pegasus-training" && refuseNextTraining) {
+      refuseNextTraining = false;
+      return sendJson(response, 422, { message: "No face found in the photos." });
+    }
     if (request.method === "POST" && request.path === "/pegasus-training") {
-      return sendJson(response, 200, { identityId: "identity-1", status: "training" });
+      // The protocol's submit answers at once; training runs on the model server afterwards.
+      return sendJson(response, 200, { identityId: "identity-1", status: "pending" });
     }
     if (request.method === "GET" && request.path === "/pegasus-training/identity-1") {
       trainingPolls += 1;
@@ -334,7 +340,7 @@ describe("feature calls through the gateway", () => {
       key,
     );
     expect(response.statusCode).toBe(402);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       error: "insufficient-balance",
       message:
         "Insufficient balance to complete the request. Please add funds to your organization to continue.",
@@ -422,7 +428,7 @@ describe("feature calls through the gateway", () => {
         },
       ]);
       expect(response.statusCode).toBe(413);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         error: "image-dimensions-exceeded",
         message:
           "The uploaded image exceeds the 16 Megapixel limit. Please use an image with dimensions under 16 Megapixels.",
@@ -573,7 +579,7 @@ describe("feature calls through the gateway", () => {
     expect(actual).toEqual(expected);
   });
 
-  it("queues AI Clone training, charges when the model server accepts it, and follows its status", async () => {
+  it("submits AI Clone training within the call, answers with its identityId, and follows its status", async () => {
     const images = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(32 + index, 32)));
     const parts = [
       ...images.map((image, index) => ({
@@ -611,32 +617,41 @@ describe("feature calls through the gateway", () => {
     expect(tooFew.statusCode).toBe(400);
 
     const before = await balanceMicros();
-    const queued = await callWithKey("/v1/images/pegasus-training", parts);
-    expect(queued.statusCode, queued.body).toBe(200);
-    expect(queued.json().request.status).toBe("generating");
-    expect(queued.json().request.request_data.files.images).toHaveLength(10);
+    const submissions = modelServer.requests.filter((request) => request.path === "/pegasus-training").length;
+    const started = await callWithKey("/v1/images/pegasus-training", parts);
+    expect(started.statusCode, started.body).toBe(200);
+    // The model server took the photos during the call and named the identity to come.
+    expect(started.json().request).toMatchObject({
+      status: "done",
+      response_data: { body: { identityId: "identity-1", status: "pending" } },
+    });
+    expect(started.json().request.request_data.files.images).toHaveLength(10);
+    expect(modelServer.requests.filter((request) => request.path === "/pegasus-training")).toHaveLength(
+      submissions + 1,
+    );
     expect(await balanceMicros()).toBe(before - 5_000_000n);
 
-    await testApp.app.jobWorker.drain();
-    const identities = async () =>
-      (
-        await post(
-          testApp,
-          "/v1/users/playground/get-trained-identities",
-          { projectId, offset: 0 },
-          { session: owner.session },
-        )
-      ).json().requests;
+    // An API user follows the clone with the key alone.
+    const identities = async () => {
+      const response = await testApp.app.inject({
+        method: "POST",
+        url: "/v1/users/playground/get-trained-identities",
+        headers: { authorization: `Bearer ${apiKey}` },
+        payload: { projectId, offset: 0 },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().requests;
+    };
     expect(await identities()).toMatchObject([
       {
-        id: queued.json().request.id,
+        id: started.json().request.id,
         description: "My clone",
         identity_id: "identity-1",
-        identity_status: "training",
+        identity_status: "pending",
       },
     ]);
 
-    // The status poll runs later; bring it forward and let it run until the model server says ready.
+    // The status poll runs later in the job queue; bring it forward until the model server says ready.
     for (let round = 0; round < 2; round += 1) {
       await testApp.database.db
         .update(jobs)
@@ -646,6 +661,74 @@ describe("feature calls through the gateway", () => {
     }
     expect((await identities())[0].identity_status).toBe("ready");
     expect(await balanceMicros()).toBe(before - 5_000_000n);
+    // Nothing submits the training again.
+    expect(modelServer.requests.filter((request) => request.path === "/pegasus-training")).toHaveLength(
+      submissions + 1,
+    );
+  });
+
+  it("refunds a training the model server refuses, answering the refusal in the call", async () => {
+    const images = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(40 + index, 40)));
+    const before = await balanceMicros();
+    refuseNextTraining = true;
+    const refused = await callWithKey("/v1/images/pegasus-training", [
+      ...images.map((image, index) => ({
+        name: "images",
+        value: image,
+        filename: `face-${index}.png`,
+        contentType: "image/png",
+      })),
+      { name: "description", value: "Faceless" },
+    ]);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({
+      error: "unprocessable-input",
+      message: "No face found in the photos.",
+    });
+    expect(await balanceMicros()).toBe(before);
+    const [row] = await testApp.database.db
+      .select()
+      .from(featureRequests)
+      .where(and(eq(featureRequests.projectId, projectId), eq(featureRequests.status, "error")))
+      .orderBy(desc(featureRequests.createdAt))
+      .limit(1);
+    expect(row).toMatchObject({
+      endpoint: "/v1/images/pegasus-training",
+      errorMessage: "No face found in the photos.",
+    });
+  });
+
+  it("lets an API key list its own project's AI Clones and no other project's", async () => {
+    const listWith = (headers: Record<string, string>, project: string) =>
+      testApp.app.inject({
+        method: "POST",
+        url: "/v1/users/playground/get-trained-identities",
+        headers,
+        payload: { projectId: project, offset: 0 },
+      });
+    const stranger = await signUpAndConfirm(testApp);
+    const strangerProject = stranger.userInfo.organizations[0].projects[0].id;
+    const strangerKey = (
+      await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId: strangerProject, apiKeyName: "k" },
+        { session: stranger.session },
+      )
+    ).json().apiKey.content;
+
+    const own = await listWith({ authorization: `Bearer ${strangerKey}` }, strangerProject);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toEqual({ requests: [], hasMoreItems: false });
+
+    const other = await listWith({ authorization: `Bearer ${strangerKey}` }, projectId);
+    expect(other.statusCode).toBe(404);
+    expect(other.json().error).toBe("not-found");
+
+    const forged = await listWith({ authorization: "Bearer psk_not-a-real-key" }, projectId);
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().error).toBe("invalid-api-key");
+    expect((await listWith({}, projectId)).statusCode).toBe(401);
   });
 
   it("refunds a call a crash left generating", async () => {

@@ -33,6 +33,25 @@ export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
   };
 }
 
+/**
+ * The record with its file URLs made absolute on `origin` (PUBLIC_URL). API users download results
+ * outside a browser, where a path alone does not say which host to ask.
+ */
+export function withAbsoluteFileUrls(record: HistoryRequestRecord, origin: string): HistoryRequestRecord {
+  const absolute = (url: string) => (url.startsWith(FILE_URL_PREFIX) ? `${origin}${url}` : url);
+  const files = Object.fromEntries(
+    Object.entries(record.request_data.files).map(([field, urls]) => [field, urls.map(absolute)]),
+  );
+  return {
+    ...record,
+    request_data: { ...record.request_data, files },
+    response_data: {
+      ...record.response_data,
+      ...(record.response_data.file ? { file: absolute(record.response_data.file) } : {}),
+    },
+  };
+}
+
 /** One page of a project's history for one endpoint, newest first; one extra row says whether more exist. */
 export async function listHistory(
   db: Executor,

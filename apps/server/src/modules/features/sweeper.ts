@@ -2,26 +2,51 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { sweepAbandonedRequests } from "./feature-calls.service";
 
-const SWEEP_INTERVAL_MS = 60_000;
-/** A call still `generating` this long after its provider's timeout was abandoned by a crash. */
-const GRACE_MS = 60_000;
+/**
+ * How long past its provider timeout an open call is taken for abandoned by a crash. A live call is
+ * over by then (its provider was stopped at the timeout; storing and settling take moments), and one
+ * that is not gets refunded rather than charged: its settle then finds the refund and fails the call.
+ */
+export function abandonedAfterMs(deps: Pick<AppDependencies, "config">): number {
+  return deps.config.inference.sweepIntervalMs;
+}
 
 /**
- * Refunds and fails requests a crashed process left `generating`: once at start-up, then every minute.
- * Safe with several processes: refunds are idempotent and the status update is conditional.
+ * How far back the start-up sweep looks for open reservations (a process may have been down a
+ * while); later sweeps look back a few intervals only, so the ledger scan stays small.
+ */
+const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Refunds and fails the calls a crashed process left open (request rows still `generating`, and
+ * reservations with neither a settlement nor a refund): once at start-up, then every
+ * REQUEST_SWEEP_INTERVAL_MS. Safe with several processes: refunds are idempotent and the status
+ * update is conditional.
  */
 export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
-  const sweep = async () => {
-    const cutoff = new Date(Date.now() - deps.config.inference.providerTimeoutMs - GRACE_MS);
+  const { providerTimeoutMs, sweepIntervalMs } = deps.config.inference;
+  // Later sweeps only need to look at what became old since the previous ones (with room to spare).
+  const periodicLookBackMs = Math.max(10 * sweepIntervalMs, 3_600_000);
+  let sweeping = false;
+  const sweep = async (lookBackMs: number) => {
+    // A sweep slower than the interval is not joined by another.
+    if (sweeping) return;
+    sweeping = true;
+    const cutoff = new Date(Date.now() - providerTimeoutMs - abandonedAfterMs(deps));
     try {
-      const swept = await sweepAbandonedRequests(deps.database.db, cutoff);
-      if (swept > 0) log.warn({ swept }, "refunded requests abandoned by a crash");
+      const swept = await sweepAbandonedRequests(deps.database.db, cutoff, lookBackMs);
+      if (swept > 0) {
+        deps.metrics.sweeperRefunds.inc(swept);
+        log.warn({ swept }, "refunded requests abandoned by a crash");
+      }
     } catch (error) {
       log.error({ err: error }, "request sweep failed");
+    } finally {
+      sweeping = false;
     }
   };
-  void sweep();
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  void sweep(START_UP_LOOK_BACK_MS);
+  const timer = setInterval(() => void sweep(periodicLookBackMs), sweepIntervalMs);
   timer.unref();
   return timer;
 }

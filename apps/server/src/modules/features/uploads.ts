@@ -2,20 +2,22 @@ import {
   AUDIO_TOO_LARGE,
   AUDIO_TOO_LONG,
   AUDIO_UNREADABLE,
+  type BodyField,
   type Feature,
   type FileInput,
   IMAGE_BYTES_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED,
   IMAGE_UNREADABLE,
   MAX_UPSCALE_PIXELS,
+  nonProductionFieldText,
   UPSCALE_PIXELS_EXCEEDED,
 } from "@prism/contract";
 import type { FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
-import { parseBuffer } from "music-metadata";
 import sharp from "sharp";
 import { AppError } from "../../errors";
 import type { ProviderFile } from "../../providers/inference/feature-provider";
+import { type AudioFormat, measureAudioSeconds } from "./audio-length";
 
 /** Magic-byte types we accept, mapped to the catalog's MIME names. */
 const IMAGE_TYPES = new Map([
@@ -40,26 +42,48 @@ export interface ValidatedFile extends ProviderFile {
   durationSeconds?: number;
 }
 
+export interface ReadMultipartOptions {
+  /** A production server refuses the catalog's debugging inputs (`nonProductionOnly`). */
+  production: boolean;
+  /**
+   * Runs once with the text fields read so far, before the first file is read (or at the end when
+   * there is none): the last chance to refuse a call before its upload is read.
+   */
+  beforeFiles?: (fields: Record<string, string>) => Promise<void>;
+}
+
 /**
  * Reads the multipart body as a stream with hard limits: unknown fields are refused, each file is
- * buffered up to its field's byte limit, at most the catalog's count per field.
+ * buffered up to its field's byte limit, at most the catalog's count per field. Every refusal here
+ * stops reading at once: the rest of the upload is never buffered.
  */
 export async function readMultipart(
   request: FastifyRequest,
   feature: Feature,
+  options: ReadMultipartOptions,
 ): Promise<{ raw: Record<string, Buffer[]>; fields: Record<string, string> }> {
   if (!request.isMultipart()) {
     throw new AppError("unsupported-media-type", "Feature calls take multipart/form-data.");
   }
-  const fileInputs = new Map(feature.inputs.files.map((input) => [input.name, input]));
+  const fileInputs = new Map<string, FileInput>(feature.inputs.files.map((input) => [input.name, input]));
+  const debugFields = new Set(
+    (feature.inputs.body as readonly BodyField[])
+      .filter((field) => field.nonProductionOnly)
+      .map((field) => field.name),
+  );
   const raw: Record<string, Buffer[]> = {};
   const fields: Record<string, string> = {};
+  let filesStarted = false;
   for await (const part of request.parts()) {
     if (part.type === "file") {
       const input = fileInputs.get(part.fieldname);
-      if (!input) {
-        await part.toBuffer().catch(() => undefined);
-        throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
+      if (!input) throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
+      if (options.production && input.nonProductionOnly) {
+        throw new AppError("invalid-input", nonProductionFieldText(input.name));
+      }
+      if (!filesStarted) {
+        filesStarted = true;
+        await options.beforeFiles?.(fields);
       }
       const list = raw[part.fieldname] ?? [];
       raw[part.fieldname] = list;
@@ -75,9 +99,13 @@ export async function readMultipart(
       if (part.file.truncated || buffer.length > input.maxBytes) throw tooLarge(input);
       list.push(buffer);
     } else {
+      if (options.production && debugFields.has(part.fieldname)) {
+        throw new AppError("invalid-input", nonProductionFieldText(part.fieldname));
+      }
       fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
     }
   }
+  if (!filesStarted) await options.beforeFiles?.(fields);
   return { raw, fields };
 }
 
@@ -91,7 +119,7 @@ function tooLarge(input: FileInput): AppError {
 /**
  * Checks each file by its content (never its name): the type from magic bytes, image dimensions from
  * the header before any decode (a tiny file claiming 20000x20000 is refused without allocating it),
- * audio duration from its metadata.
+ * audio duration from its audio data (never its metadata).
  */
 export async function validateFiles(
   feature: Feature,
@@ -142,15 +170,33 @@ async function validateImage(input: FileInput, buffer: Buffer): Promise<Validate
   return { buffer, mimeType, filename: `${input.name}.${extension}`, width, height };
 }
 
+const AUDIO_FORMATS: Record<string, AudioFormat> = {
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+  "audio/ogg": "ogg",
+  "audio/flac": "flac",
+};
+/** How far past the limit a decoder needs to go to tell a file is too long. */
+const AUDIO_CAP_MARGIN_SECONDS = 1;
+/** Without a limit in the catalog, decoding still stops somewhere. */
+const AUDIO_DEFAULT_CAP_SECONDS = 3_600;
+
+/**
+ * Checks an audio file by its content and measures its real length (see audio-length.ts): what is
+ * billed per minute is what plays, whatever the file's metadata claims.
+ */
 async function validateAudio(input: FileInput, buffer: Buffer): Promise<ValidatedFile> {
   const type = await fileTypeFromBuffer(buffer);
   const mimeType = type ? AUDIO_TYPES.get(type.mime) : undefined;
-  if (!mimeType)
+  const format = mimeType ? AUDIO_FORMATS[mimeType] : undefined;
+  if (!mimeType || !format)
     throw new AppError("unsupported-file-type", "Only .mp3, .wav, .ogg and .flac audio files are accepted.");
+  const cap = (input.maxSeconds ?? AUDIO_DEFAULT_CAP_SECONDS) + AUDIO_CAP_MARGIN_SECONDS;
   let durationSeconds: number | undefined;
   try {
-    durationSeconds = (await parseBuffer(buffer, { mimeType }, { duration: true })).format.duration;
-  } catch {
+    durationSeconds = await measureAudioSeconds(buffer, format, cap);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError("unreadable-file", AUDIO_UNREADABLE.message);
   }
   if (durationSeconds === undefined || !Number.isFinite(durationSeconds) || durationSeconds <= 0) {
@@ -159,7 +205,5 @@ async function validateAudio(input: FileInput, buffer: Buffer): Promise<Validate
   if (input.maxSeconds !== undefined && durationSeconds > input.maxSeconds) {
     throw new AppError("audio-too-long", AUDIO_TOO_LONG.message);
   }
-  const extension =
-    { "audio/mpeg": "mp3", "audio/wav": "wav", "audio/ogg": "ogg", "audio/flac": "flac" }[mimeType] ?? "bin";
-  return { buffer, mimeType, filename: `${input.name}.${extension}`, durationSeconds };
+  return { buffer, mimeType, filename: `${input.name}.${format}`, durationSeconds };
 }

@@ -1,93 +1,139 @@
+import { cardBrandLabel, microsToUsd } from "@prism/contract";
 import PDFDocument from "pdfkit";
+import type { SellerDetails } from "../../config";
+import type { InvoiceKind } from "../../db/schema";
 import { PRODUCT_NAME } from "../../providers/mail/templates";
 
+/** What a document keeps from the moment it was issued (the `billing` column). */
+export interface InvoiceSnapshot {
+  organizationName: string;
+  billingName: string | null;
+  billingEmail: string | null;
+  taxId: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zipCode: string | null;
+  country: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  /** Absent on documents issued before the seller was configured: the current seller is printed. */
+  seller?: SellerDetails;
+  /** Absent on the first invoices, which were all recharges. */
+  description?: string;
+  /** The invoice a credit note or a reinstatement refers to. */
+  relatedInvoice?: string;
+}
+
 export interface InvoiceDocument {
+  kind: InvoiceKind;
   number: string;
   issuedAt: Date;
-  amountUsd: number;
-  billing: {
-    organizationName: string;
-    billingName: string | null;
-    billingEmail: string | null;
-    taxId: string | null;
-    address: string | null;
-    city: string | null;
-    state: string | null;
-    zipCode: string | null;
-    country: string | null;
-    cardBrand: string | null;
-    cardLast4: string | null;
-  };
+  /** Negative for a credit note. */
+  amountMicros: bigint;
+  snapshot: InvoiceSnapshot;
+  /** Printed when the snapshot has no seller. */
+  currentSeller: SellerDetails;
 }
 
 const INK = "#1f2330";
 const MUTED = "#6b7085";
 const ACCENT = "#4c3bcf";
+const LEFT = 56;
+const WIDTH = 483;
 
-function money(usd: number): string {
-  return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD`;
+function money(micros: bigint): string {
+  const usd = microsToUsd(micros < 0n ? -micros : micros);
+  const digits = usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${micros < 0n ? "-" : ""}$${digits} USD`;
 }
 
-/** Renders the invoice as a one-page A4 PDF with pdfkit's built-in Helvetica (no font files needed). */
-export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Buffer> {
+function issueDate(date: Date): string {
+  return date.toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+/**
+ * Renders an invoice or credit note as a one-page A4 PDF with pdfkit's built-in Helvetica (no font
+ * files needed): the seller with its address and tax id, the buyer's billing details, the line, the
+ * total and the card it was paid with or returned to.
+ */
+export function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const isCreditNote = document.kind === "credit-note";
+    const title = isCreditNote ? "Credit note" : "Invoice";
+    const seller = document.snapshot.seller ?? document.currentSeller;
     const doc = new PDFDocument({
       size: "A4",
-      margin: 56,
-      info: { Title: `Invoice ${invoice.number}`, Author: PRODUCT_NAME },
+      margin: LEFT,
+      info: { Title: `${title} ${document.number}`, Author: seller.name || PRODUCT_NAME },
     });
     const chunks: Buffer[] = [];
     doc.on("data", (chunk: Buffer) => chunks.push(chunk));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
 
-    const { billing } = invoice;
-    doc.fillColor(ACCENT).font("Helvetica-Bold").fontSize(22).text(PRODUCT_NAME, 56, 56);
-    doc.fillColor(INK).fontSize(18).text("Invoice", 56, 56, { align: "right" });
-    doc.font("Helvetica").fontSize(10).fillColor(MUTED);
-    doc.text(`Invoice number: ${invoice.number}`, { align: "right" });
-    doc.text(
-      `Date: ${invoice.issuedAt.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })}`,
-      {
-        align: "right",
-      },
-    );
-    doc.fillColor("#1a7f37").font("Helvetica-Bold").text("Status: Paid", { align: "right" });
+    const { snapshot } = document;
+    doc.fillColor(ACCENT).font("Helvetica-Bold").fontSize(18).text(seller.name, LEFT, LEFT, { width: 280 });
+    doc.font("Helvetica").fontSize(9).fillColor(MUTED);
+    for (const line of seller.addressLines) doc.text(line, { width: 280 });
+    if (seller.taxId) doc.text(`Tax ID: ${seller.taxId}`, { width: 280 });
+    const sellerBottom = doc.y;
 
+    doc.fillColor(INK).font("Helvetica-Bold").fontSize(18).text(title, LEFT, LEFT, { align: "right" });
+    doc.font("Helvetica").fontSize(10).fillColor(MUTED);
+    doc.text(`${title} number: ${document.number}`, { align: "right" });
+    doc.text(`Date: ${issueDate(document.issuedAt)}`, { align: "right" });
+    if (snapshot.relatedInvoice) doc.text(`Refers to invoice ${snapshot.relatedInvoice}`, { align: "right" });
+    if (!isCreditNote)
+      doc.fillColor("#1a7f37").font("Helvetica-Bold").text("Status: Paid", { align: "right" });
+
+    doc.y = Math.max(doc.y, sellerBottom);
     doc.moveDown(2);
-    doc.fillColor(MUTED).font("Helvetica-Bold").fontSize(9).text("BILLED TO", 56);
+    doc
+      .fillColor(MUTED)
+      .font("Helvetica-Bold")
+      .fontSize(9)
+      .text(isCreditNote ? "CREDITED TO" : "BILLED TO", LEFT);
     doc.fillColor(INK).font("Helvetica").fontSize(11);
-    const lines = [
-      billing.billingName ?? billing.organizationName,
-      billing.address,
-      [billing.city, billing.state, billing.zipCode].filter(Boolean).join(", "),
-      billing.country,
-      billing.taxId ? `Tax ID: ${billing.taxId}` : null,
-      billing.billingEmail,
+    const buyer = [
+      snapshot.billingName ?? snapshot.organizationName,
+      snapshot.address,
+      [snapshot.city, snapshot.state, snapshot.zipCode].filter(Boolean).join(", "),
+      snapshot.country,
+      snapshot.taxId ? `Tax ID: ${snapshot.taxId}` : null,
+      snapshot.billingEmail,
     ].filter((line): line is string => Boolean(line?.trim()));
-    for (const line of lines) doc.text(line);
+    for (const line of buyer) doc.text(line);
 
     doc.moveDown(2);
     const top = doc.y;
-    doc.rect(56, top, 483, 24).fill("#f1effd");
+    doc.rect(LEFT, top, WIDTH, 24).fill("#f1effd");
     doc.fillColor(INK).font("Helvetica-Bold").fontSize(10);
-    doc.text("Description", 68, top + 7);
-    doc.text("Amount", 56, top + 7, { width: 471, align: "right" });
+    doc.text("Description", LEFT + 12, top + 7);
+    doc.text("Amount", LEFT, top + 7, { width: WIDTH - 12, align: "right" });
     doc.font("Helvetica").fontSize(11);
-    doc.text(`Prepaid balance recharge (${billing.organizationName})`, 68, top + 36);
-    doc.text(money(invoice.amountUsd), 56, top + 36, { width: 471, align: "right" });
+    const description = snapshot.description ?? `Prepaid balance recharge (${snapshot.organizationName})`;
+    doc.text(description, LEFT + 12, top + 36, { width: 330 });
+    doc.text(money(document.amountMicros), LEFT, top + 36, { width: WIDTH - 12, align: "right" });
+    const lineBottom = Math.max(doc.y, top + 52) + 8;
     doc
-      .moveTo(56, top + 60)
-      .lineTo(539, top + 60)
+      .moveTo(LEFT, lineBottom)
+      .lineTo(LEFT + WIDTH, lineBottom)
       .strokeColor("#e6e6ef")
       .stroke();
-    doc.font("Helvetica-Bold").text("Total", 68, top + 72);
-    doc.text(money(invoice.amountUsd), 56, top + 72, { width: 471, align: "right" });
+    doc.font("Helvetica-Bold").text("Total", LEFT + 12, lineBottom + 12);
+    doc.text(money(document.amountMicros), LEFT, lineBottom + 12, { width: WIDTH - 12, align: "right" });
 
-    if (billing.cardBrand && billing.cardLast4) {
+    if (snapshot.cardBrand && snapshot.cardLast4) {
       doc.moveDown(2);
       doc.font("Helvetica").fillColor(MUTED).fontSize(10);
-      doc.text(`Paid with ${billing.cardBrand} ending in ${billing.cardLast4}.`, 68);
+      const card = `${cardBrandLabel(snapshot.cardBrand)} ending in ${snapshot.cardLast4}`;
+      doc.text(isCreditNote ? `Returned to ${card}.` : `Paid with ${card}.`, LEFT + 12);
     }
     doc.end();
   });

@@ -15,7 +15,7 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencie
     url: await createInvoiceLink(db, user.userId, body.invoiceId),
   }));
 
-  // The link the console opens in a new tab; the random token in it is the credential.
+  // The link the console opens in a new tab; the random token in it is the credential, spent on use.
   app.get<{ Params: { invoiceId: string }; Querystring: { token?: string } }>(
     "/v1/invoices/:invoiceId/pdf",
     async (request, reply) => {
@@ -23,6 +23,7 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencie
         db,
         request.params.invoiceId,
         request.query.token ?? "",
+        deps.config.seller,
       );
       return reply
         .type("application/pdf")

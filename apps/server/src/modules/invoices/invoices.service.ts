@@ -1,26 +1,91 @@
 import { createHash, randomBytes } from "node:crypto";
-import { INVOICES_PAGE_SIZE, type Invoice, microsToUsd } from "@prism/contract";
-import { and, count, desc, eq, gt } from "drizzle-orm";
-import type { Database } from "../../db/client";
-import { invoices, payments } from "../../db/schema";
+import { INVOICE_LINK_EXPIRED, INVOICES_PAGE_SIZE, type Invoice, microsToUsd } from "@prism/contract";
+import { and, count, desc, eq, lt } from "drizzle-orm";
+import type { SellerDetails } from "../../config";
+import type { Database, Executor } from "../../db/client";
+import { type InvoiceKind, invoiceLinks, invoices, type organizations, type payments } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid, requireMembership, requirePermission } from "../access/access.service";
-import { type InvoiceDocument, renderInvoicePdf } from "./invoice-pdf";
+import { type InvoiceSnapshot, renderInvoicePdf } from "./invoice-pdf";
 
-/** Links to the PDF are valid this long: enough to open, too short to leak usefully. */
+/** Links to the PDF work once, and only this long: enough to open, too short to leak usefully. */
 const LINK_TTL_MS = 5 * 60_000;
 const INVOICE_NOT_FOUND = "Invoice not found.";
 
-export function formatInvoiceNumber(number: number): string {
-  return `INV-${String(number).padStart(6, "0")}`;
+/** Invoices and credit notes share one sequence; the prefix tells them apart. */
+const PREFIX_OF: Record<InvoiceKind, string> = { invoice: "INV", "credit-note": "CN" };
+
+export function formatInvoiceNumber(number: number, kind: InvoiceKind = "invoice"): string {
+  return `${PREFIX_OF[kind]}-${String(number).padStart(6, "0")}`;
 }
 
-function parseInvoiceNumber(invoiceId: string): number | undefined {
-  const match = /^INV-(\d{1,12})$/i.exec(invoiceId.trim());
-  return match ? Number(match[1]) : undefined;
+function parseInvoiceNumber(invoiceId: string): { number: number; kind: InvoiceKind } | undefined {
+  const match = /^(INV|CN)-(\d{1,12})$/i.exec(invoiceId.trim());
+  if (!match) return undefined;
+  return { number: Number(match[2]), kind: match[1]?.toUpperCase() === "CN" ? "credit-note" : "invoice" };
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Issues an invoice (money in) or a credit note (money taken back, a negative amount) for one ledger
+ * entry, inside the transaction that writes the entry: `reference` is the entry's, unique, so a
+ * document is issued exactly once however often the event that caused it is delivered.
+ */
+export async function issueDocument(
+  tx: Executor,
+  input: {
+    kind: InvoiceKind;
+    reference: string;
+    organization: typeof organizations.$inferSelect;
+    payment: typeof payments.$inferSelect;
+    amountMicros: bigint;
+    description: string;
+    seller: SellerDetails;
+    /** The invoice a credit note or a reinstatement refers to. */
+    relatedInvoice?: string | undefined;
+  },
+): Promise<void> {
+  const { organization, payment } = input;
+  const snapshot: InvoiceSnapshot = {
+    billingName: organization.billingName,
+    billingEmail: organization.billingEmail,
+    taxId: organization.taxId,
+    address: organization.address,
+    city: organization.city,
+    state: organization.state,
+    zipCode: organization.zipCode,
+    country: organization.country,
+    organizationName: organization.name,
+    cardBrand: payment.cardBrand,
+    cardLast4: payment.cardLast4,
+    seller: input.seller,
+    description: input.description,
+    ...(input.relatedInvoice ? { relatedInvoice: input.relatedInvoice } : {}),
+  };
+  await tx
+    .insert(invoices)
+    .values({
+      kind: input.kind,
+      reference: input.reference,
+      organizationId: organization.id,
+      paymentId: payment.id,
+      amountMicros: input.amountMicros,
+      billing: snapshot,
+    })
+    .onConflictDoNothing({ target: invoices.reference });
+}
+
+/** The number of the invoice issued for a payment, for the credit notes that refer to it. */
+export async function invoiceNumberOfPayment(tx: Executor, paymentId: string): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ number: invoices.number })
+    .from(invoices)
+    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.kind, "invoice")))
+    .orderBy(invoices.number)
+    .limit(1);
+  return row ? formatInvoiceNumber(row.number) : undefined;
+}
 
 export async function listInvoices(
   db: Database,
@@ -45,7 +110,7 @@ export async function listInvoices(
   return {
     invoices: rows.map((row) => ({
       id: row.id,
-      invoiceId: formatInvoiceNumber(row.number),
+      invoiceId: formatInvoiceNumber(row.number, row.kind),
       amount: microsToUsd(row.amountMicros),
       createdAt: row.createdAt.toISOString(),
     })),
@@ -55,58 +120,55 @@ export async function listInvoices(
 }
 
 /**
- * A short-lived link to the invoice: Stripe's hosted receipt when the payment went through Stripe,
- * otherwise our own PDF behind a one-time random token (only its hash is stored).
+ * A link to the document's PDF behind a random token that works once and for five minutes; only
+ * the token's hash is stored. The token rides in the query string, which the request log redacts.
  */
 export async function createInvoiceLink(db: Database, userId: string, invoiceId: string): Promise<string> {
-  const number = parseInvoiceNumber(invoiceId);
-  if (number === undefined) throw new AppError("not-found", INVOICE_NOT_FOUND);
-  const [row] = await db
-    .select({ invoice: invoices, receiptUrl: payments.receiptUrl })
+  const parsed = parseInvoiceNumber(invoiceId);
+  if (parsed === undefined) throw new AppError("not-found", INVOICE_NOT_FOUND);
+  const [invoice] = await db
+    .select()
     .from(invoices)
-    .innerJoin(payments, eq(payments.id, invoices.paymentId))
-    .where(eq(invoices.number, number));
-  if (!row) throw new AppError("not-found", INVOICE_NOT_FOUND);
-  const membership = await requireMembership(db, userId, row.invoice.organizationId).catch(() => {
+    .where(and(eq(invoices.number, parsed.number), eq(invoices.kind, parsed.kind)));
+  if (!invoice) throw new AppError("not-found", INVOICE_NOT_FOUND);
+  const membership = await requireMembership(db, userId, invoice.organizationId).catch(() => {
     throw new AppError("not-found", INVOICE_NOT_FOUND);
   });
   requirePermission(membership, "organization.invoices");
-  if (row.receiptUrl) return row.receiptUrl;
   const token = randomBytes(24).toString("base64url");
-  await db
-    .update(invoices)
-    .set({ linkTokenHash: hashToken(token), linkExpiresAt: new Date(Date.now() + LINK_TTL_MS) })
-    .where(eq(invoices.id, row.invoice.id));
-  return `/v1/invoices/${row.invoice.id}/pdf?token=${token}`;
+  const now = new Date();
+  await db.delete(invoiceLinks).where(lt(invoiceLinks.expiresAt, now));
+  await db.insert(invoiceLinks).values({
+    tokenHash: hashToken(token),
+    invoiceId: invoice.id,
+    expiresAt: new Date(now.getTime() + LINK_TTL_MS),
+  });
+  return `/v1/invoices/${invoice.id}/pdf?token=${token}`;
 }
 
+/** Spends the link (deleting it, so a second open fails) and renders its document. */
 export async function renderInvoiceForToken(
   db: Database,
   invoiceId: string,
   token: string,
+  currentSeller: SellerDetails,
 ): Promise<{ number: string; pdf: Buffer }> {
-  if (!isUuid(invoiceId) || token === "") throw new AppError("not-found", INVOICE_NOT_FOUND);
-  const [invoice] = await db
-    .select()
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.id, invoiceId),
-        eq(invoices.linkTokenHash, hashToken(token)),
-        gt(invoices.linkExpiresAt, new Date()),
-      ),
-    );
-  if (!invoice)
-    throw new AppError(
-      "not-found",
-      "This invoice link has expired. Please open the invoice again from the console.",
-    );
-  const number = formatInvoiceNumber(invoice.number);
+  if (!isUuid(invoiceId) || token === "") throw new AppError("not-found", INVOICE_LINK_EXPIRED);
+  const [link] = await db
+    .delete(invoiceLinks)
+    .where(and(eq(invoiceLinks.tokenHash, hashToken(token)), eq(invoiceLinks.invoiceId, invoiceId)))
+    .returning();
+  if (!link || link.expiresAt.getTime() <= Date.now()) throw new AppError("not-found", INVOICE_LINK_EXPIRED);
+  const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (!invoice) throw new AppError("not-found", INVOICE_LINK_EXPIRED);
+  const number = formatInvoiceNumber(invoice.number, invoice.kind);
   const pdf = await renderInvoicePdf({
+    kind: invoice.kind,
     number,
     issuedAt: invoice.createdAt,
-    amountUsd: microsToUsd(invoice.amountMicros),
-    billing: invoice.billing as InvoiceDocument["billing"],
+    amountMicros: invoice.amountMicros,
+    snapshot: invoice.billing as InvoiceSnapshot,
+    currentSeller,
   });
   return { number, pdf };
 }

@@ -1,12 +1,30 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Executor } from "../../db/client";
 import { jobs } from "../../db/schema";
 
-export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+export interface JobContext {
+  /** Aborted when this worker loses the job (its lease could not be renewed): stop and let go. */
+  signal: AbortSignal;
+}
 
-const LEASE_MS = 10 * 60_000;
+export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => Promise<void>;
+
+const DEFAULT_LEASE_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
+
+export interface JobWorkerOptions {
+  /** How often the worker looks for due jobs when started (default 1 s). */
+  pollMs?: number;
+  /**
+   * How long a claim lasts without renewal (default 10 minutes). A job whose worker died is picked up
+   * again once its lease has run out.
+   */
+  leaseMs?: number;
+  /** How often a running job's lease is renewed (default a third of the lease). */
+  heartbeatMs?: number;
+}
 
 export async function enqueueJob(
   db: Executor,
@@ -17,12 +35,22 @@ export async function enqueueJob(
   await db.insert(jobs).values({ kind, payload, runAt });
 }
 
-/** Claims the next due job (or one whose worker died and whose lease ran out). */
-async function claimJob(db: Database, kinds: string[]) {
+interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  /** This claim's token: every later change to the job is conditional on it. */
+  token: string;
+}
+
+/** Claims the next due job (or one whose worker died and whose lease ran out) under a new token. */
+async function claimJob(db: Database, kinds: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
   const now = new Date();
+  const token = randomUUID();
   const rows = await db.execute(sql`
     update ${jobs} set status = 'running', attempts = ${jobs.attempts} + 1,
-      lease_until = ${new Date(now.getTime() + LEASE_MS)}
+      lease_until = ${new Date(now.getTime() + leaseMs)}, lease_token = ${token}
     where ${jobs.id} = (
       select ${jobs.id} from ${jobs}
       where ${jobs.kind} in ${kinds}
@@ -38,25 +66,44 @@ async function claimJob(db: Database, kinds: string[]) {
       rows: { id: string; kind: string; payload: Record<string, unknown>; attempts: number }[];
     }
   ).rows[0];
-  return row;
+  return row ? { ...row, token } : undefined;
+}
+
+/** The condition under which a worker may still change a job: it holds the current claim. */
+function heldBy(job: ClaimedJob) {
+  return and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseToken, job.token));
 }
 
 /**
- * Runs jobs of the given kinds until stopped. A handler that throws is retried with backoff, up to
- * five attempts; `JobRetryLater` re-queues without counting a failure (polling).
+ * Runs jobs of the given kinds until stopped. While a handler runs its lease is renewed, so a slow
+ * job (a model server that takes minutes) is never handed to a second worker; a worker that cannot
+ * renew (it stalled past the lease and another claimed the job) is told through the handler's signal
+ * and may no longer finish, fail or re-queue the job. A handler that throws is retried with backoff,
+ * up to five attempts; `JobRetryLater` re-queues without counting a failure (polling).
  */
 export class JobWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
   private current: Promise<void> = Promise.resolve();
+  /** The job a handler is working on now, so a stop can take it back from the handler. */
+  private active: { job: ClaimedJob; controller: AbortController } | undefined;
+  /** A graceful stop handed the running job back: nothing is left to wait for. */
+  private handedBack = false;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
 
   constructor(
     private readonly db: Database,
     private readonly handlers: Record<string, JobHandler>,
     private readonly log: FastifyBaseLogger,
-    private readonly pollMs = 1_000,
-  ) {}
+    options: JobWorkerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 1_000;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.drain(), this.pollMs);
@@ -69,8 +116,13 @@ export class JobWorker {
     this.running = true;
     this.current = (async () => {
       try {
-        for (;;) {
-          const job = await claimJob(this.db, Object.keys(this.handlers));
+        // A stop ends the loop between jobs: a stopping worker claims nothing more.
+        while (!this.stopped) {
+          const job = await claimJob(
+            this.db,
+            Object.keys(this.handlers).filter((kind) => !kind.endsWith(":exhausted")),
+            this.leaseMs,
+          );
           if (!job) break;
           await this.runOne(job);
         }
@@ -83,49 +135,127 @@ export class JobWorker {
     return this.current;
   }
 
-  private async runOne(job: {
-    id: string;
-    kind: string;
-    payload: Record<string, unknown>;
-    attempts: number;
-  }) {
-    const handler = this.handlers[job.kind];
-    try {
-      await handler?.(job.payload);
-      await this.db.update(jobs).set({ status: "done", leaseUntil: null }).where(eq(jobs.id, job.id));
-    } catch (error) {
-      if (error instanceof JobRetryLater) {
-        await this.db
+  /** Keeps the job's lease ahead of the clock while its handler runs; aborts when the job was lost. */
+  private keepLease(job: ClaimedJob, lost: AbortController): () => void {
+    const renew = async () => {
+      try {
+        const renewed = await this.db
           .update(jobs)
-          .set({
-            status: "queued",
-            runAt: new Date(Date.now() + error.delayMs),
-            leaseUntil: null,
-            attempts: sql`${jobs.attempts} - 1`,
-          })
-          .where(eq(jobs.id, job.id));
-        return;
+          .set({ leaseUntil: new Date(Date.now() + this.leaseMs) })
+          .where(heldBy(job))
+          .returning({ id: jobs.id });
+        if (renewed.length === 0 && !lost.signal.aborted) {
+          this.log.warn({ jobId: job.id, kind: job.kind }, "job lease lost to another worker");
+          lost.abort(new Error("the job's lease was lost"));
+        }
+      } catch (error) {
+        this.log.warn({ err: error, jobId: job.id }, "job lease renewal failed");
       }
-      const message = error instanceof Error ? error.message : String(error);
-      const exhausted = job.attempts >= MAX_ATTEMPTS;
-      this.log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, "job failed");
+    };
+    const timer = setInterval(() => void renew(), this.heartbeatMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async runOne(job: ClaimedJob) {
+    const handler = this.handlers[job.kind];
+    const lost = new AbortController();
+    this.active = { job, controller: lost };
+    const stopRenewing = this.keepLease(job, lost);
+    let outcome: { ok: true } | { ok: false; error: unknown };
+    try {
+      await handler?.(job.payload, { signal: lost.signal });
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { ok: false, error };
+    } finally {
+      stopRenewing();
+      this.active = undefined;
+    }
+
+    if (outcome.ok) {
+      const finished = await this.db
+        .update(jobs)
+        .set({ status: "done", leaseUntil: null, leaseToken: null })
+        .where(heldBy(job))
+        .returning({ id: jobs.id });
+      if (finished.length === 0)
+        this.log.warn({ jobId: job.id, kind: job.kind }, "finished a job it no longer held");
+      return;
+    }
+    const { error } = outcome;
+    if (error instanceof JobRetryLater) {
       await this.db
         .update(jobs)
         .set({
-          status: exhausted ? "failed" : "queued",
-          lastError: message.slice(0, 1000),
-          runAt: new Date(Date.now() + 2 ** job.attempts * 1_000),
+          status: "queued",
+          runAt: new Date(Date.now() + error.delayMs),
           leaseUntil: null,
+          leaseToken: null,
+          attempts: sql`${jobs.attempts} - 1`,
         })
-        .where(eq(jobs.id, job.id));
-      if (exhausted) await this.handlers[`${job.kind}:exhausted`]?.(job.payload);
+        .where(heldBy(job));
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const exhausted = job.attempts >= MAX_ATTEMPTS;
+    this.log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, "job failed");
+    const released = await this.db
+      .update(jobs)
+      .set({
+        status: exhausted ? "failed" : "queued",
+        lastError: message.slice(0, 1000),
+        runAt: new Date(Date.now() + 2 ** job.attempts * 1_000),
+        leaseUntil: null,
+        leaseToken: null,
+      })
+      .where(heldBy(job))
+      .returning({ id: jobs.id });
+    // Only the worker that still held the job decides it is exhausted.
+    if (exhausted && released.length > 0) {
+      await this.handlers[`${job.kind}:exhausted`]?.(job.payload, { signal: lost.signal });
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming jobs and waits for the running one. With a deadline (a graceful stop), a job still
+   * running when it passes is taken back: its handler is told through its signal, and its lease is
+   * released at once (queued again, the attempt not counted) so another process picks it up now
+   * instead of when the lease would have run out.
+   */
+  async stop(options: { deadlineMs?: number } = {}): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.current;
+    if (this.handedBack) return;
+    if (options.deadlineMs === undefined) {
+      await this.current;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"deadline">((resolve) => {
+      timer = setTimeout(() => resolve("deadline"), options.deadlineMs);
+    });
+    const outcome = await Promise.race([this.current.then(() => "done" as const), deadline]);
+    clearTimeout(timer);
+    const active = this.active;
+    if (outcome === "done" || !active) return;
+    this.handedBack = true;
+    await this.releaseLease(active.job);
+    active.controller.abort(new Error("the server is stopping"));
+    this.log.warn({ jobId: active.job.id, kind: active.job.kind }, "job handed back at shutdown");
+  }
+
+  private async releaseLease(job: ClaimedJob): Promise<void> {
+    await this.db
+      .update(jobs)
+      .set({
+        status: "queued",
+        runAt: new Date(),
+        leaseUntil: null,
+        leaseToken: null,
+        attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+      })
+      .where(heldBy(job));
   }
 }
 

@@ -35,10 +35,17 @@ export type ReserveResult =
  * Takes `amountMicros` from the balance if, and only if, the balance covers it: one conditional
  * UPDATE, so concurrent reservations can never drive the balance below zero (checking first and
  * deducting later is how gateways get oversold).
+ *
+ * `withReservation` runs in the same transaction once the money is taken (a feature call writes its
+ * request row there, so no crash can leave a reservation without the row the sweeper refunds by);
+ * when it throws, the reservation is rolled back and the error propagates. The organization's row
+ * stays locked until the transaction ends, so checks made there (calls in flight) are serialized per
+ * organization across every server process.
  */
 export async function reserve(
   db: Database,
   input: { organizationId: string; amountMicros: bigint; reference: string },
+  withReservation?: (tx: Executor) => Promise<void>,
 ): Promise<ReserveResult> {
   if (input.amountMicros < 0n) throw new RangeError("a reservation cannot be negative");
   return db
@@ -63,6 +70,7 @@ export async function reserve(
       });
       // Same reference reserved before: throwing rolls this debit back.
       if (!appended) throw new DuplicateReference();
+      if (withReservation) await withReservation(tx);
       return { reserved: true, balanceMicros: row.balanceMicros } as const;
     })
     .catch((error: unknown) => {
@@ -138,15 +146,52 @@ export async function settle(
   });
 }
 
-/** Adds money from a payment, once per reference. Runs inside the caller's transaction. */
+/**
+ * Adds money from a payment (or gives back funds a dispute had withdrawn), once per reference. Runs
+ * inside the caller's transaction.
+ */
 export async function credit(
   tx: Executor,
-  input: { organizationId: string; amountMicros: bigint; reference: string },
+  input: {
+    organizationId: string;
+    amountMicros: bigint;
+    reference: string;
+    kind?: Extract<LedgerEntryKind, "credit" | "dispute-reversal">;
+  },
 ): Promise<boolean> {
   if (input.amountMicros <= 0n) throw new RangeError("a credit must be positive");
-  const appended = await appendEntry(tx, { ...input, kind: "credit" });
+  const appended = await appendEntry(tx, { ...input, kind: input.kind ?? "credit" });
   if (appended) await addToBalance(tx, input.organizationId, input.amountMicros);
   return appended;
+}
+
+/**
+ * Takes back money the card network returned to the cardholder (a refund, a dispute), once per
+ * reference. Unlike a reservation it does not need the balance to cover it: the money is already
+ * gone, and a balance below zero simply refuses further calls until a recharge.
+ */
+export async function debit(
+  tx: Executor,
+  input: {
+    organizationId: string;
+    amountMicros: bigint;
+    reference: string;
+    kind: Extract<LedgerEntryKind, "payment-refund" | "dispute">;
+  },
+): Promise<boolean> {
+  if (input.amountMicros <= 0n) throw new RangeError("a debit must be positive");
+  const appended = await appendEntry(tx, { ...input, amountMicros: -input.amountMicros });
+  if (appended) await addToBalance(tx, input.organizationId, -input.amountMicros);
+  return appended;
+}
+
+/** Whether an entry exists under this reference. */
+export async function hasLedgerEntry(
+  tx: Executor,
+  kind: LedgerEntryKind,
+  reference: string,
+): Promise<boolean> {
+  return hasEntry(tx, kind, reference);
 }
 
 /** The ledger's own sum, to check the cached balance against. */

@@ -1,5 +1,5 @@
 import { calls } from "@prism/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 import { authenticateSessionToken } from "../auth/session.service";
@@ -16,16 +16,13 @@ import {
 
 export function registerMemberRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
-  /** Links in mails point at the public origin when configured, else at the origin the inviter used. */
-  const linkBase = (request: FastifyRequest) =>
-    deps.config.publicUrl ?? `${request.protocol}://${request.host}`;
 
   registerCall(app, deps, calls.members.list, ({ user, body }) =>
     listMembers(db, user.userId, body.organizationId),
   );
 
-  registerCall(app, deps, calls.members.invite, async ({ user, body, request }) => {
-    await inviteMembers(deps, user, body, linkBase(request));
+  registerCall(app, deps, calls.members.invite, async ({ user, body }) => {
+    await inviteMembers(deps, user, body, deps.config.appOrigin);
     return {};
   });
 

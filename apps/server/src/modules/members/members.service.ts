@@ -1,5 +1,7 @@
 import {
   INVITATION_TTL_MS,
+  INVITATIONS_PER_INVITER_PER_HOUR,
+  INVITATIONS_PER_ORGANIZATION_PER_HOUR,
   LEAVE_ORGANIZATION_REFUSED,
   type ListMembersResponse,
   type Permissions,
@@ -14,10 +16,12 @@ import { invitationMail } from "../../providers/mail/templates";
 import {
   effectivePermissions,
   isUuid,
+  requireGrantable,
   requireMembership,
   requirePermission,
   storablePermissions,
 } from "../access/access.service";
+import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
 
 const INVITATION_NOT_FOUND = "This invitation is no longer valid.";
 
@@ -60,19 +64,32 @@ export async function listMembers(
   };
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+export const INVITE_RATE_LIMITS = {
+  perOrganization: {
+    name: "invite:organization",
+    limit: INVITATIONS_PER_ORGANIZATION_PER_HOUR,
+    windowMs: HOUR_MS,
+  },
+  perInviter: { name: "invite:inviter", limit: INVITATIONS_PER_INVITER_PER_HOUR, windowMs: HOUR_MS },
+} satisfies Record<string, RateLimitRule>;
+
 /**
- * Invites every address (spaces or commas between them). One invitation per address and
- * organization: inviting again refreshes its permissions and validity. Members are skipped.
+ * Invites every address (spaces or commas between them) with rights the inviter holds. One invitation
+ * per address and organization: inviting again refreshes its permissions and validity. Members are
+ * skipped. `linkOrigin` is the configured origin of the console, never the request's Host header.
  */
 export async function inviteMembers(
   deps: Pick<AppDependencies, "database" | "mailer">,
   inviter: { userId: string; firstName: string; lastName: string },
   input: { organizationId: string; emailList: string; permissions: Permissions },
-  linkBase: string,
+  linkOrigin: string,
 ): Promise<void> {
   const db = deps.database.db;
   const membership = await requireMembership(db, inviter.userId, input.organizationId);
   requirePermission(membership, "members.invite");
+  requireGrantable(membership, input.permissions);
   const emails = parseEmailList(input.emailList);
   if (!emails) throw new AppError("invalid-input", "Please enter valid email addresses.");
 
@@ -82,10 +99,24 @@ export async function inviteMembers(
     .innerJoin(users, eq(users.id, organizationMembers.userId))
     .where(and(eq(organizationMembers.organizationId, input.organizationId), inArray(users.email, emails)));
   const memberEmails = new Set(existingMembers.map((row) => row.email));
+  const invitees = emails.filter((candidate) => !memberEmails.has(candidate));
+  // Each invitation is a mail from our domain to an address of the inviter's choosing: counted per
+  // organization and per inviter, before anything is stored or sent.
+  if (invitees.length > 0) {
+    const now = new Date();
+    await consumeRateLimit(
+      db,
+      INVITE_RATE_LIMITS.perOrganization,
+      input.organizationId,
+      now,
+      invitees.length,
+    );
+    await consumeRateLimit(db, INVITE_RATE_LIMITS.perInviter, inviter.userId, now, invitees.length);
+  }
   const permissions = storablePermissions(input.permissions, membership.projectIds);
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
 
-  for (const email of emails.filter((candidate) => !memberEmails.has(candidate))) {
+  for (const email of invitees) {
     const [invitation] = await db
       .insert(invitations)
       .values({
@@ -101,7 +132,7 @@ export async function inviteMembers(
       })
       .returning({ id: invitations.id });
     if (!invitation) continue;
-    const link = `${linkBase}/organization/members?invitation=${invitation.id}`;
+    const link = `${linkOrigin}/organization/members?invitation=${invitation.id}`;
     const inviterName = `${inviter.firstName} ${inviter.lastName}`.trim();
     await deps.mailer.send(invitationMail(email, inviterName, membership.organizationName, link));
   }
@@ -124,14 +155,18 @@ async function findLiveInvitation(db: Database, invitationId: string) {
   return rows[0];
 }
 
-/** Public: anyone holding the link may see the organization's name; shouldLogOut when signed in as another email. */
+/**
+ * Public: anyone holding the link may see the organization's name and the address it was mailed to
+ * (the login page fills it in); shouldLogOut when signed in as another email.
+ */
 export async function checkInvitation(db: Database, invitationId: string, signedInEmail: string | undefined) {
   const found = await findLiveInvitation(db, invitationId);
-  if (!found) return { valid: false, shouldLogOut: false, organizationName: null };
+  if (!found) return { valid: false, shouldLogOut: false, organizationName: null, email: null };
   return {
     valid: true,
     shouldLogOut: signedInEmail !== undefined && signedInEmail !== found.invitation.email,
     organizationName: found.organizationName,
+    email: found.invitation.email,
   };
 }
 
@@ -224,7 +259,7 @@ export async function removeMember(
 
 /**
  * Replaces a member's permissions. Never the owner's, and never one's own: a member allowed to edit
- * others must not be able to grant themselves more.
+ * others must not be able to grant themselves more; nor can they give another a right they lack.
  */
 export async function editMemberPermissions(
   db: Database,
@@ -238,6 +273,11 @@ export async function editMemberPermissions(
   if (target.isOwner) throw new AppError("owner-immutable", "The owner's permissions cannot be changed.");
   if (input.memberUserId === userId)
     throw new AppError("forbidden", "You cannot change your own permissions.");
+  requireGrantable(
+    membership,
+    input.permissions,
+    effectivePermissions(false, target.permissions, membership.projectIds),
+  );
   await db
     .update(organizationMembers)
     .set({ permissions: storablePermissions(input.permissions, membership.projectIds) })

@@ -3,7 +3,13 @@ import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
-import { buildOpenApiDocument, type OpenApiOptions } from "./openapi";
+import type { ProviderRegistry } from "../../providers/inference/registry";
+import {
+  buildOpenApiDocument,
+  type FeatureAvailability,
+  type OpenApiOptions,
+  withAvailability,
+} from "./openapi";
 
 /**
  * `GET /v1/openapi.json` (the API description) and `GET /docs`, an API reference page that renders it.
@@ -22,6 +28,24 @@ const ASSETS: Record<string, string> = {
 export interface OpenApiRoutesOptions extends OpenApiOptions {
   /** Where docs.css and docs.js live (tests and unusual layouts). */
   assetsDir?: string;
+  /** The deployment's providers: the served document marks the features they cannot run. */
+  registry?: Pick<ProviderRegistry, "statusOfAll">;
+}
+
+async function availabilityOf(
+  registry: Pick<ProviderRegistry, "statusOfAll">,
+): Promise<Map<string, FeatureAvailability>> {
+  const statuses = await registry.statusOfAll();
+  return new Map(
+    [...statuses].map(([id, { provider, availability }]) => [
+      id,
+      {
+        available: availability.available,
+        needsModelServer: provider === undefined,
+        reason: availability.available ? null : (availability.reason ?? null),
+      },
+    ]),
+  );
 }
 
 export function docsPageHtml(): string {
@@ -67,9 +91,19 @@ export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRout
   }
   const html = docsPageHtml();
 
-  app.get("/v1/openapi.json", async (_request, reply) =>
-    reply.header("cache-control", "no-cache").type("application/json; charset=utf-8").send(body),
-  );
+  const { registry } = options;
+  app.get("/v1/openapi.json", async (request, reply) => {
+    let answer = body;
+    if (registry) {
+      try {
+        answer = JSON.stringify(withAvailability(document, await availabilityOf(registry)));
+      } catch (error) {
+        // The reference stays readable without the badges when a provider cannot be asked.
+        request.log.warn({ err: error }, "feature availability unknown for the API reference");
+      }
+    }
+    return reply.header("cache-control", "no-cache").type("application/json; charset=utf-8").send(answer);
+  });
 
   app.get("/docs", async (_request, reply) =>
     reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(html),

@@ -1,9 +1,13 @@
 import { Script } from "node:vm";
 import {
   type BodyField,
+  calls,
   FEATURES,
   type FileInput,
   featureCallResponse,
+  getTrainedIdentitiesResponse,
+  MODEL_SERVERS_DOCS_ANCHOR,
+  MODEL_SERVERS_DOCS_PATH,
   statusOf,
   trainingResultSchema,
   transcriptionResultSchema,
@@ -15,7 +19,10 @@ import {
   ERROR_SCHEMA_REF,
   errorStatusesOf,
   FEATURE_CALL_ERROR_CODES,
+  FILE_CONTENT_TYPES,
+  FILE_ROUTE,
   type JsonObject,
+  NON_PRODUCTION_NOTE,
   STATUS_MEANINGS,
   usd,
 } from "./openapi";
@@ -61,7 +68,12 @@ describe("OpenAPI document", () => {
   });
 
   it("has one POST per catalog feature with every file, field and header", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(FEATURES.map((feature) => feature.endpoint).sort());
+    const featurePaths = Object.keys(doc.paths).filter((path) => {
+      const post = doc.paths[path]!.post;
+      return post !== undefined && "x-prism-feature" in post;
+    });
+    expect(featurePaths.sort()).toEqual(FEATURES.map((feature) => feature.endpoint).sort());
+    expect(Object.keys(doc.paths)).toContain(FILE_ROUTE);
     const tagNames = doc.tags.map((tag) => tag.name);
     for (const feature of FEATURES) {
       const operation = doc.paths[feature.endpoint]!.post as JsonObject & {
@@ -104,7 +116,9 @@ describe("OpenAPI document", () => {
       }
       for (const field of fields) {
         const property = schema.properties[field.name]!;
-        expect(property.description).toBe(field.description);
+        expect(property.description).toBe(
+          field.nonProductionOnly ? `${field.description} ${NON_PRODUCTION_NOTE}` : field.description,
+        );
         const type = {
           string: "string",
           enum: "string",
@@ -161,6 +175,35 @@ describe("OpenAPI document", () => {
     for (const code of FEATURE_CALL_ERROR_CODES) expect(STATUS_MEANINGS[statusOf(code)]).toBeDefined();
   });
 
+  it("documents listing the project's AI Clones with an API key, the one way to learn identity ids", () => {
+    const operation = doc.paths[calls.playground.getTrainedIdentities.path]?.post as
+      | (JsonObject & {
+          security: unknown;
+          requestBody: { content: Record<string, { schema: JsonObject }> };
+          responses: Record<string, JsonObject>;
+          "x-codeSamples": { source: string }[];
+        })
+      | undefined;
+    expect(operation).toBeDefined();
+    expect(operation?.security).toEqual([{ apiKey: [] }]);
+    expect(operation?.tags).toEqual(["AI Clones"]);
+    const body = operation?.requestBody.content["application/json"]?.schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(body.properties).sort()).toEqual(["offset", "projectId"]);
+    expect(body.required).toEqual(["projectId"]);
+    const ok = operation?.responses["200"] as { content: { "application/json": { example: unknown } } };
+    expect(
+      getTrainedIdentitiesResponse.parse(ok.content["application/json"].example).requests[0],
+    ).toMatchObject({
+      identity_status: "ready",
+    });
+    for (const status of ["401", "404"]) expect(operation?.responses[status]).toBeDefined();
+    expect(operation?.["x-codeSamples"][0]?.source).toContain(calls.playground.getTrainedIdentities.path);
+    expect(String(operation?.description)).toContain("identity_id");
+  });
+
   it("shows a runnable cURL example per endpoint", () => {
     const removal = doc.paths["/v1/images/background-removal"]!.post as {
       "x-codeSamples": { source: string }[];
@@ -183,6 +226,43 @@ describe("OpenAPI document", () => {
 });
 
 describe("OpenAPI routes", () => {
+  it("documents downloading a file: GET with the API key, its content types, 404 for other projects", () => {
+    const operation = doc.paths[FILE_ROUTE]!.get as JsonObject & {
+      security: JsonObject[];
+      parameters: { name: string; in: string; required: boolean }[];
+      responses: Record<string, { description: string; content: Record<string, JsonObject> }>;
+      description: string;
+      "x-codeSamples": { source: string }[];
+    };
+    expect(doc.paths[FILE_ROUTE]!.post).toBeUndefined();
+    expect(operation.security).toEqual([{ apiKey: [] }]);
+    expect(
+      operation.parameters.map((parameter) => [parameter.name, parameter.in, parameter.required]),
+    ).toEqual([
+      ["organizationId", "path", true],
+      ["projectId", "path", true],
+      ["name", "path", true],
+    ]);
+    expect(Object.keys(operation.responses["200"]!.content)).toEqual([...FILE_CONTENT_TYPES]);
+    expect(operation.responses["404"]!.description).toContain("another project");
+    expect(operation.description).toContain("response_data.file");
+    expect(operation.description).toContain("_thumb");
+    expect(operation["x-codeSamples"][0]!.source).toContain('-H "Authorization: Bearer $PRISM_API_KEY"');
+    expect(doc.tags.map((tag) => tag.name)).toContain("Files");
+    // Every feature's answer documents its file URLs as downloadable with the key.
+    expect(doc.info.description).toContain("Download a file");
+  });
+
+  it("explains model servers in a guide the console links to", () => {
+    const [guide] = doc["x-prism-guides"];
+    expect(guide?.id).toBe(MODEL_SERVERS_DOCS_ANCHOR);
+    expect(MODEL_SERVERS_DOCS_PATH).toBe(`/docs#${guide?.id}`);
+    for (const variable of ["MODEL_SERVER_URL", "MODEL_SERVER_API_KEY", "MODEL_SERVER_FEATURES"]) {
+      expect(guide?.markdown).toContain(variable);
+    }
+    for (const feature of FEATURES) expect(guide?.markdown).toContain(`\`${feature.id}\``);
+  });
+
   async function app() {
     const instance = Fastify({ logger: false });
     registerOpenApiRoutes(instance);

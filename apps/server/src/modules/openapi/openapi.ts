@@ -1,15 +1,25 @@
 import {
   type BodyField,
+  calls,
   ERROR_CODES,
   type ErrorCode,
+  FEATURE_NEEDS_MODEL_SERVER,
   FEATURES,
   type Feature,
   type FeatureCallResponse,
   type FileInput,
   featureCallResponse,
+  type GetTrainedIdentitiesResponse,
+  IDENTITY_REQUEST_HEADER,
+  MODEL_SERVERS_DOCS_ANCHOR,
+  NEEDS_MODEL_SERVER_BADGE,
+  pegasusTrainingFeature,
   statusOf,
+  THUMBNAIL_SUFFIX,
+  TRAINING_EXPECTED_MINUTES,
   trainingResultSchema,
   transcriptionResultSchema,
+  UNAVAILABLE_BADGE,
 } from "@prism/contract";
 import { z } from "zod";
 
@@ -24,13 +34,15 @@ export interface OpenApiDocument extends JsonObject {
   openapi: "3.1.0";
   info: { title: string; version: string; description: string };
   servers: { url: string }[];
-  paths: Record<string, { post: JsonObject }>;
+  paths: Record<string, { get?: JsonObject; post?: JsonObject }>;
   components: {
     schemas: Record<string, JsonObject>;
     responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
   };
   tags: { name: string; description: string }[];
+  /** Pages of prose the reference shows besides the endpoints (rendered by /docs). */
+  "x-prism-guides": { id: string; title: string; markdown: string }[];
 }
 
 export interface OpenApiOptions {
@@ -65,6 +77,7 @@ export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
   "unprocessable-input",
   "unreadable-file",
   "rate-limited",
+  "too-many-requests",
   "internal-error",
   "feature-failed",
   "feature-unavailable",
@@ -115,7 +128,8 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   429: {
     name: "TooManyRequests",
-    meaning: "Too many requests; wait and retry.",
+    meaning:
+      "Too many requests: the API key's requests per minute, or the calls the organization has running at once, are over the deployment's limit. Wait the `Retry-After` header's seconds and retry; nothing was charged.",
   },
   500: {
     name: "InternalServerError",
@@ -152,9 +166,13 @@ function codesWithStatus(status: number): ErrorCode[] {
 // JSON Schemas from zod.
 // ---------------------------------------------------------------------------------------------------
 
-/** A zod schema as a JSON Schema (draft 2020-12, which OpenAPI 3.1 uses), without noise for readers. */
-export function jsonSchemaOf(schema: z.ZodType): JsonObject {
-  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output", unrepresentable: "any" });
+/**
+ * A zod schema as a JSON Schema (draft 2020-12, which OpenAPI 3.1 uses), without noise for readers:
+ * of what the schema produces (answers) or, with `io: "input"`, of what it accepts (request bodies,
+ * where a field with a default is optional).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonObject {
+  const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
   return tidy(generated) as JsonObject;
 }
 
@@ -188,9 +206,13 @@ function fileLimits(file: FileInput): string {
   return limits.join("; ");
 }
 
+/** Said of the debugging inputs the playground offers only outside production. */
+export const NON_PRODUCTION_NOTE =
+  "A debugging option: a production deployment refuses calls that send it (400 `invalid-input`).";
+
 export function fileProperty(file: FileInput): JsonObject {
   const binary = { type: "string", format: "binary", contentMediaType: "application/octet-stream" };
-  const description = `${file.description} ${capitalize(fileLimits(file))}.`;
+  const description = `${file.description} ${capitalize(fileLimits(file))}.${file.nonProductionOnly ? ` ${NON_PRODUCTION_NOTE}` : ""}`;
   if (file.maxCount > 1) {
     return {
       type: "array",
@@ -205,7 +227,9 @@ export function fileProperty(file: FileInput): JsonObject {
 }
 
 export function bodyProperty(field: BodyField): JsonObject {
-  const schema: JsonObject = { description: field.description };
+  const schema: JsonObject = {
+    description: field.nonProductionOnly ? `${field.description} ${NON_PRODUCTION_NOTE}` : field.description,
+  };
   switch (field.type) {
     case "string":
       schema.type = "string";
@@ -260,6 +284,10 @@ export const TAGS = {
   editing: { name: "Image editing", description: "Changes to an image you send." },
   clones: { name: "AI Clones", description: "Training a person's likeness and painting it into images." },
   speech: { name: "Speech", description: "Speech recognition." },
+  files: {
+    name: "Files",
+    description: "Downloading the stored inputs and results that answers link to.",
+  },
 } as const;
 
 /** The feature's family, from what the catalog says about it. */
@@ -368,7 +396,7 @@ const JSON_RESULTS: Record<string, { schema: z.ZodType; example: unknown }> = {
   },
   "pegasus-training": {
     schema: trainingResultSchema,
-    example: { identityId: "a81f3e2c-7b64-4d09-9c15-6e2d0b7f4a38" },
+    example: { identityId: "a81f3e2c-7b64-4d09-9c15-6e2d0b7f4a38", status: "pending" },
   },
 };
 
@@ -393,9 +421,130 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
       response_data: jsonResult
         ? { body: jsonResult.example }
         : { file: exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`) },
-      status: feature.asynchronous ? "generating" : "done",
+      status: "done",
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files.
+// ---------------------------------------------------------------------------------------------------
+
+export const FILE_ROUTE = "/v1/files/{organizationId}/{projectId}/{name}";
+
+/** What a stored file can be: images are re-encoded (PNG or JPEG, WebP thumbnails), audio is kept as sent. */
+export const FILE_CONTENT_TYPES = [
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "audio/mpeg",
+  "audio/wav",
+  "audio/ogg",
+  "audio/flac",
+] as const;
+
+function fileDownloadOperation(): JsonObject {
+  const example = exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`);
+  return {
+    operationId: "downloadFile",
+    summary: "Download a file",
+    description: [
+      "Every URL in an answer's `request` (the inputs under `request_data.files`, the result under",
+      "`response_data.file`) points here. Send the same API key: a key reads the files of its own",
+      "project, and any other file answers 404, as if it did not exist.",
+      "",
+      "The URLs are paths on this origin (`/v1/files/...`), or absolute URLs when the deployment has its",
+      "public address configured. Images are PNG or JPEG; add `" +
+        THUMBNAIL_SUFFIX +
+        "` to an image's URL for a WebP thumbnail of at most 320 px. Audio inputs are returned as uploaded.",
+    ].join("\n"),
+    tags: [TAGS.files.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      {
+        name: "organizationId",
+        in: "path",
+        required: true,
+        description: "The organization of the project, as in the URL from the answer.",
+        schema: { type: "string", format: "uuid" },
+      },
+      {
+        name: "projectId",
+        in: "path",
+        required: true,
+        description: "The project the file belongs to; it must be the API key's project.",
+        schema: { type: "string", format: "uuid" },
+      },
+      {
+        name: "name",
+        in: "path",
+        required: true,
+        description: `The file's random name, as in the URL from the answer (with \`${THUMBNAIL_SUFFIX}\` for a thumbnail).`,
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      "200": {
+        description: "The file, with its content type.",
+        content: Object.fromEntries(
+          FILE_CONTENT_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+        ),
+      },
+      "404": {
+        description:
+          "No such file, no valid API key, or the file belongs to another project (a key reads only its own project's files). Codes: `not-found`.",
+        content: {
+          "application/json": {
+            schema: { $ref: ERROR_SCHEMA_REF },
+            example: { error: "not-found", message: "File not found." },
+          },
+        },
+      },
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: `curl "$ORIGIN${example}" \\\n  -H "Authorization: Bearer $PRISM_API_KEY" \\\n  -o result.png`,
+      },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Guides.
+// ---------------------------------------------------------------------------------------------------
+
+/** The features the builtin CPU engine cannot run: they need a model server (or an OpenAI-compatible API). */
+function modelServerGuide(): string {
+  return [
+    "Some features need an AI model on a GPU. Prism runs them on a **model server**: an HTTP service",
+    "you run next to the console (a ComfyUI workflow behind a small adapter, a diffusers or",
+    "faster-whisper script...) that speaks Prism's model-server protocol. The console does everything",
+    "else: keys, validation, billing, storage, history and refunds. Until one is connected, those features",
+    `are marked **${NEEDS_MODEL_SERVER_BADGE}** here and in the console, and calls to them answer 503`,
+    "`feature-unavailable` without charging anything.",
+    "",
+    "### Connecting one",
+    "",
+    "Set these variables where the console server runs, then restart it:",
+    "",
+    "| Variable | Meaning |",
+    "|---|---|",
+    "| `MODEL_SERVER_URL` | the model server's base URL, e.g. `http://gpu-1:8000` |",
+    "| `MODEL_SERVER_API_KEY` | sent as `Authorization: Bearer ...` to the model server (optional) |",
+    "| `MODEL_SERVER_FEATURES` | the feature ids it serves, comma separated, or `all` (the default) |",
+    "| `FEATURE_PROVIDERS` | an explicit provider per feature: `speech-to-text=openai,...` |",
+    "| `OPENAI_API_KEY`, `OPENAI_BASE_URL` | an OpenAI-compatible API for image generation, generative fill and speech to text |",
+    "",
+    "The protocol (one `POST <base>/<feature id>` per call with the same multipart fields as this API,",
+    "`GET <base>/health`, and the training status) is described in `docs/model-server.md` of the Prism",
+    "repository. The feature ids are those of the endpoints below:",
+    "",
+    "| Feature | Feature id |",
+    "|---|---|",
+    ...FEATURES.map((feature) => `| ${feature.name} | \`${feature.id}\` |`),
+  ].join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -408,7 +557,7 @@ function operationId(feature: Feature): string {
 
 function resultDescription(feature: Feature): string {
   if (feature.id === "pegasus-training") {
-    return "Training was queued and charged. `request.response_data.body.identityId` is the new AI Clone; `request.status` stays `generating` until training ends (`done` or `error`).";
+    return `The model server accepted the photos and the call was charged. \`request.response_data.body.identityId\` is the new AI Clone (its \`identity_id\` in later calls) and \`status\` its training's state, \`pending\` at first; training takes ${TRAINING_EXPECTED_MINUTES} minutes or more. Follow it with \`POST ${TRAINED_IDENTITIES_PATH}\` until it is \`ready\`, then send \`request.id\` in the \`${IDENTITY_REQUEST_HEADER}\` header with the \`identity_id\`.`;
   }
   if (JSON_RESULTS[feature.id]) {
     return "Done and charged. `request.response_data.body` holds the result.";
@@ -459,7 +608,10 @@ function operationOf(feature: Feature): JsonObject {
 
   const notes = [feature.description, "", `**Price:** ${priceText(feature)}.`];
   if (feature.asynchronous) {
-    notes.push("", "The call answers at once; the work continues in the background.");
+    notes.push(
+      "",
+      "The call answers as soon as the model has accepted the work; the work continues in the background.",
+    );
   }
   if (feature.requiresFirstDeposit) {
     notes.push("", "Locked (402 `first-deposit-required`) until the organization's first deposit.");
@@ -521,6 +673,77 @@ function operationOf(feature: Feature): JsonObject {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Console calls API keys may make too.
+// ---------------------------------------------------------------------------------------------------
+
+const TRAINED_IDENTITIES_PATH = calls.playground.getTrainedIdentities.path;
+const TRAINED_IDENTITIES_ERRORS = [400, 401, 404, 429];
+
+/** Listing the project's AI Clones: the one way an API user learns the identity ids to use. */
+function trainedIdentitiesOperation(): JsonObject {
+  const example: GetTrainedIdentitiesResponse = {
+    requests: [
+      {
+        ...exampleResponse(pegasusTrainingFeature).request,
+        response_data: { body: { identityId: "a81f3e2c-7b64-4d09-9c15-6e2d0b7f4a38", status: "ready" } },
+        description: "Ada",
+        identity_id: "a81f3e2c-7b64-4d09-9c15-6e2d0b7f4a38",
+        identity_status: "ready",
+      },
+    ],
+    hasMoreItems: false,
+  };
+  return {
+    operationId: "getTrainedIdentities",
+    summary: "List AI Clones",
+    description: [
+      "The project's AI Clones, newest first, a page at a time: each with its `identity_id` (the",
+      "`identity_id` field of Pegasus generation and identity inpainting), its `identity_status`",
+      "(`pending`, `training`, `ready` or `failed`) and its `id`, the training request id that goes in",
+      `the \`${IDENTITY_REQUEST_HEADER}\` header with it. An API key lists its own project only;`,
+      "another project answers 404. `offset` is the number of clones already received.",
+    ].join("\n"),
+    tags: [TAGS.clones.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: jsonSchemaOf(calls.playground.getTrainedIdentities.request, "input"),
+          example: { projectId: EXAMPLE_IDS.project, offset: 0 },
+        },
+      },
+    },
+    responses: {
+      "200": {
+        description: "One page of the project's AI Clones.",
+        content: {
+          "application/json": { schema: { $ref: "#/components/schemas/TrainedIdentities" }, example },
+        },
+      },
+      ...Object.fromEntries(
+        TRAINED_IDENTITIES_ERRORS.map((status) => [
+          String(status),
+          { $ref: `#/components/responses/${STATUS_MEANINGS[status]!.name}` },
+        ]),
+      ),
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: [
+          `curl -X POST "$ORIGIN${TRAINED_IDENTITIES_PATH}"`,
+          `  -H "Authorization: Bearer $PRISM_API_KEY"`,
+          `  -H "Content-Type: application/json"`,
+          `  -d "{\\"projectId\\": \\"$PROJECT_ID\\", \\"offset\\": 0}"`,
+        ].join(" \\\n"),
+      },
+    ],
+  };
+}
+
 function errorResponses(): Record<string, JsonObject> {
   const statuses = [...new Set(FEATURE_CALL_ERROR_CODES.map(statusOf))].sort((a, b) => a - b);
   return Object.fromEntries(
@@ -561,18 +784,32 @@ function infoDescription(): string {
     "Every feature call is a `POST` with a `multipart/form-data` body: files and fields under the names",
     "listed for the endpoint (repeat a field name to send several files). Files are checked by content,",
     "not by name. The answer is JSON: the organization's `balance` after the charge, in dollars, and the",
-    "stored `request` with the URLs of the inputs and of the result. Errors answer",
-    '`{ "error": <code>, "message": <text> }` with the status given for each endpoint.',
+    "stored `request` with the URLs of the inputs and of the result; download them with the same key",
+    '(see **Download a file**). Errors answer `{ "error": <code>, "message": <text>, "requestId": <id> }`',
+    "with the status given for each endpoint; quote the `requestId` (also sent as the `x-request-id`",
+    "header of every answer) when asking for support.",
     "",
     "### Pricing",
     "",
     "The price is reserved before the call runs and charged when it succeeds; a call that fails is",
-    "refunded, and a call the balance cannot pay answers 402 without charging. Default prices (a",
+    "refunded, and a call the balance cannot pay answers 402 without charging, before its upload is",
+    "read. Audio is billed by its real length, measured from its samples. Default prices (a",
     "deployment may set its own; the console shows the price in force on each feature's screen):",
     "",
     "| Feature | Endpoint | Price |",
     "|---|---|---|",
     ...rows,
+    "",
+    "### Limits",
+    "",
+    "Each API key may make a set number of requests per minute, and each organization may have a set",
+    "number of feature calls running at once (the deployment chooses both). Over either, the call",
+    "answers 429 `too-many-requests` with a `Retry-After` header in seconds, and nothing is charged.",
+    "",
+    "### AI Clones",
+    "",
+    "Training answers with the new clone's `identityId` at once; list the project's clones and their",
+    `status with \`POST ${TRAINED_IDENTITIES_PATH}\` (a JSON call, with the same API key).`,
   ].join("\n");
 }
 
@@ -581,7 +818,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   for (const feature of FEATURES) {
     paths[feature.endpoint] = { post: operationOf(feature) };
   }
-  const usedTags = new Set(FEATURES.map(tagOf));
+  paths[TRAINED_IDENTITIES_PATH] = { post: trainedIdentitiesOperation() };
+  paths[FILE_ROUTE] = { get: fileDownloadOperation() };
+  const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name]);
   return {
     openapi: "3.1.0",
     info: { title: "Prism API", version: options.version ?? "1.0.0", description: infoDescription() },
@@ -604,6 +843,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         FeatureCallResponse: jsonSchemaOf(featureCallResponse),
         TranscriptionResult: jsonSchemaOf(transcriptionResultSchema),
         TrainingResult: jsonSchemaOf(trainingResultSchema),
+        TrainedIdentities: jsonSchemaOf(calls.playground.getTrainedIdentities.response),
         Error: {
           type: "object",
           required: ["error", "message"],
@@ -614,10 +854,54 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
               description: "A stable, machine-readable code.",
             },
             message: { type: "string", description: "A human-readable explanation." },
+            requestId: {
+              type: "string",
+              description: "The request's id, also in the `x-request-id` header; quote it to support.",
+            },
           },
         },
       },
       responses: errorResponses(),
     },
+    "x-prism-guides": [
+      { id: MODEL_SERVERS_DOCS_ANCHOR, title: "Model servers", markdown: modelServerGuide() },
+    ],
   };
+}
+
+/** Whether a feature can run on this deployment, as the console's feature status says. */
+export interface FeatureAvailability {
+  available: boolean;
+  /** No provider serves it here: it needs a model server. */
+  needsModelServer: boolean;
+  reason: string | null;
+}
+
+/**
+ * The document with each feature marked as this deployment runs it right now (`x-prism-availability`),
+ * so the reference can badge what needs a model server. The rest of the document does not change.
+ */
+export function withAvailability(
+  document: OpenApiDocument,
+  availability: ReadonlyMap<string, FeatureAvailability>,
+): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = { ...document.paths };
+  for (const feature of FEATURES) {
+    const operation = paths[feature.endpoint]?.post;
+    const status = availability.get(feature.id);
+    if (!operation || !status) continue;
+    paths[feature.endpoint] = {
+      post: {
+        ...operation,
+        "x-prism-availability": {
+          ...status,
+          reason: status.needsModelServer ? FEATURE_NEEDS_MODEL_SERVER : status.reason,
+          ...(status.available
+            ? {}
+            : { badge: status.needsModelServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE }),
+        },
+      },
+    };
+  }
+  return { ...document, paths };
 }

@@ -15,16 +15,20 @@ export async function createOrganization(db: Database, userId: string, name: str
   return toOrganizationEntity(organization, { isOwner: true, permissions: {} }, [project]);
 }
 
+/** Renaming is the owner's alone: the settings a member with `organization.general` sees stay read-only. */
 export async function renameOrganization(db: Database, userId: string, organizationId: string, name: string) {
   const membership = await requireMembership(db, userId, organizationId);
-  requirePermission(membership, "organization.general");
+  requireOwner(membership);
   await db.update(organizations).set({ name }).where(eq(organizations.id, organizationId));
 }
 
-/** Archiving is a soft delete; the caller must keep at least one other active organization. */
+/**
+ * Archiving is a soft delete, and the owner's alone (it takes the organization from every member); the
+ * owner must keep at least one other active organization.
+ */
 export async function archiveOrganization(db: Database, userId: string, organizationId: string) {
   const membership = await requireMembership(db, userId, organizationId);
-  requirePermission(membership, "organization.general");
+  requireOwner(membership);
   const active = await listActiveMemberships(db, userId);
   if (active.length <= 1) throw new AppError("last-organization", ARCHIVE_LAST_ORGANIZATION);
   await db

@@ -7,19 +7,24 @@ import { registerCall } from "../../http/register-call";
 import { PaymentProviderError } from "../../providers/payments/payments-provider";
 import { requireMembership, requirePermission } from "../access/access.service";
 import {
-  creditSucceededPayment,
   deletePaymentMethod,
   finishPaymentSetup,
   getPaymentInfo,
   type MoneyDeps,
-  markPaymentFailed,
   rechargeAccount,
   startPaymentSetup,
   updateAutoRecharge,
 } from "./payments.service";
+import { handleStripeEvent } from "./stripe-events.service";
 
 export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyDeps {
-  return { db: deps.database.db, payments: deps.payments, mailer: deps.mailer, log };
+  return {
+    db: deps.database.db,
+    payments: deps.payments,
+    mailer: deps.mailer,
+    seller: deps.config.seller,
+    log,
+  };
 }
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencies): void {
@@ -84,8 +89,9 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
 }
 
 /**
- * Stripe's webhook: the signature is checked over the raw body, then a succeeded payment is credited
- * (once, whatever the order and number of deliveries) and a failed one recorded.
+ * Stripe's webhook: the signature is checked over the raw body, then the event is applied (see
+ * handleStripeEvent: once, whatever the order and number of deliveries). An event for a payment of
+ * ours that is not recorded yet answers 503, so Stripe delivers it again.
  */
 function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stripe: Stripe, secret: string) {
   app.register(async (scope) => {
@@ -100,17 +106,7 @@ function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stri
       } catch {
         throw new AppError("invalid-input", "The webhook signature is invalid.");
       }
-      if (event.type === "payment_intent.succeeded") {
-        const intent = event.data.object;
-        await creditSucceededPayment(deps.database.db, { provider: "stripe", providerPaymentId: intent.id });
-      } else if (event.type === "payment_intent.payment_failed") {
-        const intent = event.data.object;
-        await markPaymentFailed(deps.database.db, {
-          provider: "stripe",
-          providerPaymentId: intent.id,
-          message: intent.last_payment_error?.message ?? "The payment failed.",
-        });
-      }
+      await handleStripeEvent({ ...moneyDeps(deps, request.log), stripe }, event);
       return { received: true };
     });
   });

@@ -79,7 +79,7 @@ describe("payments (sandbox provider)", () => {
     const { session, organizationId } = await owner();
     const declined = await addSandboxCard(testApp, session, organizationId, "4000000000000002");
     expect(declined.statusCode).toBe(402);
-    expect(declined.json()).toEqual({ error: "card-declined", message: "Your card was declined." });
+    expect(declined.json()).toMatchObject({ error: "card-declined", message: "Your card was declined." });
     const invalid = await addSandboxCard(testApp, session, organizationId, "4242424242424241");
     expect(invalid.statusCode).toBe(400);
     expect(
@@ -96,7 +96,7 @@ describe("payments (sandbox provider)", () => {
       { session },
     );
     expect(noCard.statusCode).toBe(402);
-    expect(noCard.json()).toEqual({
+    expect(noCard.json()).toMatchObject({
       error: "payment-method-required",
       message: "Please add a Payment Method first",
     });
@@ -159,7 +159,10 @@ describe("payments (sandbox provider)", () => {
       { session },
     );
     expect(failed.statusCode).toBe(402);
-    expect(failed.json()).toEqual({ error: "payment-failed", message: "Your card has insufficient funds." });
+    expect(failed.json()).toMatchObject({
+      error: "payment-failed",
+      message: "Your card has insufficient funds.",
+    });
     expect(await cachedBalance(testApp.database.db, organizationId)).toBe(0n);
     const rows = await testApp.database.db
       .select()

@@ -1,3 +1,4 @@
+import { apiKeyRateLimitedText } from "@prism/contract";
 import { sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rateLimitBuckets } from "../../db/schema";
@@ -10,38 +11,104 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+/** Where a subject stands in its current window, after the hit just counted. */
+export interface RateLimitState {
+  /** The rule's limit for the window. */
+  limit: number;
+  /** Hits left in this window (0 once limited). */
+  remaining: number;
+  /** Whole seconds until the window ends and the count starts again (at least 1). */
+  resetSeconds: number;
+  /** This hit went over the limit and must be refused. */
+  limited: boolean;
+}
+
 /**
- * Counts one hit against `rule` for `subject` (an IP, an email) in a fixed window, with a single
- * upsert so concurrent requests from several processes cannot both slip under the limit.
+ * Counts `cost` hits (one call, or e.g. the number of mails it sends) against `rule` for `subject` (an
+ * IP, an email, an API key) in a fixed window, with a single upsert so concurrent requests from several
+ * server processes cannot both slip under the limit. Returns the state rather than throwing, so each
+ * caller answers in its own words and headers (a 429 with Retry-After, RateLimit fields).
+ */
+export async function hitRateLimit(
+  db: Executor,
+  rule: RateLimitRule,
+  subject: string,
+  now = new Date(),
+  cost = 1,
+): Promise<RateLimitState> {
+  const key = `${rule.name}:${subject}`;
+  const windowStart = new Date(now.getTime() - rule.windowMs);
+  const rows = await db
+    .insert(rateLimitBuckets)
+    .values({ key, hits: cost, windowStartedAt: now })
+    .onConflictDoUpdate({
+      target: rateLimitBuckets.key,
+      set: {
+        hits: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${cost} else ${rateLimitBuckets.hits} + ${cost} end`,
+        windowStartedAt: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimitBuckets.windowStartedAt} end`,
+      },
+    })
+    .returning({ hits: rateLimitBuckets.hits, windowStartedAt: rateLimitBuckets.windowStartedAt });
+  const bucket = rows[0] ?? { hits: 1, windowStartedAt: now };
+  return {
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - bucket.hits),
+    resetSeconds: Math.max(
+      1,
+      Math.ceil((bucket.windowStartedAt.getTime() + rule.windowMs - now.getTime()) / 1000),
+    ),
+    limited: bucket.hits > rule.limit,
+  };
+}
+
+/**
+ * Counts `cost` hits and refuses them (429 `rate-limited` with Retry-After) when they go over the
+ * limit: the sign-in and mail throttles.
  */
 export async function consumeRateLimit(
   db: Executor,
   rule: RateLimitRule,
   subject: string,
   now = new Date(),
+  cost = 1,
 ): Promise<void> {
-  const key = `${rule.name}:${subject}`;
-  const windowStart = new Date(now.getTime() - rule.windowMs);
-  const rows = await db
-    .insert(rateLimitBuckets)
-    .values({ key, hits: 1, windowStartedAt: now })
-    .onConflictDoUpdate({
-      target: rateLimitBuckets.key,
-      set: {
-        hits: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then 1 else ${rateLimitBuckets.hits} + 1 end`,
-        windowStartedAt: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimitBuckets.windowStartedAt} end`,
-      },
-    })
-    .returning({ hits: rateLimitBuckets.hits, windowStartedAt: rateLimitBuckets.windowStartedAt });
-  const bucket = rows[0];
-  if (bucket && bucket.hits > rule.limit) {
-    const retryAfterSeconds = Math.max(
-      1,
-      Math.ceil((bucket.windowStartedAt.getTime() + rule.windowMs - now.getTime()) / 1000),
-    );
+  const state = await hitRateLimit(db, rule, subject, now, cost);
+  if (state.limited) {
     throw new AppError(
       "rate-limited",
-      `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`,
+      `Too many attempts. Please wait ${state.resetSeconds} seconds and try again.`,
+      { headers: { "retry-after": String(state.resetSeconds) } },
     );
   }
+}
+
+/** The counter of each API key's requests (one row per key in rate_limit_buckets). */
+export const API_KEY_REQUESTS_RULE_NAME = "api-key-requests";
+const MINUTE_MS = 60_000;
+
+/**
+ * Counts one request of an API key against its allowance per minute (API_KEY_REQUESTS_PER_MINUTE;
+ * 0 for none) and refuses it over the limit with 429 `too-many-requests` and `Retry-After`. The count
+ * lives in the database, so every server process shares it. Returns where the key stands, for callers
+ * that report it.
+ */
+export async function limitApiKeyRequests(
+  db: Executor,
+  apiKeyId: string,
+  perMinute: number,
+  now = new Date(),
+): Promise<RateLimitState | undefined> {
+  if (perMinute <= 0) return undefined;
+  const state = await hitRateLimit(
+    db,
+    { name: API_KEY_REQUESTS_RULE_NAME, limit: perMinute, windowMs: MINUTE_MS },
+    apiKeyId,
+    now,
+  );
+  if (state.limited) {
+    throw new AppError("too-many-requests", apiKeyRateLimitedText(state.resetSeconds), {
+      headers: { "retry-after": String(state.resetSeconds) },
+    });
+  }
+  return state;
 }

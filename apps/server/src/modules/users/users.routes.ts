@@ -2,7 +2,6 @@ import { calls } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
-import { hashPassword } from "../auth/password-hashing";
 import { endAllSessions } from "../auth/session.service";
 import { getUserInfo } from "./users.service";
 import { updateUser } from "./users.store";
@@ -19,7 +18,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDependencies):
 
   // A password change keeps this session and ends every other one.
   registerCall(app, deps, calls.users.changePassword, async ({ user, body }) => {
-    const passwordHash = await hashPassword(body.password);
+    const passwordHash = await deps.passwords.hash(body.password);
     await db.transaction(async (tx) => {
       await updateUser(tx, user.userId, { passwordHash });
       await endAllSessions(tx, user.userId, user.sessionId);

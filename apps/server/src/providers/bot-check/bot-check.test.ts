@@ -57,7 +57,7 @@ describe("reCAPTCHA bot check", () => {
       recaptchaType: "v3",
     });
     expect(bot.statusCode).toBe(491);
-    expect(bot.json()).toEqual({
+    expect(bot.json()).toMatchObject({
       error: "recaptcha-failed",
       message: "Recaptcha check failed. Please try again.",
     });

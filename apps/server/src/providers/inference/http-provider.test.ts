@@ -110,6 +110,32 @@ describe("http model-server provider", () => {
     expect(parts.description).toEqual([{ value: "Ada" }]);
   });
 
+  it("takes a training answer without a status as pending, and refuses one without an identity", async () => {
+    let answer: unknown = { identityId: "clone-2" };
+    server = await startLocalServer((_request, response) => sendJson(response, 200, answer));
+    const provider = createHttpProvider({ baseUrl: server.url, features: "all", timeoutMs: 5_000 });
+    const input = {
+      files: {
+        images: Array.from({ length: 10 }, (_, index) => ({
+          buffer: Buffer.from(`photo-${index}`),
+          mimeType: "image/jpeg",
+          filename: `photo-${index}.jpg`,
+        })),
+      },
+      body: { description: "Ada" },
+    };
+
+    await expect(provider.run(pegasusTrainingFeature, input, signal())).resolves.toEqual({
+      kind: "json",
+      body: { identityId: "clone-2", status: "pending" },
+    });
+    answer = { status: "pending" };
+    await expect(provider.run(pegasusTrainingFeature, input, signal())).rejects.toMatchObject({
+      code: "failed",
+      message: "The model server's result does not have the documented shape.",
+    });
+  });
+
   it("returns a transcription and rejects a body of the wrong shape", async () => {
     let answer: unknown = { language: "en", segments: [{ start: 0, end: 1.5, text: "Hello." }] };
     server = await startLocalServer((_request, response) => sendJson(response, 200, answer));

@@ -57,9 +57,10 @@ const MAX_ERROR_MESSAGE_LENGTH = 300;
 
 export const UNREACHABLE_REASON = "The model server is unreachable.";
 
+/** A training submission's answer: the identity at once, its training still to come (pending). */
 const trainingAnswerSchema = z.object({
   identityId: z.string().trim().min(1),
-  status: identityStatusSchema.optional(),
+  status: identityStatusSchema.default("pending"),
 });
 const trainingStatusSchema = z.object({ status: identityStatusSchema });
 

@@ -1,4 +1,4 @@
-import { FEATURES, type Feature } from "@prism/contract";
+import { FEATURE_NEEDS_MODEL_SERVER, FEATURES, type Feature } from "@prism/contract";
 import type { FeatureProvider, ProviderAvailability } from "./feature-provider";
 
 export interface ResolvedProvider {
@@ -31,7 +31,7 @@ export class ProviderRegistry {
         provider: undefined,
         availability: {
           available: false,
-          reason: "No model provider is configured for this feature on this deployment.",
+          reason: FEATURE_NEEDS_MODEL_SERVER,
         },
       };
     }

@@ -1,7 +1,7 @@
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, STRONG_PASSWORD, uniqueEmail } from "../../../test/accounts";
-import { createTestApp, type TestApp } from "../../../test/test-app";
+import { createTestApp, PRODUCTION_ENV, type TestApp } from "../../../test/test-app";
 
 interface ReceivedMail {
   from: string;
@@ -103,7 +103,7 @@ describe("mail", () => {
     });
 
     it("does not exist in production", async () => {
-      const production = await createTestApp({ APP_ENV: "production" });
+      const production = await createTestApp(PRODUCTION_ENV);
       try {
         const response = await production.app.inject({ method: "GET", url: "/dev/mailbox" });
         expect(response.statusCode).toBe(404);

@@ -78,7 +78,7 @@ describe("Google sign-in", () => {
       credential: await googleToken({ sub: "google-3", email: "x@example.com", email_verified: false }),
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({
+    expect(response.json()).toMatchObject({
       error: "email-credentials-not-found",
       message: "Unable to retrieve email from Google. Please try again or contact support.",
     });

@@ -132,6 +132,12 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     return { status: "succeeded", providerPaymentId, receiptUrl: null };
   }
 
+  async findCharge(): Promise<ChargeOutcome | undefined> {
+    // The sandbox answers every charge at once and keeps no record of it: a payment it never
+    // answered (the process stopped in between) moved no money.
+    return undefined;
+  }
+
   async detach(): Promise<void> {
     // Nothing is held outside our own tables.
   }

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { FakeStripe } from "../../../test/fake-stripe";
+import { pdfText } from "../../../test/pdf-text";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { cachedBalance, ledgerBalance } from "../../modules/ledger/ledger.service";
 
@@ -125,7 +126,12 @@ describe("payments (Stripe provider against a local Stripe API)", () => {
       { invoiceId: invoices.invoices[0].invoiceId },
       { session },
     );
-    expect(link.json().url).toBe(`https://pay.stripe.example/receipts/${intentId}`);
+    // The invoice is ours (seller, buyer, tax ids), not Stripe's receipt.
+    const url = link.json().url as string;
+    expect(url).toMatch(/^\/v1\/invoices\/[0-9a-f-]{36}\/pdf\?token=/);
+    const pdf = await testApp.app.inject({ method: "GET", url });
+    expect(pdf.statusCode).toBe(200);
+    expect(await pdfText(pdf.rawPayload)).toContain("Paid with American Express ending in 0005.");
   });
 
   it("credits a processing payment when its webhook arrives, once, whatever the replays", async () => {
@@ -159,7 +165,7 @@ describe("payments (Stripe provider against a local Stripe API)", () => {
       { session },
     );
     expect(recharged.statusCode).toBe(402);
-    expect(recharged.json()).toEqual({
+    expect(recharged.json()).toMatchObject({
       error: "payment-failed",
       message: "Your card has insufficient funds.",
     });

@@ -9,6 +9,24 @@ import {
   type SavedPaymentMethod,
 } from "./payments-provider";
 
+const MICROS_PER_CENT = 10_000n;
+/** Our clock and Stripe's may disagree a little about when a payment was created. */
+const CLOCK_SKEW_SECONDS = 300;
+
+function outcomeOf(intent: Stripe.PaymentIntent): ChargeOutcome {
+  if (intent.status === "succeeded") {
+    const charge = intent.latest_charge;
+    const receiptUrl = charge && typeof charge !== "string" ? (charge.receipt_url ?? null) : null;
+    return { status: "succeeded", providerPaymentId: intent.id, receiptUrl };
+  }
+  if (intent.status === "processing") return { status: "pending", providerPaymentId: intent.id };
+  return {
+    status: "failed",
+    providerPaymentId: intent.id,
+    message: intent.last_payment_error?.message ?? "The payment could not be completed.",
+  };
+}
+
 export interface StripeSettings {
   secretKey: string;
   /** Stripe's API origin; tests point it at a local server that speaks the same endpoints. */
@@ -32,8 +50,9 @@ export function createStripeClient(settings: StripeSettings): Stripe {
 
 /**
  * Stripe: one customer per organization, a SetupIntent to save the card (confirmed in the browser by
- * Stripe.js), and off-session PaymentIntents with idempotency keys for recharges. Success is also
- * delivered by webhook; the money module credits whichever arrives first, once.
+ * Stripe.js), and off-session PaymentIntents with idempotency keys for recharges, each carrying our
+ * payment's id in its metadata. Success is also delivered by webhook; the money module credits
+ * whichever arrives first, once.
  */
 export class StripePaymentsProvider implements PaymentsProvider {
   readonly kind = "stripe";
@@ -118,6 +137,7 @@ export class StripePaymentsProvider implements PaymentsProvider {
 
   async charge(input: {
     organizationId: string;
+    paymentId: string;
     paymentMethodId: string;
     amountMicros: bigint;
     idempotencyKey: string;
@@ -130,7 +150,7 @@ export class StripePaymentsProvider implements PaymentsProvider {
         providerPaymentId: null,
         message: "No Stripe customer for this organization.",
       };
-    const cents = Number(input.amountMicros / 10_000n);
+    const cents = Number(input.amountMicros / MICROS_PER_CENT);
     try {
       const intent = await this.stripe.paymentIntents.create(
         {
@@ -141,29 +161,45 @@ export class StripePaymentsProvider implements PaymentsProvider {
           off_session: true,
           confirm: true,
           description: input.description,
-          metadata: { organizationId: input.organizationId },
+          metadata: { organizationId: input.organizationId, paymentId: input.paymentId },
           expand: ["latest_charge"],
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      if (intent.status === "succeeded") {
-        const charge = intent.latest_charge;
-        const receiptUrl = charge && typeof charge !== "string" ? (charge.receipt_url ?? null) : null;
-        return { status: "succeeded", providerPaymentId: intent.id, receiptUrl };
-      }
-      if (intent.status === "processing") return { status: "pending", providerPaymentId: intent.id };
-      return {
-        status: "failed",
-        providerPaymentId: intent.id,
-        message: intent.last_payment_error?.message ?? "The payment could not be completed.",
-      };
+      return outcomeOf(intent);
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {
         const intentId = (error.raw as { payment_intent?: { id?: string } }).payment_intent?.id ?? null;
         return { status: "failed", providerPaymentId: intentId, message: error.message };
       }
+      // The request may have reached Stripe and charged the card: only the answer is missing.
+      if (
+        error instanceof Stripe.errors.StripeConnectionError ||
+        error instanceof Stripe.errors.StripeAPIError
+      ) {
+        return { status: "unconfirmed", reason: error.message };
+      }
       throw error;
     }
+  }
+
+  async findCharge(input: {
+    organizationId: string;
+    paymentId: string;
+    since: Date;
+  }): Promise<ChargeOutcome | undefined> {
+    const customer = await this.existingCustomer(input.organizationId);
+    if (!customer) return undefined;
+    // Listing is read-only and strongly consistent (search is not), so it can never charge twice.
+    const since = Math.floor(input.since.getTime() / 1000) - CLOCK_SKEW_SECONDS;
+    for await (const intent of this.stripe.paymentIntents.list({
+      customer,
+      created: { gte: since },
+      limit: 100,
+    })) {
+      if (intent.metadata?.paymentId === input.paymentId) return outcomeOf(intent);
+    }
+    return undefined;
   }
 
   async detach(_organizationId: string, paymentMethodId: string): Promise<void> {

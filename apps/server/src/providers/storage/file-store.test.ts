@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
@@ -9,8 +9,13 @@ import { S3FileStore } from "./s3-file-store";
 
 const key = () => `${randomUUID()}/${randomUUID()}/abcdefghijklmnop`;
 
-function behavesLikeAFileStore(name: string, makeStore: () => FileStore) {
+function behavesLikeAFileStore(name: string, makeStore: () => FileStore, makeBroken: () => FileStore) {
   describe(name, () => {
+    it("passes the readiness check when it can take writes, and fails it when it cannot", async () => {
+      await expect(makeStore().check()).resolves.toBeUndefined();
+      await expect(makeBroken().check()).rejects.toThrow();
+    });
+
     it("stores, reads back with its content type, and deletes", async () => {
       const store = makeStore();
       const id = key();
@@ -55,17 +60,28 @@ afterAll(async () => {
   rmSync(s3Root, { recursive: true, force: true });
 });
 
-behavesLikeAFileStore("the local file store", () => new LocalFileStore(localRoot));
+behavesLikeAFileStore(
+  "the local file store",
+  () => new LocalFileStore(localRoot),
+  () => {
+    // A plain file where the store's directory should be: nothing can be written under it.
+    const blocked = join(localRoot, "blocked");
+    writeFileSync(blocked, "not a directory");
+    return new LocalFileStore(join(blocked, "files"));
+  },
+);
+const s3Store = (bucket: string) =>
+  new S3FileStore({
+    bucket,
+    region: "us-east-1",
+    endpoint,
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+    prefix: "files/",
+  });
 behavesLikeAFileStore(
   "the S3 file store (against a local S3-compatible server)",
-  () =>
-    new S3FileStore({
-      bucket: "prism",
-      region: "us-east-1",
-      endpoint,
-      accessKeyId: "S3RVER",
-      secretAccessKey: "S3RVER",
-      forcePathStyle: true,
-      prefix: "files/",
-    }),
+  () => s3Store("prism"),
+  () => s3Store("no-such-bucket"),
 );

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 
 export interface StoredObject {
@@ -14,6 +15,8 @@ export interface FileStore {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | undefined>;
   delete(key: string): Promise<void>;
+  /** Throws unless the store can take writes now (the readiness probe asks). */
+  check(): Promise<void>;
 }
 
 const KEY_PATTERN = /^[0-9a-f-]{36}\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{10,80}$/;
@@ -58,6 +61,11 @@ export class LocalFileStore implements FileStore {
   async delete(key: string): Promise<void> {
     const path = this.pathOf(key);
     await Promise.all([rm(path, { force: true }), rm(`${path}.meta.json`, { force: true })]);
+  }
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }
 

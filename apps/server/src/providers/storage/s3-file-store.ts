@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -69,6 +70,11 @@ export class S3FileStore implements FileStore {
     await this.client.send(
       new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
     );
+  }
+
+  /** The bucket exists and these credentials reach it (HeadBucket needs no object to exist). */
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
   }
 
   close(): void {

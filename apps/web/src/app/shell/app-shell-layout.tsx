@@ -16,7 +16,8 @@ export function AppShellLayout() {
   return (
     <AppShell
       layout="alt"
-      header={{ height: 64 }}
+      // A phone's top bar has a second row for the organization and project pickers.
+      header={{ height: { base: 108, sm: 64 } }}
       navbar={{ width: 264, breakpoint: "sm", collapsed: { mobile: !navbarOpened } }}
       padding={0}
     >

@@ -3,6 +3,7 @@ import { IconBuilding, IconCheck, IconFolder, IconPlus, IconSelector } from "@ta
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { PATHS } from "../../lib/paths";
+import { useCan } from "../../lib/permissions";
 import { useSession } from "../../lib/session";
 import { useCreateOrganization, useCreateProject } from "./create-flows";
 import classes from "./shell.module.css";
@@ -30,7 +31,8 @@ function Picker({
   emptyLabel: string;
   createLabel: string;
   onSelect: (id: string) => void;
-  onCreate: () => void;
+  /** Absent when the user may not create one (the server would refuse). */
+  onCreate?: () => void;
   disabled?: boolean;
 }) {
   return (
@@ -74,10 +76,14 @@ function Picker({
             </Text>
           </Menu.Item>
         ))}
-        <Menu.Divider />
-        <Menu.Item leftSection={<IconPlus size={14} aria-hidden />} onClick={onCreate} c="prism.7">
-          {createLabel}
-        </Menu.Item>
+        {onCreate ? (
+          <>
+            <Menu.Divider />
+            <Menu.Item leftSection={<IconPlus size={14} aria-hidden />} onClick={onCreate} c="prism.7">
+              {createLabel}
+            </Menu.Item>
+          </>
+        ) : null}
       </Menu.Dropdown>
     </Menu>
   );
@@ -105,11 +111,15 @@ export function OrganizationPicker() {
   );
 }
 
-/** Selecting a project goes to /home (spec 000 §2). */
+/**
+ * Selecting a project goes to /home (spec 000 §2). Creating one needs organization.general (the owner
+ * holds it), as the server requires; others are not offered it.
+ */
 export function ProjectPicker() {
   const { selectedOrganization, selectedProject, selectProject } = useSession();
   const navigate = useNavigate();
   const createProject = useCreateProject();
+  const canCreateProject = useCan("organization.general");
   return (
     <Picker
       kind="Project"
@@ -123,7 +133,7 @@ export function ProjectPicker() {
         selectProject(id);
         navigate(PATHS.home);
       }}
-      onCreate={() => void createProject()}
+      onCreate={canCreateProject ? () => void createProject() : undefined}
     />
   );
 }

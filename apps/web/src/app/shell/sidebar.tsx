@@ -1,5 +1,5 @@
-import { AppShell, CloseButton, Group, NavLink, ScrollArea } from "@mantine/core";
-import { FEATURES } from "@prism/contract";
+import { AppShell, Badge, CloseButton, Group, NavLink, ScrollArea, Tooltip } from "@mantine/core";
+import { FEATURES, NEEDS_MODEL_SERVER_BADGE, UNAVAILABLE_BADGE } from "@prism/contract";
 import {
   IconArrowsMaximize,
   IconBackground,
@@ -23,6 +23,7 @@ import {
 import { type ComponentType, useEffect, useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { BrandMark } from "../../components/brand-mark";
+import { needsModelServer, useFeatureStatuses } from "../../features/playground/api/use-feature-status";
 import { useIsProduction } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 import { hasPermission, type PermissionPath } from "../../lib/permissions";
@@ -55,10 +56,45 @@ const PLAYGROUND_ICONS: Record<string, Icon> = {
   "/playground/identity-inpainting": IconUserScan,
 };
 
+const ENDPOINT_OF_ROUTE: ReadonlyMap<string, string> = new Map(
+  FEATURES.map((feature) => [feature.playgroundRoute, feature.endpoint]),
+);
+
+/**
+ * A playground entry's mark when the feature cannot run here, so nobody has to open it to find out.
+ * It sits under the label, which keeps its full width.
+ */
+function UnavailableBadge({ missingServer, reason }: { missingServer: boolean; reason: string | null }) {
+  const label = missingServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+  return (
+    <Tooltip label={reason ?? label} withArrow multiline w={220} disabled={missingServer || !reason}>
+      <Badge
+        component="span"
+        size="xs"
+        variant="light"
+        color={missingServer ? "orange" : "gray"}
+        radius="sm"
+        tt="none"
+        fw={600}
+        mt={2}
+        data-testid="unavailable-badge"
+        aria-label={label}
+      >
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const { selectedOrganization } = useSession();
   const isProduction = useIsProduction();
+  const canUsePlayground = hasPermission(
+    selectedOrganization?.permissions ?? null,
+    "organization.playground",
+  );
+  const statuses = useFeatureStatuses(canUsePlayground);
 
   const sections = useMemo(
     () =>
@@ -135,6 +171,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
               >
                 {section.items.map((item) => {
                   const ItemIcon = section.key === "playground" ? PLAYGROUND_ICONS[item.to] : undefined;
+                  const endpoint = section.key === "playground" ? ENDPOINT_OF_ROUTE.get(item.to) : undefined;
+                  const status = endpoint ? statuses.get(endpoint) : undefined;
                   return (
                     <NavLink
                       key={item.to}
@@ -142,6 +180,11 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                       to={item.to}
                       label={item.label}
                       leftSection={ItemIcon ? <ItemIcon size={16} stroke={1.6} aria-hidden /> : undefined}
+                      description={
+                        status && !status.available ? (
+                          <UnavailableBadge missingServer={needsModelServer(status)} reason={status.reason} />
+                        ) : undefined
+                      }
                       active={pathname === item.to}
                       aria-current={pathname === item.to ? "page" : undefined}
                       onClick={onNavigate}

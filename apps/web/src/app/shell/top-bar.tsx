@@ -2,6 +2,7 @@ import { Avatar, Burger, Button, Group, Menu, Text, UnstyledButton } from "@mant
 import { LOGOUT_CONFIRM } from "@prism/contract";
 import { IconBook, IconChevronDown, IconLogout, IconUser } from "@tabler/icons-react";
 import { Link, useNavigate } from "react-router";
+import { BrandMark } from "../../components/brand-mark";
 import { openConfirmModal } from "../../components/overlays/modals";
 import { formatUsd } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
@@ -70,10 +71,10 @@ function UserMenu() {
           <Avatar color="prism" radius="xl" size={32}>
             {initialsOf(userInfo.firstName, userInfo.lastName, userInfo.email)}
           </Avatar>
-          <Text size="sm" fw={500} className={classes.hideOnMobile} truncate="end" maw={160}>
+          <Text size="sm" fw={500} visibleFrom="sm" truncate="end" maw={160}>
             {fullName}
           </Text>
-          <IconChevronDown size={14} stroke={1.6} aria-hidden className={classes.hideOnMobile} />
+          <IconChevronDown size={14} stroke={1.6} aria-hidden className={classes.desktopOnly} />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
@@ -92,6 +93,17 @@ function UserMenu() {
         >
           Your Profile
         </Menu.Item>
+        {/* The top bar of a phone has no room for the Docs button. */}
+        <Menu.Item
+          component="a"
+          href={PATHS.docs}
+          target="_blank"
+          rel="noopener noreferrer"
+          leftSection={<IconBook size={16} aria-hidden />}
+          hiddenFrom="sm"
+        >
+          API reference
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           color="red"
@@ -104,6 +116,10 @@ function UserMenu() {
   );
 }
 
+/**
+ * The top bar. On a phone it takes two rows: the menu, the balance and the account on the first, the
+ * organization and project pickers side by side on the second, so their names stay readable.
+ */
 export function TopBar({
   navbarOpened,
   onToggleNavbar,
@@ -112,8 +128,8 @@ export function TopBar({
   onToggleNavbar: () => void;
 }) {
   return (
-    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
-      <Group gap="xs" wrap="nowrap" miw={0}>
+    <div className={classes.bar}>
+      <Group gap="xs" wrap="nowrap" className={classes.lead}>
         <Burger
           opened={navbarOpened}
           onClick={onToggleNavbar}
@@ -121,13 +137,18 @@ export function TopBar({
           size="sm"
           aria-label={navbarOpened ? "Close navigation" : "Open navigation"}
         />
+        <Link to={PATHS.home} aria-label="Prism home" className={classes.phoneBrand}>
+          <BrandMark size="sm" />
+        </Link>
+      </Group>
+      <div className={classes.pickers}>
         <OrganizationPicker />
         <span className={classes.separator} aria-hidden>
           /
         </span>
         <ProjectPicker />
-      </Group>
-      <Group gap="sm" wrap="nowrap">
+      </div>
+      <Group gap="sm" wrap="nowrap" className={classes.actions}>
         <BalanceDisplay />
         <Button
           component="a"
@@ -139,12 +160,12 @@ export function TopBar({
           c="gray.7"
           fw={500}
           leftSection={<IconBook size={16} aria-hidden />}
-          className={classes.hideOnMobile}
+          visibleFrom="sm"
         >
           Docs
         </Button>
         <UserMenu />
       </Group>
-    </Group>
+    </div>
   );
 }

@@ -1,3 +1,5 @@
+import { MantineProvider } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
@@ -82,9 +84,12 @@ function renderSession() {
   );
   const queryClient = new QueryClient();
   render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    <MantineProvider>
+      <Notifications />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
   );
   return router;
 }
@@ -162,5 +167,50 @@ describe("SessionProvider", () => {
     });
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
     expect(screen.getByText("signed-out|-|-")).toBeInTheDocument();
+  });
+
+  it("keeps the session when an in-session users/me refresh times out or the network fails, then retries", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      fetchMock.mockResolvedValueOnce(json(200, userInfo));
+      const router = renderSession();
+      await screen.findByText("signed-in|o1|p1");
+      fetchMock.mockRejectedValueOnce(new TypeError("Failed to fetch"));
+      await act(async () => {
+        await session?.refreshUserInfo();
+      });
+      // Still signed in, on the same page, with the same user; the person is told and nothing is lost.
+      expect(screen.getByText("signed-in|o1|p1")).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe("/home");
+      expect(await screen.findByText(/could not refresh your account/)).toBeInTheDocument();
+      expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain("/v1/users/logout");
+
+      // Later the server answers again: the retry brings the fresh user (here a second organization's
+      // first project became the selection's fallback, proving the new data arrived).
+      fetchMock.mockResolvedValue(json(200, { ...userInfo, organizations: userInfo.organizations.slice(1) }));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(60_000);
+      });
+      expect(await screen.findByText("signed-in|o2|p2")).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("remembers the last selected organization across sign-out and sign-in", async () => {
+    fetchMock.mockResolvedValueOnce(json(200, userInfo));
+    renderSession();
+    await screen.findByText("signed-in|o1|p1");
+    act(() => session?.selectOrganization("o2"));
+    await screen.findByText("signed-in|o2|p2");
+    fetchMock.mockResolvedValueOnce(json(200, {}));
+    await act(async () => {
+      await session?.logout();
+    });
+    await screen.findByText("signed-out|-|-");
+    expect(document.cookie).toContain("selectedOrganizationId=o2");
+
+    act(() => session?.setUserInfo(userInfo));
+    expect(await screen.findByText("signed-in|o2|p2")).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
-import type { UserInfo } from "@prism/contract";
+import { notifications } from "@mantine/notifications";
+import { SESSION_REFRESH_FAILED, SESSION_REFRESH_RETRY_MS, type UserInfo } from "@prism/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -44,7 +45,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [userInfo, organization?.id, project?.id]);
 
   const setUserInfo = useCallback(
-    (next: UserInfo | null) => queryClient.setQueryData(ME_QUERY_KEY, next),
+    (next: UserInfo | null) => {
+      // Somebody else signing in on this page (the login form is open to a signed-in user after a
+      // failed invitation check) must not see the previous user's cached lists.
+      const current = queryClient.getQueryData<UserInfo | null>(ME_QUERY_KEY);
+      if (current && next && current.id !== next.id) {
+        queryClient.removeQueries({ predicate: (query) => !isMeQuery(query.queryKey) });
+      }
+      queryClient.setQueryData(ME_QUERY_KEY, next);
+    },
     [queryClient],
   );
 
@@ -84,7 +93,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Everything cached belongs to the old user (payment info, auto recharge, lists): drop it all.
       queryClient.removeQueries({ predicate: (query) => !isMeQuery(query.queryKey) });
       queryClient.setQueryData(ME_QUERY_KEY, null);
-      setRequested({ organizationId: null, projectId: null });
+      // The selection cookies stay: the next sign-in on this browser starts in the organization last
+      // used, when it is among that user's organizations (else the first one).
+      setRequested(readSelectionCookies());
       navigate(PATHS.login, { replace: true });
     } finally {
       loggingOut.current = false;
@@ -101,6 +112,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       }),
     [signedIn, logout],
   );
+
+  // A refresh that failed without a 401 kept the user: say so once per failure and try again later.
+  const refreshFailedAt = me.isError && signedIn ? me.errorUpdatedAt : 0;
+  const { refetch } = me;
+  useEffect(() => {
+    if (!refreshFailedAt) return;
+    notifications.show({
+      id: "session-refresh-failed",
+      color: "red",
+      title: SESSION_REFRESH_FAILED.title,
+      message: SESSION_REFRESH_FAILED.message,
+      autoClose: SESSION_REFRESH_RETRY_MS,
+      withBorder: true,
+    });
+    const retry = setTimeout(() => void refetch(), SESSION_REFRESH_RETRY_MS);
+    return () => clearTimeout(retry);
+  }, [refreshFailedAt, refetch]);
 
   const status: Session["status"] = me.isPending ? "loading" : userInfo ? "signed-in" : "signed-out";
 

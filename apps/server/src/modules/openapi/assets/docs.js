@@ -293,12 +293,61 @@ function renderIntro(spec) {
   );
 }
 
+/** The badge of a feature this deployment cannot run, linked to the model-server guide when it needs one. */
+function availabilityBadge(operation, guideId) {
+  const availability = operation["x-prism-availability"];
+  if (!availability || availability.available) return null;
+  const text = availability.badge ?? "Unavailable";
+  return availability.needsModelServer && guideId
+    ? el("a", { class: "badge badge-unavailable", href: `#${guideId}`, title: availability.reason, text })
+    : el("span", { class: "badge badge-unavailable", title: availability.reason, text });
+}
+
+function guideIdOf(spec) {
+  return (spec["x-prism-guides"] ?? [])[0]?.id;
+}
+
+function renderGuide(guide) {
+  return el(
+    "section",
+    { class: "guide", id: guide.id },
+    el("p", { class: "eyebrow", text: "Guide" }),
+    el("h2", { text: guide.title }),
+    el("div", { class: "description" }, markdown(guide.markdown)),
+  );
+}
+
+function renderParameters(spec, operation) {
+  const parameters = (operation.parameters ?? []).map((parameter) => resolveRef(spec, parameter));
+  const groups = [
+    ["path", "Path parameters"],
+    ["header", "Headers"],
+    ["query", "Query parameters"],
+  ];
+  return groups
+    .map(([place, title]) => [title, parameters.filter((parameter) => (parameter.in ?? "header") === place)])
+    .filter(([, list]) => list.length > 0)
+    .flatMap(([title, list]) => [
+      el("h3", { text: title }),
+      fieldsTable(
+        list.map((parameter) => ({
+          name: parameter.name,
+          required: parameter.required,
+          type: parameter.schema?.type ?? "string",
+          constraints: [],
+          description: parameter.description,
+        })),
+      ),
+    ]);
+}
+
 function renderOperation(spec, { path, method, operation, id }) {
   const feature = operation["x-prism-feature"] ?? {};
   const section = el("section", { class: "operation", id });
+  const badge = availabilityBadge(operation, guideIdOf(spec));
   section.append(
     el("p", { class: "eyebrow", text: (operation.tags ?? []).join(" · ") }),
-    el("h2", { text: operation.summary ?? path }),
+    el("h2", {}, operation.summary ?? path, badge ? " " : null, badge),
     el(
       "div",
       { class: "endpoint" },
@@ -309,41 +358,36 @@ function renderOperation(spec, { path, method, operation, id }) {
     el("div", { class: "description" }, markdown(operation.description)),
   );
 
-  const headers = (operation.parameters ?? []).map((parameter) => resolveRef(spec, parameter));
-  if (headers.length > 0) {
-    section.append(
-      el("h3", { text: "Headers" }),
-      fieldsTable(
-        headers.map((header) => ({
-          name: header.name,
-          required: header.required,
-          type: header.schema?.type ?? "string",
-          constraints: [],
-          description: header.description,
-        })),
-      ),
-    );
+  const availability = operation["x-prism-availability"];
+  if (availability && !availability.available && availability.reason) {
+    section.append(el("p", { class: "notice" }, availability.reason));
   }
 
-  const media = operation.requestBody?.content?.["multipart/form-data"];
-  const schema = media?.schema ?? {};
-  const required = new Set(schema.required ?? []);
-  const fields = Object.entries(schema.properties ?? {});
-  section.append(el("h3", {}, "Body ", el("span", { class: "muted small", text: "multipart/form-data" })));
-  if (fields.length === 0) {
-    section.append(el("p", { class: "muted", text: "No fields." }));
-  } else {
-    section.append(
-      fieldsTable(
-        fields.map(([name, property]) => ({
-          name,
-          required: required.has(name),
-          type: typeOf(property),
-          constraints: constraints(property),
-          description: property.description,
-        })),
-      ),
-    );
+  section.append(...renderParameters(spec, operation));
+
+  // Feature calls take multipart/form-data; the few console calls API keys may make take JSON.
+  const content = operation.requestBody?.content;
+  if (content) {
+    const mediaType = Object.keys(content)[0] ?? "multipart/form-data";
+    const schema = content[mediaType]?.schema ?? {};
+    const required = new Set(schema.required ?? []);
+    const fields = Object.entries(schema.properties ?? {});
+    section.append(el("h3", {}, "Body ", el("span", { class: "muted small", text: mediaType })));
+    if (fields.length === 0) {
+      section.append(el("p", { class: "muted", text: "No fields." }));
+    } else {
+      section.append(
+        fieldsTable(
+          fields.map(([name, property]) => ({
+            name,
+            required: required.has(name),
+            type: typeOf(property),
+            constraints: constraints(property),
+            description: property.description,
+          })),
+        ),
+      );
+    }
   }
 
   for (const sample of operation["x-codeSamples"] ?? []) {
@@ -355,11 +399,22 @@ function renderOperation(spec, { path, method, operation, id }) {
   for (const [status, raw] of success) {
     const response = resolveRef(spec, raw);
     const example = response.content?.["application/json"]?.example;
-    section.append(
+    const types = Object.keys(response.content ?? {}).filter((type) => type !== "application/json");
+    const parts = [
       el("h3", {}, "Response ", el("span", { class: "status status-ok", text: status })),
       el("div", { class: "description" }, markdown(response.description)),
+      types.length > 0
+        ? el(
+            "p",
+            { class: "content-types" },
+            "Content types: ",
+            types.map((type) => el("span", { class: "chip", text: type })),
+          )
+        : null,
       example === undefined ? null : codeBlock(JSON.stringify(example, null, 2), "json"),
-    );
+    ];
+    // append() would print a null as the text "null".
+    section.append(...parts.filter((part) => part !== null));
   }
 
   const errors = responses.filter(([status]) => !status.startsWith("2"));
@@ -412,6 +467,7 @@ function renderNav(spec, list) {
     const right = order.indexOf(b) === -1 ? order.length : order.indexOf(b);
     return left - right;
   });
+  const guides = spec["x-prism-guides"] ?? [];
   navGroups.replaceChildren(
     el("a", {
       class: "nav-link nav-intro",
@@ -419,6 +475,7 @@ function renderNav(spec, list) {
       "data-target": "introduction",
       text: "Introduction",
     }),
+
     ...names.map((name) =>
       el(
         "div",
@@ -435,10 +492,35 @@ function renderNav(spec, list) {
             },
             el("span", { class: `method method-${entry.method}`, text: entry.method.toUpperCase() }),
             el("span", { text: entry.operation.summary ?? entry.path }),
+            entry.operation["x-prism-availability"]?.available === false
+              ? el("span", {
+                  class: "nav-badge",
+                  title: entry.operation["x-prism-availability"].reason,
+                  text: entry.operation["x-prism-availability"].needsModelServer
+                    ? "needs server"
+                    : "unavailable",
+                })
+              : null,
           ),
         ),
       ),
     ),
+    guides.length > 0
+      ? el(
+          "div",
+          { class: "nav-group" },
+          el("p", { class: "nav-title", text: "Guides" }),
+          guides.map((guide) =>
+            el("a", {
+              class: "nav-link",
+              href: `#${guide.id}`,
+              "data-target": guide.id,
+              "data-search": guide.title.toLowerCase(),
+              text: guide.title,
+            }),
+          ),
+        )
+      : null,
   );
 }
 
@@ -476,7 +558,11 @@ async function main() {
     const spec = await response.json();
     const list = operations(spec);
     document.title = `${spec.info.title} reference`;
-    content.replaceChildren(renderIntro(spec), ...list.map((entry) => renderOperation(spec, entry)));
+    content.replaceChildren(
+      renderIntro(spec),
+      ...list.map((entry) => renderOperation(spec, entry)),
+      ...(spec["x-prism-guides"] ?? []).map(renderGuide),
+    );
     renderNav(spec, list);
     watchActiveSection();
     if (window.location.hash) {

@@ -24,11 +24,11 @@ import {
   VERIFICATION_CODE_REQUIRED,
 } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RedirectIfSignedIn } from "../../../app/guards/require-auth";
+import { RedirectIfSignedIn, RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider } from "../../../lib/session";
 import { LoginPage } from "./login-page";
 
@@ -80,8 +80,14 @@ function renderLogin(initialEntry = "/login") {
         ),
         children: [
           { element: <RedirectIfSignedIn />, children: [{ path: "/login", element: <LoginPage /> }] },
-          { path: "/home", element: <p>Home page</p> },
-          { path: "/organization/members", element: <p>Members page</p> },
+          {
+            element: <RequireAuth />,
+            children: [
+              { path: "/home", element: <p>Home page</p> },
+              { path: "/organization/members", element: <p>Members page</p> },
+              { path: "/projects/api-keys", element: <p>API keys page</p> },
+            ],
+          },
         ],
       },
     ],
@@ -436,5 +442,129 @@ describe("login screen: password recovery", () => {
     expect(requestsTo("/v1/users/login")).toEqual([
       { email: "ada@example.com", password: "N3w!password", rememberMe: false },
     ]);
+  });
+});
+
+describe("login screen: an invitation link", () => {
+  it("names the inviting organization and fills in the invited email", async () => {
+    handlers["/v1/users/organization-members/check-invitation"] = () =>
+      json(200, { valid: true, shouldLogOut: false, organizationName: "Acme", email: "ivan@example.com" });
+    renderLogin("/login?invitation=inv-7");
+    expect(await screen.findByText("You have been invited to join Acme")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText("Email")).toHaveValue("ivan@example.com"));
+    expect(requestsTo("/v1/users/organization-members/check-invitation")).toEqual([
+      { invitationId: "inv-7" },
+    ]);
+
+    // Signing up from the invitation keeps the address too.
+    await userEvent.setup().click(screen.getByRole("button", { name: "Sign Up" }));
+    expect(await screen.findByLabelText("Email")).toHaveValue("ivan@example.com");
+    expect(screen.getByText("You have been invited to join Acme")).toBeInTheDocument();
+  });
+
+  it("shows a plain login page for an invitation that is no longer valid", async () => {
+    handlers["/v1/users/organization-members/check-invitation"] = () =>
+      json(200, { valid: false, shouldLogOut: false, organizationName: null, email: null });
+    renderLogin("/login?invitation=inv-8");
+    await screen.findByRole("heading", { name: "Welcome!" });
+    await waitFor(() =>
+      expect(requestsTo("/v1/users/organization-members/check-invitation")).toHaveLength(1),
+    );
+    expect(screen.queryByText(/You have been invited to join/)).toBeNull();
+    expect(screen.getByLabelText("Email")).toHaveValue("");
+  });
+});
+
+describe("login screen: the page asked for", () => {
+  it("returns a signed-out visitor to the page they asked for after sign-in", async () => {
+    handlers["/v1/users/login"] = () => json(200, userInfo);
+    renderLogin("/projects/api-keys");
+    await screen.findByRole("heading", { name: "Welcome!" });
+    await signInWith(userEvent.setup(), "ada@example.com", "secret");
+    expect(await screen.findByText("API keys page")).toBeInTheDocument();
+  });
+
+  it("still leads to the members page when an invitation waits", async () => {
+    handlers["/v1/users/login"] = () => json(200, userInfo);
+    // biome-ignore lint/suspicious/noDocumentCookie: test set-up.
+    document.cookie = "invitationId=inv-9; Path=/";
+    renderLogin("/projects/api-keys");
+    await screen.findByRole("heading", { name: "Welcome!" });
+    await signInWith(userEvent.setup(), "ada@example.com", "secret");
+    expect(await screen.findByText("Members page")).toBeInTheDocument();
+  });
+});
+
+describe("login screen: resending the verification code", () => {
+  async function reachVerification() {
+    handlers["/v1/users/create"] = () => json(200, {});
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderLogin();
+    await screen.findByRole("heading", { name: "Welcome!" });
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await user.type(await screen.findByLabelText("First Name"), "Ada");
+    await user.type(screen.getByLabelText("Last Name"), "Lovelace");
+    await user.type(screen.getByLabelText("Email"), "ada@example.com");
+    await user.type(screen.getByLabelText("Password"), "Str0ng!pass");
+    await user.type(screen.getByLabelText("Confirm Password"), "Str0ng!pass");
+    await user.click(screen.getByRole("checkbox", { name: /terms and conditions/ }));
+    await user.click(screen.getByRole("button", { name: "Sign Up" }));
+    await screen.findByLabelText("Verification Code");
+    return user;
+  }
+
+  it("waits a cooldown, mails a new code, and shows the server's throttling message", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = await reachVerification();
+      // The code was just mailed: Resend waits.
+      expect(screen.getByRole("button", { name: /^Resend code in \d+s$/ })).toBeDisabled();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(31_000);
+      });
+      await user.click(screen.getByRole("button", { name: "Resend code" }));
+      expect(await screen.findByText("We have sent you a new verification code.")).toBeInTheDocument();
+      expect(requestsTo("/v1/users/create")).toHaveLength(2);
+      expect(requestsTo("/v1/users/create")[1]).toEqual(requestsTo("/v1/users/create")[0]);
+      expect(screen.getByRole("button", { name: /^Resend code in \d+s$/ })).toBeDisabled();
+
+      handlers["/v1/users/create"] = () =>
+        failure(429, "rate-limited", "Too many attempts. Please wait 1200 seconds and try again.");
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(31_000);
+      });
+      await user.click(screen.getByRole("button", { name: "Resend code" }));
+      expect(await screen.findByRole("alert")).toHaveTextContent(
+        "Too many attempts. Please wait 1200 seconds and try again.",
+      );
+      expect(screen.getByRole("button", { name: /^Resend code in \d+s$/ })).toBeDisabled();
+      expect(screen.getByLabelText("Verification Code")).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("resends through sign-in for an unverified account that signed in", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      handlers["/v1/users/login"] = () => failure(403, "user-not-active");
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderLogin();
+      await screen.findByRole("heading", { name: "Welcome!" });
+      await signInWith(user, "ada@example.com", "secret");
+      await screen.findByLabelText("Verification Code");
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(31_000);
+      });
+      await user.click(screen.getByRole("button", { name: "Resend code" }));
+      expect(await screen.findByText("We have sent you a new verification code.")).toBeInTheDocument();
+      expect(requestsTo("/v1/users/login")).toHaveLength(2);
+      // The notice is the only message: the expected "not active" refusal is no error here.
+      expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toEqual([
+        "We have sent you a new verification code.",
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,11 +1,14 @@
-import { Button, Stack } from "@mantine/core";
-import type { UserInfo } from "@prism/contract";
-import { IconBrandGithub } from "@tabler/icons-react";
+import { Alert, Button, Stack } from "@mantine/core";
+import { invitedToJoinText, type UserInfo } from "@prism/contract";
+import { IconBrandGithub, IconUsersPlus } from "@tabler/icons-react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { api, isApiError } from "../../../lib/api-client";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import { usePublicConfig } from "../../../lib/env";
+import { isSignInAgain, postLoginPath } from "../../../lib/post-login";
 import { useSession } from "../../../lib/session";
+import { useInvitationPreview } from "../api/check-invitation";
 import { type AuthAction, authErrorMessage } from "../lib/auth-errors";
 import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
 import { loadRecaptcha } from "../lib/recaptcha";
@@ -26,6 +29,11 @@ export type LoginMode =
   | "forgot-password"
   | "change-password-confirm";
 
+/** The request that mailed the code the verification step waits for; "Resend code" repeats it. */
+type CodeRequest =
+  | { kind: "sign-up"; values: { firstName: string; lastName: string; email: string; password: string } }
+  | { kind: "sign-in"; values: { email: string; password: string } };
+
 const PAGE_TITLES: Record<LoginMode, string> = {
   "sign-in": "Sign In",
   "sign-up": "Sign Up",
@@ -36,12 +44,22 @@ const PAGE_TITLES: Record<LoginMode, string> = {
 
 /**
  * Sign-in, sign-up, e-mail verification and password recovery on one screen. A successful sign-in
- * only stores the user: the /login guard then leads to the members page (pending invitation) or home.
+ * only stores the user: the /login guard then leads to the members page (pending invitation), the page
+ * asked for, or home. An invitation link's page names the inviting organization and fills in the
+ * invited address.
  */
 export function LoginPage() {
   const config = usePublicConfig();
   const { setUserInfo } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
   const botCheck = useBotCheck(config?.recaptcha ?? null);
+  // The login guard has stored the link's invitation in its cookie before this page renders.
+  const [invitationId] = useState(() => readCookie(COOKIE.invitationId));
+  const invitation = useInvitationPreview(invitationId).data;
+  const invitingOrganization = invitation?.valid ? invitation.organizationName : null;
+  const invitedEmail = invitation?.valid ? invitation.email : null;
+  const codeRequest = useRef<CodeRequest | null>(null);
 
   const [mode, setMode] = useState<LoginMode>("sign-in");
   const [email, setEmail] = useState("");
@@ -51,8 +69,14 @@ export function LoginPage() {
   const [pending, setPending] = useState<AuthAction | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  useEffect(() => {
+    if (invitedEmail) setEmail((current) => current || invitedEmail);
+  }, [invitedEmail]);
+
   const switchMode = useCallback((next: LoginMode) => {
     setError(null);
+    // The repeated request holds a password: keep it only while its verification step is open.
+    if (next !== "verification-code") codeRequest.current = null;
     setMode(next);
   }, []);
 
@@ -69,7 +93,15 @@ export function LoginPage() {
     }
   }, []);
 
-  const signedIn = useCallback((userInfo: UserInfo) => setUserInfo(userInfo), [setUserInfo]);
+  const signInAgain = isSignInAgain(location.state);
+  const signedIn = useCallback(
+    (userInfo: UserInfo) => {
+      setUserInfo(userInfo);
+      // Someone already signed in was sent here on purpose (the guard lets them stay): move on.
+      if (signInAgain) navigate(postLoginPath(), { replace: true });
+    },
+    [setUserInfo, signInAgain, navigate],
+  );
 
   const signIn = (values: { email: string; password: string }) =>
     perform("login", async () => {
@@ -82,6 +114,7 @@ export function LoginPage() {
       } catch (failure) {
         // The server has just mailed a fresh code to the unverified account: verify it here.
         if (isApiError(failure) && failure.code === "user-not-active") {
+          codeRequest.current = { kind: "sign-in", values };
           setVerificationReturn("sign-in");
           switchMode("verification-code");
           return;
@@ -93,6 +126,7 @@ export function LoginPage() {
   const signUp = (values: { firstName: string; lastName: string; email: string; password: string }) =>
     perform("signUp", async () => {
       await botCheck.run("signup", (fields) => api.users.create({ ...values, ...fields }));
+      codeRequest.current = { kind: "sign-up", values };
       setVerificationReturn("sign-up");
       switchMode("verification-code");
     });
@@ -111,6 +145,40 @@ export function LoginPage() {
         throw failure;
       }
     });
+
+  /**
+   * Mails a fresh code by repeating the request that mailed the first one: sign-up again (the latest
+   * details win for an unverified account), or sign-in, which mails a code to an unverified account.
+   * Both are throttled per address by the server, whose 429 message is shown as it is.
+   */
+  const resendCode = async (): Promise<boolean> => {
+    const request = codeRequest.current;
+    if (!request) return false;
+    let sent = false;
+    if (request.kind === "sign-up") {
+      await perform("signUp", async () => {
+        await botCheck.run("signup", (fields) => api.users.create({ ...request.values, ...fields }));
+        sent = true;
+      });
+      return sent;
+    }
+    await perform("login", async () => {
+      try {
+        signedIn(
+          await botCheck.run("login", (fields) =>
+            api.users.login({ ...request.values, rememberMe, ...fields }),
+          ),
+        );
+      } catch (failure) {
+        if (isApiError(failure) && failure.code === "user-not-active") {
+          sent = true;
+          return;
+        }
+        throw failure;
+      }
+    });
+    return sent;
+  };
 
   const requestReset = (address: string) =>
     perform("forgotPassword", async () => {
@@ -207,6 +275,17 @@ export function LoginPage() {
   return (
     <AuthLayout>
       <title>{`${PAGE_TITLES[mode]} · Prism Console`}</title>
+      {invitingOrganization ? (
+        <Alert
+          color="prism"
+          variant="light"
+          icon={<IconUsersPlus size={18} aria-hidden />}
+          mb="lg"
+          data-testid="invitation-notice"
+        >
+          {invitedToJoinText(invitingOrganization)}
+        </Alert>
+      ) : null}
       {mode === "sign-in" ? (
         <SignInForm
           email={email}
@@ -239,6 +318,7 @@ export function LoginPage() {
           error={error}
           onSubmit={confirm}
           onBack={() => switchMode(verificationReturn)}
+          onResend={codeRequest.current ? resendCode : undefined}
         />
       ) : null}
       {mode === "forgot-password" ? (

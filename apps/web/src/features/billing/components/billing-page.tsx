@@ -12,12 +12,10 @@ import { COUNTRIES } from "../../../components/countries";
 import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
-import { openInfoModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { SettingsCard } from "../../../components/settings-card";
 import { isApiError } from "../../../lib/api-client";
-import { escapeHtml } from "../../../lib/html";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useUpdateBilling } from "../api/update-billing";
@@ -76,11 +74,10 @@ function BillingForm({ organization }: { organization: Organization }) {
       setRefused(null);
       notify(CHANGES_SAVED);
     } catch (error) {
+      // The spec's dialog always; a refused field also gets its reason beside it ("City is required.").
       if (isApiError(error) && error.status === 400 && error.message) {
         const refusal = describeBillingRefusal(error.message);
         setRefused(refusal.field ? { field: refusal.field, message: refusal.message } : null);
-        await openInfoModal({ title: ERROR_DIALOGS.updateBilling.title, html: escapeHtml(refusal.message) });
-        return;
       }
       await showErrorDialog(ERROR_DIALOGS.updateBilling, error);
     }

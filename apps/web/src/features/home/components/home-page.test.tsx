@@ -1,5 +1,5 @@
-import { statisticsQueryDate } from "@prism/contract";
-import { screen, waitFor } from "@testing-library/react";
+import { backgroundRemovalFeature, imageGenerationFeature, statisticsQueryDate } from "@prism/contract";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
@@ -32,6 +32,14 @@ const STATISTICS = {
   ],
 };
 
+/** A row of the usage table once the statistics arrived (the table is drawn anew when they do). */
+function usageRow(name: string): Promise<HTMLElement> {
+  return waitFor(
+    () => within(screen.getByTestId("usage-table")).getByText(name).closest("tr") as HTMLElement,
+    SLOW,
+  );
+}
+
 function pickerTexts(): string[] {
   return screen.getAllByTestId("month-picker").map((picker) => picker.textContent ?? "");
 }
@@ -51,7 +59,7 @@ describe("HomePage", () => {
     const previous = shiftMonth(thisMonth, -1);
     const twoBack = shiftMonth(thisMonth, -2);
 
-    await screen.findByText("Background Removal", { selector: "td" }, SLOW);
+    await usageRow("Background Removal");
     expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(thisMonth)));
     expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
       statisticsQueryDate(thisMonth.year, thisMonth.month),
@@ -95,4 +103,47 @@ describe("HomePage", () => {
     expect(screen.queryByTestId("usage-pie")).not.toBeInTheDocument();
     expect(screen.getByTestId("total-cost")).toHaveTextContent("$0.000");
   });
+
+  it("says what a unit is for each feature and marks it with its chart colour", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+      "/v1/users/statistics/get": () => ({
+        body: {
+          statistics: [
+            ...STATISTICS.statistics,
+            {
+              endpoint: "/v1/images/generation",
+              callType: "generation",
+              recordDate: "2026-11-04",
+              unitsUsed: 1,
+              balanceUsed: 0.02,
+            },
+          ],
+          endpoints: [
+            ...STATISTICS.endpoints,
+            {
+              endpoint: "/v1/images/generation",
+              callType: "generation",
+              name: "Image Generation",
+              orderPos: 130,
+            },
+          ],
+        },
+      }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    const removal = await usageRow("Background Removal");
+    const generation = await usageRow("Image Generation");
+    expect(within(removal).getByText("2 calls")).toBeInTheDocument();
+    expect(within(generation).getByText("1 image")).toBeInTheDocument();
+    expect(within(removal).getByTestId("feature-swatch")).toHaveStyle({
+      backgroundColor: backgroundRemovalFeature.color,
+    });
+    expect(within(generation).getByTestId("feature-swatch")).toHaveStyle({
+      backgroundColor: imageGenerationFeature.color,
+    });
+  }, 20_000);
 });

@@ -1,7 +1,12 @@
 import "@mantine/charts/styles.css";
 import { BarChart, PieChart } from "@mantine/charts";
 import { Anchor, Box, Grid, Group, Paper, Select, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
-import { backgroundRemovalFeature, ERROR_DIALOGS, statisticsQueryDate } from "@prism/contract";
+import {
+  backgroundRemovalFeature,
+  ERROR_DIALOGS,
+  formatBillingUnits,
+  statisticsQueryDate,
+} from "@prism/contract";
 import { IconChartBar } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -22,6 +27,7 @@ import {
   buildUsageRows,
   pieSlices,
   totalCost,
+  type UsageRow,
   type YearMonth,
 } from "../lib/usage";
 import { MonthPicker } from "./month-picker";
@@ -35,8 +41,24 @@ function monthTitle({ year, month }: YearMonth): string {
   return dayjs(new Date(year, month - 1, 1)).format("MMMM YYYY");
 }
 
-function formatUnits(units: number): string {
-  return units.toLocaleString("en-US", { maximumFractionDigits: 2 });
+/** "3 images", "12 calls", "4 minutes"; a bare number for an endpoint outside the catalog. */
+function formatUnits(row: UsageRow): string {
+  return row.unit
+    ? formatBillingUnits(row.units, row.unit)
+    : row.units.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}
+
+/** The colour key of a feature, as its bars and pie slice are drawn. */
+function FeatureSwatch({ color }: { color: string }) {
+  return (
+    <Box
+      w={10}
+      h={10}
+      data-testid="feature-swatch"
+      style={{ borderRadius: 2, flexShrink: 0, backgroundColor: color }}
+      aria-hidden
+    />
+  );
 }
 
 /** The usage dashboard (001 §2 Home). */
@@ -185,8 +207,15 @@ export function HomePage() {
                     ) : (
                       rows.map((row) => (
                         <Table.Tr key={row.key}>
-                          <Table.Td>{row.name}</Table.Td>
-                          <Table.Td ta="right">{formatUnits(row.units)}</Table.Td>
+                          <Table.Td>
+                            <Group gap={8} wrap="nowrap">
+                              <FeatureSwatch color={row.color} />
+                              <span>{row.name}</span>
+                            </Group>
+                          </Table.Td>
+                          <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
+                            {formatUnits(row)}
+                          </Table.Td>
                           <Table.Td ta="right">{formatCost(row.cost)}</Table.Td>
                           <Table.Td ta="right">{row.percent.toFixed(1)}%</Table.Td>
                         </Table.Tr>
@@ -219,19 +248,14 @@ export function HomePage() {
                     size={180}
                     withTooltip
                     tooltipDataSource="segment"
-                    strokeWidth={1}
+                    // The stroke separates slices; a single feature is a full disc, where it would only
+                    // draw a seam from the centre to the edge.
+                    strokeWidth={slices.length > 1 ? 1 : 0}
                   />
                   <Stack gap={6}>
                     {slices.map((slice) => (
                       <Group key={slice.name} gap={8} wrap="nowrap">
-                        <Box
-                          w={10}
-                          h={10}
-                          style={{
-                            borderRadius: 2,
-                            background: `var(--mantine-color-${slice.color.replace(".", "-")})`,
-                          }}
-                        />
+                        <FeatureSwatch color={slice.color} />
                         <Text size="sm">{slice.name}</Text>
                         <Text size="sm" c="dimmed">
                           {formatCost(slice.value)}

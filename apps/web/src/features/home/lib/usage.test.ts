@@ -1,4 +1,12 @@
-import { ALL_FEATURES, type EndpointDescriptor, type StatisticsRecord } from "@prism/contract";
+import {
+  ALL_FEATURES,
+  backgroundRemovalFeature,
+  type EndpointDescriptor,
+  imageGenerationFeature,
+  type StatisticsRecord,
+  transcriptionFeature,
+  upscalingFeature,
+} from "@prism/contract";
 import { describe, expect, it } from "vitest";
 import {
   ALL_FEATURES_VALUE,
@@ -8,7 +16,6 @@ import {
   featureKey,
   pieSlices,
   shiftMonth,
-  USAGE_PALETTE,
   type UsageRow,
 } from "./usage";
 
@@ -41,7 +48,7 @@ function record(
 }
 
 function row(name: string, cost: number, percent: number): UsageRow {
-  return { key: name, name, orderPos: 0, units: 1, cost, percent };
+  return { key: name, name, orderPos: 0, units: 1, cost, percent, color: `#${name}`, unit: "call" };
 }
 
 describe("feature dropdown", () => {
@@ -129,13 +136,47 @@ describe("pie chart rule", () => {
     expect(pieSlices([row("A", 1, 50), row("B", 1, 50)]).map((slice) => slice.name)).toEqual(["A", "B"]);
     expect(pieSlices([])).toEqual([]);
   });
+});
 
-  it("colours slices from the 5-colour palette", () => {
-    const rows = Array.from({ length: 6 }, (_, index) => row(`F${index}`, 10 - index, (10 - index) * 2));
-    const colors = pieSlices(rows).map((slice) => slice.color);
-    expect(USAGE_PALETTE).toHaveLength(5);
-    expect(colors.every((color) => (USAGE_PALETTE as readonly string[]).includes(color))).toBe(true);
-    expect(colors[5]).toBe(colors[0]);
+describe("feature colours and units", () => {
+  const records = [
+    record("/v1/images/generation", "generation", 2, 3, 0.06),
+    record("/v1/images/background-removal", "background-removal", 3, 2, 0.02),
+    record("/v1/images/upscaling", "upscaling", 3, 1, 0.02),
+    record("/v1/speech/transcription", "transcription", 4, 5, 0.03),
+  ];
+
+  it("gives a feature its catalog colour in the bars, the pie and the table, whatever else is shown", () => {
+    const expected = new Map([
+      ["Image Generation", imageGenerationFeature.color],
+      ["Background Removal", backgroundRemovalFeature.color],
+      ["Image Upscaling", upscalingFeature.color],
+      ["Speech to Text", transcriptionFeature.color],
+    ]);
+    const rows = buildUsageRows(records, ENDPOINTS);
+    for (const entry of rows) expect(entry.color).toBe(expected.get(entry.name));
+    for (const slice of pieSlices(rows)) expect(slice.color).toBe(expected.get(slice.name));
+    const options = buildFeatureOptions(records, ENDPOINTS);
+    const all = buildDailySeries(records, options, ALL_FEATURES_VALUE, 2026, 11);
+    for (const series of all.series) expect(series.color).toBe(expected.get(series.label));
+    // Filtering the bars to one feature, or a month with fewer features, keeps its colour.
+    const alone = buildDailySeries(
+      records.slice(2),
+      buildFeatureOptions(records.slice(2), ENDPOINTS),
+      ALL_FEATURES_VALUE,
+      2026,
+      11,
+    );
+    expect(alone.series.find((series) => series.label === "Speech to Text")?.color).toBe(
+      transcriptionFeature.color,
+    );
+  });
+
+  it("says what a unit is for each feature", () => {
+    const units = new Map(buildUsageRows(records, ENDPOINTS).map((entry) => [entry.name, entry.unit]));
+    expect(units.get("Image Generation")).toBe("image");
+    expect(units.get("Background Removal")).toBe("call");
+    expect(units.get("Speech to Text")).toBe("audio-minute");
   });
 });
 

@@ -1,24 +1,32 @@
 import {
   ALL_FEATURES,
+  type BillingUnit,
   type EndpointDescriptor,
+  featureByEndpoint,
   PIE_MIN_PERCENT,
   PIE_MIN_SLICES,
   type StatisticsRecord,
+  usageColor,
 } from "@prism/contract";
 
 /** The dropdown value of "All Features". */
 export const ALL_FEATURES_VALUE = "all";
 
-/** The 5-colour palette of the pie and of the stacked bars (001 §9). */
-export const USAGE_PALETTE = ["indigo.6", "teal.5", "orange.5", "grape.5", "cyan.6"] as const;
-
-export function paletteColor(index: number): string {
-  return USAGE_PALETTE[index % USAGE_PALETTE.length] ?? "gray.5";
-}
+/** Usage of an endpoint the catalog does not know (an older feature) is drawn in grey. */
+export const UNKNOWN_FEATURE_COLOR = "#868e96";
 
 /** One feature of the usage page: an endpoint's call type, as the descriptors name it. */
 export function featureKey(record: { endpoint: string; callType: string }): string {
   return `${record.endpoint}#${record.callType.toLowerCase()}`;
+}
+
+/**
+ * A feature's colour from the catalog, the same in the bars, their legend, the pie and the table
+ * whatever else the month shows (the spec's 5-colour palette made features share colours).
+ */
+export function featureColor(key: string): string {
+  const split = key.lastIndexOf("#");
+  return usageColor(key.slice(0, split), key.slice(split + 1)) ?? UNKNOWN_FEATURE_COLOR;
 }
 
 export interface FeatureOption {
@@ -65,6 +73,9 @@ export interface UsageRow {
   cost: number;
   /** Share of the month's cost, 0 to 100. */
   percent: number;
+  color: string;
+  /** What a unit is (image, call, minute); null for an endpoint outside the catalog. */
+  unit: BillingUnit | null;
 }
 
 /** The table of total usage by feature, orderPos descending, with the share of the total cost. */
@@ -84,6 +95,8 @@ export function buildUsageRows(
       units: 0,
       cost: 0,
       percent: 0,
+      color: featureColor(key),
+      unit: featureByEndpoint(record.endpoint)?.billing.unit ?? null,
     };
     row.units += record.unitsUsed;
     row.cost += record.balanceUsed;
@@ -101,16 +114,16 @@ export function totalCost(rows: readonly UsageRow[]): number {
 
 /**
  * The pie's slices (001 §9): the features above 1 percent of the cost; when fewer than 4 qualify, the
- * top 4 by cost instead. Largest first; colours from the 5-colour palette.
+ * top 4 by cost instead. Largest first, each in its feature's colour.
  */
 export function pieSlices(rows: readonly UsageRow[]): { name: string; value: number; color: string }[] {
   const byCost = rows.filter((row) => row.cost > 0).sort((a, b) => b.cost - a.cost);
   const above = byCost.filter((row) => row.percent > PIE_MIN_PERCENT);
   const chosen = above.length >= PIE_MIN_SLICES ? above : byCost.slice(0, PIE_MIN_SLICES);
-  return chosen.map((row, index) => ({
+  return chosen.map((row) => ({
     name: row.name,
     value: Number(row.cost.toFixed(6)),
-    color: paletteColor(index),
+    color: row.color,
   }));
 }
 
@@ -153,13 +166,12 @@ export function buildDailySeries(
     const row = data[day - 1];
     if (row) row[key] = Number(row[key] ?? 0) + record.unitsUsed;
   }
-  const allOptions = options.filter((option) => option.value !== ALL_FEATURES_VALUE);
   return {
     data,
     series: features.map((option) => ({
       name: seriesKey.get(option.value) ?? option.value,
       label: option.label,
-      color: paletteColor(allOptions.findIndex((candidate) => candidate.value === option.value)),
+      color: featureColor(option.value),
     })),
   };
 }

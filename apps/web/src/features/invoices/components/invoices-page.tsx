@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Table, Text, VisuallyHidden } from "@mantine/core";
+import { Badge, Button, Group, Paper, Stack, Text, VisuallyHidden } from "@mantine/core";
 import { ERROR_DIALOGS, INVOICE_STATUS_PAID, INVOICES_EMPTY, type Invoice } from "@prism/contract";
 import {
   IconBuilding,
@@ -13,6 +13,7 @@ import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { PageHeader } from "../../../components/page-header";
 import { Pagination } from "../../../components/pagination";
+import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
 import { formatShortDate, formatUsd } from "../../../lib/format";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
@@ -63,20 +64,58 @@ function ViewButton({ invoice }: { invoice: Invoice }) {
   );
 }
 
-const COLUMNS = ["Invoice", "Status", "Amount", "Date", ""] as const;
-
-function SkeletonRows() {
-  return Array.from({ length: 5 }, (_, row) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity.
-    <Table.Tr key={row}>
-      {COLUMNS.map((column) => (
-        <Table.Td key={column}>
-          <Skeleton height={14} width={column === "" ? 56 : "70%"} />
-        </Table.Td>
-      ))}
-    </Table.Tr>
-  ));
-}
+/** Invoice, Status, Amount, Date and View; on a phone each invoice is a card with View beside its number. */
+const COLUMNS: ResponsiveColumn<Invoice>[] = [
+  {
+    key: "invoice",
+    header: "Invoice",
+    phone: "title",
+    cell: (invoice) => (
+      <Text size="sm" fw={600} ff="monospace">
+        {invoice.invoiceId}
+      </Text>
+    ),
+  },
+  {
+    key: "status",
+    header: "Status",
+    cell: () => (
+      <Badge color="teal" variant="light" radius="sm" tt="none">
+        {INVOICE_STATUS_PAID}
+      </Badge>
+    ),
+  },
+  {
+    key: "amount",
+    header: "Amount",
+    align: "right",
+    cell: (invoice) => (
+      <Text size="sm" ff="monospace">
+        {formatUsd(invoice.amount)}
+      </Text>
+    ),
+  },
+  {
+    key: "date",
+    header: "Date",
+    cell: (invoice) => (
+      <Text size="sm" c="dimmed">
+        {formatShortDate(invoice.createdAt)}
+      </Text>
+    ),
+  },
+  {
+    key: "view",
+    header: <VisuallyHidden>View</VisuallyHidden>,
+    width: 110,
+    phone: "aside",
+    cell: (invoice) => (
+      <Group justify="flex-end">
+        <ViewButton invoice={invoice} />
+      </Group>
+    ),
+  },
+];
 
 function InvoicesTable({ organizationId }: { organizationId: string }) {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -124,57 +163,17 @@ function InvoicesTable({ organizationId }: { organizationId: string }) {
 
   return (
     <Stack gap="md">
-      <Paper withBorder style={{ overflow: "hidden" }}>
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover striped={false}>
-            <Table.Thead bg="gray.0">
-              <Table.Tr>
-                <Table.Th>Invoice</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-                <Table.Th>Date</Table.Th>
-                <Table.Th w={110}>
-                  <VisuallyHidden>View</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: invoices.isPlaceholderData ? 0.6 : 1 }}>
-              {!data ? (
-                <SkeletonRows />
-              ) : (
-                data.invoices.map((invoice) => (
-                  <Table.Tr key={invoice.id} data-testid="invoice-row">
-                    <Table.Td>
-                      <Text size="sm" fw={600} ff="monospace">
-                        {invoice.invoiceId}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color="teal" variant="light" radius="sm" tt="none">
-                        {INVOICE_STATUS_PAID}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Text size="sm" ff="monospace">
-                        {formatUsd(invoice.amount)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm" c="dimmed">
-                        {formatShortDate(invoice.createdAt)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group justify="flex-end">
-                        <ViewButton invoice={invoice} />
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      <Paper withBorder style={{ overflow: "hidden", opacity: invoices.isPlaceholderData ? 0.6 : 1 }}>
+        <ResponsiveTable
+          label="Invoices"
+          columns={COLUMNS}
+          rows={data?.invoices}
+          rowKey={(invoice) => invoice.id}
+          rowProps={() => ({ "data-testid": "invoice-row" })}
+          loadingRows={5}
+          minWidth={560}
+          tableProps={{ highlightOnHover: true }}
+        />
       </Paper>
       {data ? (
         <Pagination

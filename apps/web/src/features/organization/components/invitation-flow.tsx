@@ -7,8 +7,9 @@ import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import { escapeHtml } from "../../../lib/html";
+import { setAnsweringInvitation } from "../../../lib/invitation-progress";
 import { PATHS } from "../../../lib/paths";
-import { INVITATION_PARAM } from "../../../lib/post-login";
+import { INVITATION_PARAM, SIGN_IN_AGAIN_STATE } from "../../../lib/post-login";
 import { useSession } from "../../../lib/session";
 import { checkInvitation, confirmInvitation } from "../api/invitations";
 
@@ -16,7 +17,8 @@ import { checkInvitation, confirmInvitation } from "../api/invitations";
  * Spec 000 §4 "Invitation flow", run by the members page when an invitation link (the `invitation`
  * query parameter) or a stored invitation (the invitationId cookie, kept across sign-in) is present:
  * check it; invalid → error dialog; somebody else's → keep it in the cookie, sign out, /login;
- * otherwise ask "Join Organization" and confirm or decline.
+ * otherwise ask "Join Organization" and confirm or decline. While it runs the shell holds back the
+ * welcome popup, so an invitee is not told to pay for an organization they are about to leave behind.
  */
 export function useInvitationFlow(): void {
   const [search] = useSearchParams();
@@ -30,7 +32,7 @@ export function useInvitationFlow(): void {
     if (!invitationId || handled.current === invitationId) return;
     handled.current = invitationId;
 
-    const run = async () => {
+    const answer = async () => {
       // The invitation is consumed now, whatever the outcome, so a reload never asks twice.
       writeCookie(COOKIE.invitationId, null);
       navigate(PATHS.organizationMembers, { replace: true });
@@ -43,7 +45,10 @@ export function useInvitationFlow(): void {
           title: ERROR_DIALOGS.checkInvitations.title,
           html: ERROR_DIALOGS.checkInvitations.message,
         });
-        navigate(PATHS.login, { replace: true });
+        // The spec leads to /login, also for a signed-in user (the link may be another account's). The
+        // invitation waits in its cookie again, so the next sign-in tries it once more.
+        writeCookie(COOKIE.invitationId, invitationId);
+        navigate(PATHS.login, { replace: true, state: SIGN_IN_AGAIN_STATE });
         return;
       }
       if (!check.valid) {
@@ -82,6 +87,14 @@ export function useInvitationFlow(): void {
       } catch (error) {
         // A failed decline leaves nothing for the user to do: the invitation simply stays pending.
         if (accepted) await showErrorDialog(ERROR_DIALOGS.invitationConfirmationFailed, error);
+      }
+    };
+    const run = async () => {
+      setAnsweringInvitation(true);
+      try {
+        await answer();
+      } finally {
+        setAnsweringInvitation(false);
       }
     };
     void run();

@@ -1,8 +1,15 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
-import { emptyPermissions, fullPermissions, type Organization, type Permissions } from "@prism/contract";
+import {
+  EDIT_OWN_PERMISSIONS_REFUSED,
+  emptyPermissions,
+  fullPermissions,
+  type Organization,
+  type Permissions,
+} from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Session } from "../../../lib/session";
@@ -64,6 +71,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Makes the phone media query match, as on a 390 px screen. */
+function onPhone() {
+  vi.stubGlobal("matchMedia", (query: string) => ({
+    matches: query.includes("max-width"),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
+
 const row = async (email: string) => screen.findByTestId(`member-${email}`);
 
 describe("members page", { timeout: 20_000 }, () => {
@@ -71,7 +92,7 @@ describe("members page", { timeout: 20_000 }, () => {
     renderMembers(owner, fullPermissions(true, ["p1"]), [{ id: "i1", email: "new@example.com" }]);
     const ownerRow = await row(owner.email);
     expect(within(ownerRow).getByText("You")).toBeInTheDocument();
-    expect(within(ownerRow).getByText("Owner")).toBeInTheDocument();
+    expect(within(ownerRow).getByText("Owner", { exact: true })).toBeInTheDocument();
     expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toBeDisabled();
     expect(within(ownerRow).getByRole("button", { name: "Leave" })).toBeDisabled();
 
@@ -110,5 +131,40 @@ describe("members page", { timeout: 20_000 }, () => {
     const otherRow = await row(other.email);
     expect(within(otherRow).getByRole("button", { name: "Remove Cy Other" })).toBeEnabled();
     expect(within(otherRow).getByRole("button", { name: "Edit permissions of Cy Other" })).toBeEnabled();
+  });
+
+  it("refuses Edit permissions on one's own row and says why", async () => {
+    const user = userEvent.setup();
+    const mine = { ...emptyPermissions(["p1"]), members: { invite: false, edit: true, delete: false } };
+    renderMembers(member, mine);
+    const myRow = await row(member.email);
+    const edit = within(myRow).getByRole("button", { name: /^Edit permissions/ });
+    expect(edit).toBeDisabled();
+    await user.hover(edit.parentElement as HTMLElement);
+    expect(await screen.findByText(EDIT_OWN_PERMISSIONS_REFUSED)).toBeInTheDocument();
+    expect(within(await row(other.email)).getByRole("button", { name: /^Edit permissions/ })).toBeEnabled();
+  });
+
+  it("sums up each member's rights in a few words", async () => {
+    renderMembers(owner, fullPermissions(true, ["p1"]));
+    const access = async (email: string) => within(await row(email)).getByTestId("member-access");
+    expect(await access(owner.email)).toHaveTextContent("Owner · all rights");
+    expect(await access(member.email)).toHaveTextContent("View only · 1 project");
+    expect(await access(other.email)).toHaveTextContent("No rights");
+  });
+
+  it("shows the members as cards with their actions on a phone, not as a wide table", async () => {
+    onPhone();
+    renderMembers(owner, fullPermissions(true, ["p1"]), [{ id: "i1", email: "new@example.com" }]);
+    const memberRow = await row(member.email);
+    expect(screen.queryByRole("table")).toBeNull();
+    expect(memberRow.tagName).toBe("LI");
+    expect(within(screen.getByRole("list", { name: "Members" })).getAllByRole("listitem")).toHaveLength(3);
+    expect(within(memberRow).getByText("Email")).toBeInTheDocument();
+    expect(within(memberRow).getByText(member.email)).toBeInTheDocument();
+    expect(within(memberRow).getByRole("button", { name: "Edit permissions of Ivan Member" })).toBeEnabled();
+    expect(within(memberRow).getByRole("button", { name: "Remove Ivan Member" })).toBeEnabled();
+    const pending = screen.getByRole("list", { name: "Pending Invitations" });
+    expect(within(pending).getByRole("button", { name: /^Revoke/ })).toBeEnabled();
   });
 });

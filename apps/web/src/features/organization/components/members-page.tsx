@@ -6,18 +6,21 @@ import {
   Paper,
   Skeleton,
   Stack,
-  Table,
   Text,
   ThemeIcon,
   Title,
   Tooltip,
 } from "@mantine/core";
 import {
+  EDIT_OWN_PERMISSIONS_REFUSED,
   ERROR_DIALOGS,
   hasPermission,
   type Invitation,
   LEAVE_ORGANIZATION_REFUSED,
   type Member,
+  OWNER_PERMISSIONS_FIXED,
+  type Project,
+  summarizePermissions,
 } from "@prism/contract";
 import { IconAlertTriangle, IconMailForward, IconUserPlus, IconUsers } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
@@ -26,6 +29,7 @@ import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { PageHeader } from "../../../components/page-header";
+import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
 import { isApiError } from "../../../lib/api-client";
 import { PATHS } from "../../../lib/paths";
 import { useCan } from "../../../lib/permissions";
@@ -65,112 +69,155 @@ function SectionCard({
   );
 }
 
-function MembersTable({
-  members,
+function MemberIdentity({ member, isYou, isOwner }: { member: Member; isYou: boolean; isOwner: boolean }) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <Avatar color={isOwner ? "orange" : "prism"} radius="xl" size={34} style={{ flexShrink: 0 }}>
+        {initialsOf(member)}
+      </Avatar>
+      <Group gap={6} miw={0}>
+        <Text size="sm" fw={500} style={{ overflowWrap: "anywhere" }}>
+          {memberDisplayName(member)}
+        </Text>
+        {isYou ? (
+          <Badge variant="light" color="prism" size="sm" style={{ flexShrink: 0 }}>
+            You
+          </Badge>
+        ) : null}
+        {isOwner ? (
+          <Badge variant="light" color="orange" size="sm" style={{ flexShrink: 0 }}>
+            Owner
+          </Badge>
+        ) : null}
+      </Group>
+    </Group>
+  );
+}
+
+function MemberActions({
+  member,
   onEdit,
   onRemove,
 }: {
-  members: readonly Member[];
+  member: Member;
   onEdit: (member: Member) => void;
   onRemove: (member: Member) => void;
 }) {
   const userInfo = useUserInfo();
   const canEdit = useCan("members.edit");
   const canDelete = useCan("members.delete");
-
+  const isYou = member.id === userInfo.id;
+  const isOwner = member.permissions.owner === true;
+  // The server refuses changing the owner's rights and one's own: the button says why instead.
+  const editRefusal = isOwner ? OWNER_PERMISSIONS_FIXED : isYou ? EDIT_OWN_PERMISSIONS_REFUSED : null;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="Members">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Email</Table.Th>
-            <Table.Th ta="right">Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {members.map((member) => {
-            const isYou = member.id === userInfo.id;
-            const isOwner = member.permissions.owner === true;
-            const removeLabel = isYou ? "Leave" : "Remove";
-            return (
-              <Table.Tr key={member.id} data-testid={`member-${member.email}`}>
-                <Table.Td>
-                  <Group gap="sm" wrap="nowrap">
-                    <Avatar color={isOwner ? "orange" : "prism"} radius="xl" size={34}>
-                      {initialsOf(member)}
-                    </Avatar>
-                    <Text size="sm" fw={500}>
-                      {memberDisplayName(member)}
-                    </Text>
-                    {isYou ? (
-                      <Badge variant="light" color="prism" size="sm">
-                        You
-                      </Badge>
-                    ) : null}
-                    {isOwner ? (
-                      <Badge variant="light" color="orange" size="sm">
-                        Owner
-                      </Badge>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" c="dimmed">
-                    {member.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
-                    {canEdit ? (
-                      <Tooltip
-                        label="The owner's permissions cannot be changed"
-                        disabled={!isOwner}
-                        withArrow
-                      >
-                        <span>
-                          <Button
-                            variant="default"
-                            size="xs"
-                            disabled={isOwner}
-                            onClick={() => onEdit(member)}
-                            aria-label={`Edit permissions of ${memberDisplayName(member)}`}
-                          >
-                            Edit permissions
-                          </Button>
-                        </span>
-                      </Tooltip>
-                    ) : null}
-                    {canDelete || isYou ? (
-                      <Tooltip
-                        label={isYou ? LEAVE_ORGANIZATION_REFUSED : "The owner cannot be removed"}
-                        disabled={!isOwner}
-                        withArrow
-                        multiline
-                        w={280}
-                      >
-                        <span>
-                          <Button
-                            variant="light"
-                            color="red"
-                            size="xs"
-                            disabled={isOwner}
-                            onClick={() => onRemove(member)}
-                            aria-label={isYou ? "Leave" : `Remove ${memberDisplayName(member)}`}
-                          >
-                            {removeLabel}
-                          </Button>
-                        </span>
-                      </Tooltip>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <Group gap="xs" justify="flex-end" wrap="nowrap">
+      {canEdit ? (
+        <Tooltip label={editRefusal} disabled={!editRefusal} withArrow multiline w={240}>
+          <span>
+            <Button
+              variant="default"
+              size="xs"
+              disabled={editRefusal !== null}
+              onClick={() => onEdit(member)}
+              aria-label={`Edit permissions of ${memberDisplayName(member)}`}
+            >
+              Edit permissions
+            </Button>
+          </span>
+        </Tooltip>
+      ) : null}
+      {canDelete || isYou ? (
+        <Tooltip
+          label={isYou ? LEAVE_ORGANIZATION_REFUSED : "The owner cannot be removed"}
+          disabled={!isOwner}
+          withArrow
+          multiline
+          w={280}
+        >
+          <span>
+            <Button
+              variant="light"
+              color="red"
+              size="xs"
+              disabled={isOwner}
+              onClick={() => onRemove(member)}
+              aria-label={isYou ? "Leave" : `Remove ${memberDisplayName(member)}`}
+            >
+              {isYou ? "Leave" : "Remove"}
+            </Button>
+          </span>
+        </Tooltip>
+      ) : null}
+    </Group>
+  );
+}
+
+/** Name, email, a few words on each member's rights, and the actions; stacked cards on a phone. */
+function MembersTable({
+  members,
+  projects,
+  onEdit,
+  onRemove,
+}: {
+  members: readonly Member[];
+  projects: readonly Project[];
+  onEdit: (member: Member) => void;
+  onRemove: (member: Member) => void;
+}) {
+  const userInfo = useUserInfo();
+  const projectIds = projects.map((project) => project.id);
+  const columns: ResponsiveColumn<Member>[] = [
+    {
+      key: "name",
+      header: "Name",
+      phone: "title",
+      cell: (member) => (
+        <MemberIdentity
+          member={member}
+          isYou={member.id === userInfo.id}
+          isOwner={member.permissions.owner === true}
+        />
+      ),
+    },
+    {
+      key: "email",
+      header: "Email",
+      phone: "wide-field",
+      cell: (member) => (
+        <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+          {member.email}
+        </Text>
+      ),
+    },
+    {
+      key: "access",
+      header: "Access",
+      phone: "wide-field",
+      cell: (member) => (
+        <Text size="sm" data-testid="member-access">
+          {summarizePermissions(member.permissions, projectIds)}
+        </Text>
+      ),
+    },
+    {
+      key: "actions",
+      header: "Actions",
+      align: "right",
+      phone: "footer",
+      cell: (member) => <MemberActions member={member} onEdit={onEdit} onRemove={onRemove} />,
+    },
+  ];
+  return (
+    <ResponsiveTable
+      label="Members"
+      columns={columns}
+      rows={members}
+      rowKey={(member) => member.id}
+      rowProps={(member) => ({ "data-testid": `member-${member.email}` })}
+      minWidth={760}
+      tableProps={{ highlightOnHover: true }}
+    />
   );
 }
 
@@ -183,46 +230,55 @@ function InvitationsTable({
   canRevoke: boolean;
   onRevoke: (invitation: Invitation) => void;
 }) {
+  const columns: ResponsiveColumn<Invitation>[] = [
+    {
+      key: "email",
+      header: "Email",
+      phone: "title",
+      cell: (invitation) => (
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon variant="light" color="gray" radius="xl" size={30} style={{ flexShrink: 0 }}>
+            <IconMailForward size={16} aria-hidden />
+          </ThemeIcon>
+          <Group gap={6} miw={0}>
+            <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+              {invitation.email}
+            </Text>
+            <Badge variant="dot" color="yellow" size="sm" style={{ flexShrink: 0 }}>
+              Pending
+            </Badge>
+          </Group>
+        </Group>
+      ),
+    },
+    {
+      key: "actions",
+      header: "Actions",
+      align: "right",
+      phone: "footer",
+      cell: (invitation) => (
+        <Group justify="flex-end">
+          <Button
+            variant="light"
+            color="red"
+            size="xs"
+            disabled={!canRevoke}
+            onClick={() => onRevoke(invitation)}
+            aria-label={`Revoke the invitation of ${invitation.email}`}
+          >
+            Revoke
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   return (
-    <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Pending Invitations">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Email</Table.Th>
-          <Table.Th ta="right">Actions</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {invitations.map((invitation) => (
-          <Table.Tr key={invitation.id}>
-            <Table.Td>
-              <Group gap="sm" wrap="nowrap">
-                <ThemeIcon variant="light" color="gray" radius="xl" size={30}>
-                  <IconMailForward size={16} aria-hidden />
-                </ThemeIcon>
-                <Text size="sm">{invitation.email}</Text>
-                <Badge variant="dot" color="yellow" size="sm">
-                  Pending
-                </Badge>
-              </Group>
-            </Table.Td>
-            <Table.Td>
-              <Group justify="flex-end">
-                <Button
-                  variant="light"
-                  color="red"
-                  size="xs"
-                  disabled={!canRevoke}
-                  onClick={() => onRevoke(invitation)}
-                  aria-label={`Revoke the invitation of ${invitation.email}`}
-                >
-                  Revoke
-                </Button>
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <ResponsiveTable
+      label="Pending Invitations"
+      columns={columns}
+      rows={invitations}
+      rowKey={(invitation) => invitation.id}
+    />
   );
 }
 
@@ -339,6 +395,7 @@ function OrganizationMembers({
           ) : data ? (
             <MembersTable
               members={data.members}
+              projects={data.projects}
               onEdit={(member) => setDialogTarget({ kind: "edit", member })}
               onRemove={(member) => void remove(member)}
             />
@@ -375,6 +432,7 @@ function OrganizationMembers({
           organizationId={organizationId}
           organizationName={organizationName}
           projects={data.projects}
+          actingPermissions={selectedOrganization?.permissions ?? null}
           canTransferOwnership={isOwner}
           onClose={() => setDialogTarget(null)}
         />

@@ -1,6 +1,13 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
-import { fullPermissions, type Member, type Permissions } from "@prism/contract";
+import {
+  fullPermissions,
+  GRANT_NOT_HELD,
+  GRANT_NOT_HELD_NOTE,
+  type Member,
+  type Permissions,
+  permissionsWithRights,
+} from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -62,7 +69,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderDialog(target: PermissionsDialogTarget, canTransferOwnership = false) {
+function renderDialog(
+  target: PermissionsDialogTarget,
+  canTransferOwnership = false,
+  actingPermissions: Permissions = fullPermissions(true),
+) {
   const onClose = vi.fn();
   render(
     <MantineProvider>
@@ -74,6 +85,7 @@ function renderDialog(target: PermissionsDialogTarget, canTransferOwnership = fa
               organizationId="o1"
               organizationName="Acme"
               projects={projects}
+              actingPermissions={actingPermissions}
               canTransferOwnership={canTransferOwnership}
               onClose={onClose}
             />
@@ -82,7 +94,8 @@ function renderDialog(target: PermissionsDialogTarget, canTransferOwnership = fa
       </QueryClientProvider>
     </MantineProvider>,
   );
-  return { onClose, dialog: screen.getByRole("dialog", { name: "Invite Members or Permissions" }) };
+  const title = target.kind === "invite" ? "Invite Members or Permissions" : "Edit Permissions";
+  return { onClose, dialog: screen.getByRole("dialog", { name: title }) };
 }
 
 const box = (name: string) => screen.getByRole("checkbox", { name });
@@ -196,5 +209,96 @@ describe("Invite Members or Permissions", { timeout: 20_000 }, () => {
     expect(after.organizations[0]?.permissions.owner).toBe(false);
     expect(after.organizations[0]?.permissions.members.invite).toBe(true);
     expect(after.organizations[1]?.permissions.owner).toBe(true);
+  });
+
+  it("fills the boxes from a role preset, which stay editable, and sends what is shown", async () => {
+    const user = userEvent.setup();
+    const { onClose } = renderDialog({ kind: "invite" });
+    // The owner holds every right: nothing is off limits.
+    expect(screen.queryByTestId("grant-not-held-note")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Developer" }));
+    expect(screen.getByRole("button", { name: "Developer" })).toHaveAttribute("aria-pressed", "true");
+    expect(screen.getByTestId("role-preset-description")).toHaveTextContent(
+      "Developer: The playground and API keys of every project.",
+    );
+    expect(box("Organization: Playground")).toBeChecked();
+    expect(box("API Keys: Create")).toBeChecked();
+    expect(box("API Keys: Delete")).toBeChecked();
+    expect(box("All Projects")).toBeChecked();
+    expect(box("Organization: Payments")).not.toBeChecked();
+    expect(box("Members: Invite")).not.toBeChecked();
+
+    await user.click(box("API Keys: Delete"));
+    expect(box("API Keys: Delete")).not.toBeChecked();
+    expect(screen.getByRole("button", { name: "Developer" })).toHaveAttribute("aria-pressed", "false");
+    expect(screen.getByTestId("role-preset-description")).toHaveTextContent(/^Custom rights/);
+
+    await user.click(screen.getByRole("button", { name: "Billing" }));
+    expect(box("Organization: Invoices")).toBeChecked();
+    expect(box("Organization: Playground")).not.toBeChecked();
+    expect(box("All Projects")).not.toBeChecked();
+
+    await user.click(screen.getByRole("textbox", { name: "Email addresses" }));
+    await user.paste("ann@example.com");
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const body = requests[0]?.body as { permissions: Permissions };
+    expect(body.permissions.organization).toEqual({
+      general: false,
+      billing: true,
+      payments: true,
+      invoices: true,
+      playground: false,
+    });
+    expect(body.permissions.projects).toEqual({ all: false, p1: false, p2: false });
+  });
+
+  it("disables, with the reason, the boxes of rights the acting member does not hold", async () => {
+    const user = userEvent.setup();
+    const acting = permissionsWithRights(
+      ["members.invite", "organization.playground", "apiKeys.create", "projects.p1"],
+      ["p1", "p2"],
+    );
+    const { onClose } = renderDialog({ kind: "invite" }, false, acting);
+    expect(screen.getByTestId("grant-not-held-note")).toHaveTextContent(GRANT_NOT_HELD_NOTE);
+    for (const name of [
+      "Organization: Payments",
+      "Members: Edit",
+      "API Keys: Delete",
+      "All Projects",
+      "Project: Beta",
+    ]) {
+      expect(box(name)).toBeDisabled();
+      expect(box(name)).toHaveAccessibleDescription(expect.stringContaining(GRANT_NOT_HELD));
+    }
+    for (const name of [
+      "Organization: Playground",
+      "Members: Invite",
+      "API Keys: Create",
+      "Project: Alpha",
+    ]) {
+      expect(box(name)).toBeEnabled();
+    }
+
+    // Select All and the presets stop at what the acting member holds.
+    await user.click(screen.getByRole("button", { name: "Select All" }));
+    expect(box("Organization: Payments")).not.toBeChecked();
+    expect(box("All Projects")).not.toBeChecked();
+    expect(box("Project: Alpha")).toBeChecked();
+    expect(box("Project: Beta")).not.toBeChecked();
+    await user.click(screen.getByRole("button", { name: "Admin" }));
+    expect(box("Organization: General")).not.toBeChecked();
+
+    await user.click(screen.getByRole("textbox", { name: "Email addresses" }));
+    await user.paste("ann@example.com");
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const body = requests[0]?.body as { permissions: Permissions };
+    expect(body.permissions).toEqual(
+      permissionsWithRights(
+        ["members.invite", "organization.playground", "apiKeys.create", "projects.p1"],
+        ["p1", "p2"],
+      ),
+    );
   });
 });

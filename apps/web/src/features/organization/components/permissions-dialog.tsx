@@ -1,24 +1,35 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from "@mantine/core";
 import {
   CHANGES_SAVED,
+  EDIT_PERMISSIONS_TITLE,
   ERROR_DIALOGS,
+  GRANT_NOT_HELD_NOTE,
+  INVITE_MEMBERS_TITLE,
   type Member,
+  matchingRolePreset,
   type Permissions,
   type Project,
   parseEmailList,
+  ROLE_PRESETS,
 } from "@prism/contract";
 import { IconCrown, IconInfoCircle } from "@tabler/icons-react";
-import { useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { useChangeOwner } from "../api/change-owner";
 import { useEditPermissions } from "../api/edit-permissions";
 import { useInviteMembers } from "../api/invite-members";
-import { deselectAll, initialPermissions, selectAll } from "../lib/permission-editor";
+import {
+  applyRolePreset,
+  deselectAll,
+  grantableBy,
+  initialPermissions,
+  keepUngrantable,
+  PERMISSION_GROUPS,
+  selectAll,
+} from "../lib/permission-editor";
 import { PermissionEditor } from "./permission-editor";
-
-export const PERMISSIONS_DIALOG_TITLE = "Invite Members or Permissions";
 
 /** What the dialog is open for: new invitations, or one existing member's rights. */
 export type PermissionsDialogTarget = { kind: "invite" } | { kind: "edit"; member: Member };
@@ -32,6 +43,7 @@ function DialogBody({
   organizationId,
   organizationName,
   projects,
+  actingPermissions,
   canTransferOwnership,
   onClose,
 }: {
@@ -39,6 +51,7 @@ function DialogBody({
   organizationId: string;
   organizationName: string;
   projects: readonly Project[];
+  actingPermissions: Permissions | null;
   canTransferOwnership: boolean;
   onClose: () => void;
 }) {
@@ -46,6 +59,16 @@ function DialogBody({
   const [permissions, setPermissions] = useState<Permissions>(() =>
     initialPermissions(target.kind === "edit" ? target.member.permissions : null, projectIds),
   );
+  const grantable = useMemo(() => grantableBy(actingPermissions), [actingPermissions]);
+  // Select All, Deselect All and the presets change only the boxes the acting member may grant.
+  const fill = (next: Permissions) =>
+    setPermissions(keepUngrantable(next, permissions, grantable, projectIds));
+  const matchingPreset = matchingRolePreset(permissions, projectIds);
+  const someRefused =
+    !grantable.allProjects ||
+    projectIds.some((id) => !grantable.project(id)) ||
+    PERMISSION_GROUPS.some((group) => group.toggles.some((toggle) => !grantable.flag(toggle)));
+  const presetsLabelId = useId();
   const [emails, setEmails] = useState("");
   const [emailsInvalid, setEmailsInvalid] = useState(false);
   const invite = useInviteMembers();
@@ -137,6 +160,35 @@ function DialogBody({
         </Alert>
       )}
 
+      <Stack gap={6}>
+        <Text size="sm" fw={600} id={presetsLabelId}>
+          Start from a role
+        </Text>
+        <Group gap="xs" role="group" aria-labelledby={presetsLabelId}>
+          {ROLE_PRESETS.map((preset) => {
+            const active = matchingPreset?.id === preset.id;
+            return (
+              <Button
+                key={preset.id}
+                size="compact-sm"
+                radius="xl"
+                variant={active ? "light" : "default"}
+                aria-pressed={active}
+                onClick={() => setPermissions(applyRolePreset(preset, permissions, grantable, projectIds))}
+                disabled={busy}
+              >
+                {preset.label}
+              </Button>
+            );
+          })}
+        </Group>
+        <Text size="xs" c="dimmed" data-testid="role-preset-description">
+          {matchingPreset
+            ? `${matchingPreset.label}: ${matchingPreset.description}`
+            : "Custom rights. A role fills the boxes below, which stay editable."}
+        </Text>
+      </Stack>
+
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
           <Text size="sm" fw={600}>
@@ -146,7 +198,7 @@ function DialogBody({
             <Button
               variant="subtle"
               size="compact-sm"
-              onClick={() => setPermissions(selectAll(projectIds))}
+              onClick={() => fill(selectAll(projectIds))}
               disabled={busy}
             >
               Select All
@@ -155,14 +207,25 @@ function DialogBody({
               variant="subtle"
               size="compact-sm"
               color="gray"
-              onClick={() => setPermissions(deselectAll(projectIds))}
+              onClick={() => fill(deselectAll(projectIds))}
               disabled={busy}
             >
               Deselect All
             </Button>
           </Group>
         </Group>
-        <PermissionEditor value={permissions} projects={projects} onChange={setPermissions} disabled={busy} />
+        {someRefused ? (
+          <Text size="xs" c="dimmed" data-testid="grant-not-held-note">
+            {GRANT_NOT_HELD_NOTE}
+          </Text>
+        ) : null}
+        <PermissionEditor
+          value={permissions}
+          projects={projects}
+          grantable={grantable}
+          onChange={setPermissions}
+          disabled={busy}
+        />
       </Stack>
 
       <Group justify="space-between" gap="sm" pt="md" style={{ borderTop: "1px solid var(--prism-border)" }}>
@@ -203,7 +266,10 @@ function DialogBody({
   );
 }
 
-/** The "Invite Members or Permissions" dialog of spec 000 §2. */
+/**
+ * The "Invite Members or Permissions" dialog; titled "Edit Permissions" when it edits
+ * one member, so the title says what it does.
+ */
 export function PermissionsDialog({
   target,
   onClose,
@@ -213,11 +279,19 @@ export function PermissionsDialog({
   organizationId: string;
   organizationName: string;
   projects: readonly Project[];
+  /** The rights of the member using the dialog: they grant only what they hold. */
+  actingPermissions: Permissions | null;
   canTransferOwnership: boolean;
   onClose: () => void;
 }) {
   return (
-    <Modal opened={target !== null} onClose={onClose} title={PERMISSIONS_DIALOG_TITLE} size="lg" centered>
+    <Modal
+      opened={target !== null}
+      onClose={onClose}
+      title={target?.kind === "edit" ? EDIT_PERMISSIONS_TITLE : INVITE_MEMBERS_TITLE}
+      size="lg"
+      centered
+    >
       {target ? (
         <DialogBody
           key={target.kind === "edit" ? target.member.id : "invite"}

@@ -1,8 +1,11 @@
-import { fullPermissions } from "@prism/contract";
+import { fullPermissions, permissionsWithRights, ROLE_PRESETS, rolePresetPermissions } from "@prism/contract";
 import { describe, expect, it } from "vitest";
 import {
+  applyRolePreset,
   deselectAll,
+  grantableBy,
   initialPermissions,
+  keepUngrantable,
   PERMISSION_GROUPS,
   selectAll,
   setToggle,
@@ -74,5 +77,77 @@ describe("permission editor rules", () => {
     const tree = setToggle(initialPermissions(null, projectIds), PERMISSION_GROUPS[1]!.toggles[0]!, true);
     expect(tree.members).toEqual({ invite: true, edit: false, delete: false });
     expect(tree.organization.general).toBe(false);
+  });
+});
+
+describe("what the acting member may grant", () => {
+  const developer = ROLE_PRESETS.find((preset) => preset.id === "developer")!;
+
+  it("lets the owner grant every box", () => {
+    const grantable = grantableBy(fullPermissions(true));
+    for (const group of PERMISSION_GROUPS) {
+      for (const toggle of group.toggles) expect(grantable.flag(toggle)).toBe(true);
+    }
+    expect(grantable.allProjects).toBe(true);
+    expect(grantable.project("p2")).toBe(true);
+  });
+
+  it("offers a member only the rights and projects they hold", () => {
+    const acting = permissionsWithRights(
+      ["members.invite", "organization.playground", "projects.p1"],
+      projectIds,
+    );
+    const grantable = grantableBy(acting);
+    const toggle = (key: string) =>
+      PERMISSION_GROUPS.flatMap((group) => group.toggles).find(
+        (candidate) => `${candidate.group}.${candidate.key}` === key,
+      )!;
+    expect(grantable.flag(toggle("organization.playground"))).toBe(true);
+    expect(grantable.flag(toggle("members.invite"))).toBe(true);
+    expect(grantable.flag(toggle("organization.payments"))).toBe(false);
+    expect(grantable.flag(toggle("apiKeys.create"))).toBe(false);
+    expect(grantable.allProjects).toBe(false);
+    expect(grantable.project("p1")).toBe(true);
+    expect(grantable.project("p2")).toBe(false);
+  });
+
+  it("keeps Select All and presets within the acting member's rights, and the member's other rights as they were", () => {
+    const acting = permissionsWithRights(
+      ["members.edit", "organization.playground", "projects.p1"],
+      projectIds,
+    );
+    const current = permissionsWithRights(["organization.payments"], projectIds);
+    const grantable = grantableBy(acting);
+
+    const all = keepUngrantable(selectAll(projectIds), current, grantable, projectIds);
+    expect(all.organization).toEqual({
+      general: false,
+      billing: false,
+      payments: true,
+      invoices: false,
+      playground: true,
+    });
+    expect(all.members).toEqual({ invite: false, edit: true, delete: false });
+    expect(all.projects).toEqual({ all: false, p1: true, p2: false });
+
+    const none = keepUngrantable(deselectAll(projectIds), current, grantable, projectIds);
+    expect(none.organization.payments).toBe(true);
+    expect(none.organization.playground).toBe(false);
+
+    const preset = applyRolePreset(developer, current, grantable, projectIds);
+    expect(preset.organization.playground).toBe(true);
+    expect(preset.organization.payments).toBe(true);
+    expect(preset.apiKeys).toEqual({ create: false, delete: false });
+    expect(preset.projects).toEqual({ all: false, p1: true, p2: false });
+  });
+
+  it("applies a preset in full for the owner", () => {
+    const preset = applyRolePreset(
+      developer,
+      deselectAll(projectIds),
+      grantableBy(fullPermissions(true)),
+      projectIds,
+    );
+    expect(preset).toEqual(rolePresetPermissions(developer, projectIds));
   });
 });

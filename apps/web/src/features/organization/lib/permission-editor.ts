@@ -1,4 +1,13 @@
-import { emptyPermissions, fullPermissions, type Permissions } from "@prism/contract";
+import {
+  canAccessProject,
+  emptyPermissions,
+  fullPermissions,
+  hasPermission,
+  type PermissionPath,
+  type Permissions,
+  type RolePreset,
+  rolePresetPermissions,
+} from "@prism/contract";
 
 /** The flags the "Invite Members or Permissions" dialog shows, grouped as on screen. */
 export type PermissionGroupKey = "organization" | "members" | "apiKeys";
@@ -111,4 +120,63 @@ export function selectAll(projectIds: readonly string[]): Permissions {
 /** Deselect All: every flag off. */
 export function deselectAll(projectIds: readonly string[]): Permissions {
   return emptyPermissions(projectIds);
+}
+
+/**
+ * The boxes the acting member may change. A member grants only rights they hold (the owner holds all),
+ * and the server refuses the rest, so the dialog does not offer them.
+ */
+export interface Grantable {
+  flag(toggle: PermissionToggle): boolean;
+  allProjects: boolean;
+  project(projectId: string): boolean;
+}
+
+export function grantableBy(acting: Permissions | null | undefined): Grantable {
+  return {
+    flag: (toggle) => hasPermission(acting, `${toggle.group}.${toggle.key}` as PermissionPath),
+    allProjects: hasPermission(acting, "projects.all"),
+    project: (projectId) => canAccessProject(acting, projectId),
+  };
+}
+
+/**
+ * `next` with every box the acting member may not change left as it is in `current`: Select All,
+ * Deselect All and the role presets change only what the acting member may grant.
+ */
+export function keepUngrantable(
+  next: Permissions,
+  current: Permissions,
+  grantable: Grantable,
+  projectIds: readonly string[],
+): Permissions {
+  let result: Permissions = { ...next, owner: current.owner };
+  for (const group of PERMISSION_GROUPS) {
+    for (const toggle of group.toggles) {
+      if (!grantable.flag(toggle)) {
+        result = setToggle(
+          result,
+          toggle,
+          (current[toggle.group] as Record<string, boolean>)[toggle.key] === true,
+        );
+      }
+    }
+  }
+  const all = grantable.allProjects ? result.projects.all : current.projects.all;
+  const projects: Permissions["projects"] = { all };
+  for (const id of projectIds) {
+    const wanted = grantable.project(id) ? result.projects[id] === true : current.projects[id] === true;
+    projects[id] = all || wanted;
+  }
+  return { ...result, projects };
+}
+
+/** A role preset applied to the editor, within what the acting member may grant. */
+export function applyRolePreset(
+  preset: RolePreset,
+  current: Permissions,
+  grantable: Grantable,
+  projectIds: readonly string[],
+): Permissions {
+  return keepUngrantable(rolePresetPermissions(preset, projectIds), current, grantable, projectIds);
 }

@@ -5,11 +5,11 @@ import { useState } from "react";
 import { describe, expect, it } from "vitest";
 import { AmountInput } from "./amount-input";
 
-function Harness({ initial }: { initial: number | string }) {
+function Harness({ initial, description }: { initial: number | string; description?: string }) {
   const [value, setValue] = useState<number | string>(initial);
   return (
     <MantineProvider>
-      <AmountInput label="Amount" value={value} onChange={setValue} />
+      <AmountInput label="Amount" value={value} onChange={setValue} description={description} />
       <output data-testid="value">{String(value)}</output>
     </MantineProvider>
   );
@@ -39,5 +39,12 @@ describe("AmountInput", () => {
     await user.type(input, "45.5");
     await user.tab();
     expect(input).toHaveValue("$45.5");
+  });
+
+  it("shows the $20 minimum next to the field, also beside a description of its own", () => {
+    render(<Harness initial={100} description="Recharge when the balance falls below" />);
+    const input = screen.getByLabelText("Amount");
+    expect(input).toHaveAccessibleDescription(/Recharge when the balance falls below/);
+    expect(input).toHaveAccessibleDescription(/Minimum \$20/);
   });
 });

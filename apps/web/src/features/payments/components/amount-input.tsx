@@ -1,10 +1,11 @@
 import { NumberInput, type NumberInputProps } from "@mantine/core";
-import { MAX_RECHARGE_USD, MIN_RECHARGE_USD } from "@prism/contract";
+import { RECHARGE_LIMITS_HINT, RECHARGE_MINIMUM_HINT } from "@prism/contract";
 import { clampRechargeAmount } from "../lib/amount";
 
 /**
  * A dollar amount of at least $20 (recharge, auto-recharge threshold and amount). Typing is free;
- * leaving the field raises a smaller or empty value to the minimum (spec 000 §5).
+ * leaving the field raises a smaller or empty value to the minimum, so the minimum is
+ * always named beside the field, after the field's own description when it has one.
  */
 export function AmountInput({
   value,
@@ -31,8 +32,7 @@ export function AmountInput({
         props.onBlur?.(event);
       }}
       description={
-        props.description ??
-        `Minimum $${MIN_RECHARGE_USD}, maximum $${MAX_RECHARGE_USD.toLocaleString("en-US")}.`
+        props.description ? `${props.description} (${RECHARGE_MINIMUM_HINT})` : RECHARGE_LIMITS_HINT
       }
     />
   );

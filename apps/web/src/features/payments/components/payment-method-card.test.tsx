@@ -143,3 +143,14 @@ describe("PaymentMethodCard with the sandbox provider", () => {
     expect(bodiesTo("/v1/payments/delete-payment")).toEqual([{ organizationId: "org-1" }]);
   });
 });
+
+describe("PaymentMethodCard on the home page", () => {
+  it("offers Add in the empty state, opening the add-card form there", async () => {
+    const { bodiesTo } = stubPayments("sandbox");
+    renderWithSession(<PaymentMethodCard withActions={false} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Add" }));
+    await screen.findByRole("dialog", { name: /Add Payment Method/ });
+    expect(bodiesTo("/v1/payments/start-setup-payment")).toEqual([{ organizationId: "org-1" }]);
+  });
+});

@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import { CHANGES_SAVED, ERROR_DIALOGS, type PaymentCard } from "@prism/contract";
+import { CHANGES_SAVED, cardBrandLabel, ERROR_DIALOGS, type PaymentCard } from "@prism/contract";
 import { IconCreditCard, IconCreditCardOff, IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
 import { type ReactNode, useState } from "react";
-import { CARD_BRAND_LABELS, CardBrandLogo, normalizeCardBrand } from "../../../components/card-brand-logo";
+import { CardBrandLogo } from "../../../components/card-brand-logo";
 import { countryName } from "../../../components/countries";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -14,12 +14,6 @@ import { usePaymentInfo } from "../api/get-payment-info";
 import { startSetupPayment } from "../api/setup-payment";
 import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { PaymentMethodModal } from "./payment-method-modal";
-
-function brandName(brand: string): string {
-  const normalized = normalizeCardBrand(brand);
-  if (normalized !== "generic") return CARD_BRAND_LABELS[normalized];
-  return brand ? brand.charAt(0).toUpperCase() + brand.slice(1) : CARD_BRAND_LABELS.generic;
-}
 
 function CardDetail({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -42,8 +36,8 @@ export function SavedCard({ card }: { card: PaymentCard }) {
       <Group gap="md" wrap="nowrap">
         <CardBrandLogo brand={card.brand} width={54} />
         <Stack gap={0} miw={0}>
-          <Text fw={600} ff="monospace" aria-label={`${brandName(card.brand)} ending in ${card.last4}`}>
-            {brandName(card.brand)} •••• {card.last4}
+          <Text fw={600} ff="monospace" aria-label={`${cardBrandLabel(card.brand)} ending in ${card.last4}`}>
+            {cardBrandLabel(card.brand)} •••• {card.last4}
           </Text>
           <Text size="xs" c="dimmed">
             Expires {expiry}
@@ -66,7 +60,8 @@ export function SavedCard({ card }: { card: PaymentCard }) {
 /**
  * The Payment Method box of spec 000 §2 (also the home page's payment card, 001 §2): the empty state
  * with "Add a Payment Method", or Your Card with Change and Delete. Renders nothing without
- * organization.payments. `withActions={false}` shows the card read-only.
+ * organization.payments. `withActions={false}` (home) shows a saved card read-only, and the empty
+ * state a short "Add" that opens the same add-card form.
  */
 export function PaymentMethodCard({ withActions = true }: { withActions?: boolean }) {
   const { selectedOrganization } = useSession();
@@ -165,11 +160,9 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
         <Text size="sm" c="dimmed" maw={320}>
           Add a card to recharge your balance and turn on auto recharge.
         </Text>
-        {withActions ? (
-          <Button mt="xs" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => void startSetup()}>
-            Add a Payment Method
-          </Button>
-        ) : null}
+        <Button mt="xs" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => void startSetup()}>
+          {withActions ? "Add a Payment Method" : "Add"}
+        </Button>
       </Stack>
     );
   }
@@ -187,17 +180,15 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
         </Stack>
         {body}
       </Stack>
-      {withActions ? (
-        <PaymentMethodModal
-          organizationId={organizationId}
-          clientSecret={clientSecret}
-          onClose={() => setClientSecret(null)}
-          onSaved={() => {
-            setClientSecret(null);
-            notify(CHANGES_SAVED);
-          }}
-        />
-      ) : null}
+      <PaymentMethodModal
+        organizationId={organizationId}
+        clientSecret={clientSecret}
+        onClose={() => setClientSecret(null)}
+        onSaved={() => {
+          setClientSecret(null);
+          notify(CHANGES_SAVED);
+        }}
+      />
     </Paper>
   );
 }

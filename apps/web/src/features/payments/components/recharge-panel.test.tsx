@@ -1,4 +1,9 @@
-import { ERROR_DIALOGS, PAYMENT_METHOD_REQUIRED, RECHARGE_SUCCESSFUL } from "@prism/contract";
+import {
+  ERROR_DIALOGS,
+  PAYMENT_METHOD_REQUIRED,
+  PAYMENT_UNCONFIRMED,
+  RECHARGE_SUCCESSFUL,
+} from "@prism/contract";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -65,5 +70,24 @@ describe("RechargePanel", () => {
     const failure = await screen.findByRole("dialog", { name: ERROR_DIALOGS.recharge.title });
     expect(failure).toHaveTextContent(ERROR_DIALOGS.recharge.message);
     expect(failure).toHaveTextContent("Your card has insufficient funds.");
+  });
+
+  it("says a payment whose answer was lost may still be credited, so the user checks before paying again", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+      "/v1/payments/recharge-account": () => ({
+        status: 502,
+        body: { error: "payment-unconfirmed", message: PAYMENT_UNCONFIRMED },
+      }),
+    });
+    renderWithSession(<RechargePanel />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Recharge Now" }));
+    await user.click(
+      within(await screen.findByRole("dialog", { name: "Recharge" })).getByRole("button", { name: "Yes" }),
+    );
+    const failure = await screen.findByRole("dialog", { name: ERROR_DIALOGS.recharge.title });
+    expect(failure).toHaveTextContent(PAYMENT_UNCONFIRMED);
   });
 });

@@ -4,8 +4,11 @@ import { openInfoModal } from "../../../components/overlays/modals";
 import { isApiError } from "../../../lib/api-client";
 import { escapeHtml } from "../../../lib/html";
 
-/** Provider refusals whose reason ("Your card was declined.") helps the user more than the generic text. */
-const PROVIDER_REFUSALS = new Set(["card-declined", "payment-failed"]);
+/**
+ * Provider answers whose reason ("Your card was declined.", "We could not confirm this payment...")
+ * helps the user more than the generic text.
+ */
+const PROVIDER_REFUSALS = new Set(["card-declined", "payment-failed", "payment-unconfirmed"]);
 
 /**
  * The spec's dialog for a failed payment action (000 §8). When the card provider refused, its reason

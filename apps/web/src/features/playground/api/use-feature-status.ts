@@ -19,3 +19,14 @@ export function useFeatureStatus(endpoint: string): {
     isLoading: query.isLoading,
   };
 }
+
+/** No provider serves the feature on this deployment: it needs a model server (not merely a pause). */
+export function needsModelServer(status: FeatureStatus | undefined): boolean {
+  return status !== undefined && !status.available && status.provider === null;
+}
+
+/** Every feature's status by endpoint, for the sidebar's badges (empty while loading or refused). */
+export function useFeatureStatuses(enabled: boolean): ReadonlyMap<string, FeatureStatus> {
+  const query = useQuery({ ...featureStatusQueryOptions, enabled });
+  return new Map(query.data?.features.map((feature) => [feature.endpoint, feature]) ?? []);
+}

@@ -6,6 +6,7 @@ import {
   Center,
   Group,
   Loader,
+  Modal,
   Paper,
   Stack,
   Text,
@@ -18,6 +19,7 @@ import { GENERATION_ERROR_LABEL, HISTORY_EMPTY } from "@prism/contract";
 import {
   IconAlertTriangle,
   IconArrowRight,
+  IconArrowsLeftRight,
   IconCode,
   IconDownload,
   IconPhotoOff,
@@ -26,9 +28,12 @@ import {
   IconTrash,
 } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { BeforeAfter } from "../../../components/before-after";
 import { Lightbox, type LightboxImage } from "../../../components/lightbox";
 import { formatDateTime } from "../../../lib/format";
+import { useIsPhone } from "../../../lib/media";
 import type { HistoryItem, PlaygroundHistory } from "../api/use-history";
+import type { Comparison } from "../lib/comparison";
 import { ElapsedTimer } from "./elapsed-timer";
 
 /** The stored thumbnail of a file URL (001 §2); local previews (blob:) have none. */
@@ -161,6 +166,7 @@ function HistoryRow({
   images,
   actions,
   onOpenImage,
+  onCompare,
   body,
   details,
 }: {
@@ -168,6 +174,8 @@ function HistoryRow({
   images: RowImage[];
   actions: HistoryRowActions;
   onOpenImage: (url: string) => void;
+  /** Present when the row is a finished edit with a before and an after. */
+  onCompare?: () => void;
   /** The screen's own row content instead of the pictures. */
   body?: ReactNode;
   /** The screen's own text beside the pictures (a generation's prompt and size). */
@@ -238,7 +246,8 @@ function HistoryRow({
           </Group>
         )}
         {withDetails ? <Box style={{ flex: "1 1 240px", minWidth: 0 }}>{details}</Box> : null}
-        <Stack gap="xs" align="flex-end" ml="auto" style={{ flexShrink: 0 }}>
+        {/* At most the row's width, so that on a phone the buttons wrap instead of widening the page. */}
+        <Stack gap="xs" align="flex-end" ml="auto" maw="100%" style={{ flexShrink: 0 }}>
           <Group gap={6}>
             {body !== undefined ? null : generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
@@ -253,7 +262,17 @@ function HistoryRow({
               {formatDateTime(item.request_date)}
             </Text>
           </Group>
-          <Group gap={6}>
+          <Group gap={6} justify="flex-end">
+            {onCompare ? (
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconArrowsLeftRight size={14} aria-hidden />}
+                onClick={onCompare}
+              >
+                Compare
+              </Button>
+            ) : null}
             {actions.onReuse ? (
               <Button
                 size="xs"
@@ -325,6 +344,7 @@ export function HistoryPanel({
   rowImages = (item) => defaultRowImages(item),
   renderRowBody,
   rowDetails,
+  comparison,
 }: {
   title: string;
   history: PlaygroundHistory;
@@ -333,9 +353,13 @@ export function HistoryPanel({
   renderRowBody?: (item: HistoryItem) => ReactNode;
   /** Text shown beside a row's pictures, keeping the spinner, Generation Error and lightbox. */
   rowDetails?: (item: HistoryItem) => ReactNode;
+  /** The before and after of a finished edit, offered as a comparison slider. */
+  comparison?: (item: HistoryItem) => Comparison | undefined;
 }) {
   const sentinel = useRef<HTMLDivElement>(null);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const [comparing, setComparing] = useState<Comparison | null>(null);
+  const isPhone = useIsPhone();
   const { items, loadMore, hasMoreItems, loading, loadedOnce, failed } = history;
 
   const imagesByItem = useMemo(
@@ -406,6 +430,10 @@ export function HistoryPanel({
             actions={actions}
             body={renderRowBody?.(item)}
             details={rowDetails?.(item)}
+            onCompare={(() => {
+              const found = comparison?.(item);
+              return found ? () => setComparing(found) : undefined;
+            })()}
             onOpenImage={(url) => {
               const index = gallery.findIndex((image) => image.src === url);
               if (index >= 0) setOpenIndex(index);
@@ -419,6 +447,24 @@ export function HistoryPanel({
         ) : null}
         <Box ref={sentinel} h={1} aria-hidden />
       </Stack>
+      <Modal
+        opened={comparing !== null}
+        onClose={() => setComparing(null)}
+        title="Before and after"
+        size="min(1280px, 94vw)"
+        fullScreen={isPhone}
+        centered
+        closeButtonProps={{ "aria-label": "Close" }}
+      >
+        {comparing ? (
+          <BeforeAfter
+            before={comparing.before}
+            after={comparing.after}
+            inset={comparing.inset}
+            maxHeight={isPhone ? "60vh" : "72vh"}
+          />
+        ) : null}
+      </Modal>
       <Lightbox
         images={gallery}
         index={openIndex}

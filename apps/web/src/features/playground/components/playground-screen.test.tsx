@@ -2,8 +2,13 @@ import {
   backgroundRemovalFeature,
   DELETE_IMAGE_TITLE,
   ERROR_DIALOGS,
+  FEATURE_NEEDS_MODEL_SERVER,
+  FEATURE_NEEDS_MODEL_SERVER_ADMIN,
+  type Feature,
   GENERATION_ERROR_LABEL,
   HISTORY_EMPTY,
+  identityInpaintingFeature,
+  MODEL_SERVERS_DOCS_PATH,
 } from "@prism/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -31,22 +36,26 @@ afterEach(() => {
 
 /** The JSON calls through the session harness, the multipart feature call through `featureAnswer`. */
 function stubPlayground(options: {
+  feature?: Feature;
   available?: boolean;
+  /** The provider serving the feature; null when none is configured (it needs a model server). */
+  provider?: "builtin" | "http" | null;
   requests?: unknown[];
   pages?: { requests: unknown[]; hasMoreItems: boolean }[];
   featureAnswer?: () => Promise<Response>;
 }) {
   let page = 0;
+  const feature = options.feature ?? backgroundRemovalFeature;
   const stub = stubApi({
     "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
     "/v1/users/playground/feature-status": () => ({
       body: {
         features: [
           {
-            endpoint: backgroundRemovalFeature.endpoint,
+            endpoint: feature.endpoint,
             available: options.available ?? true,
             reason: options.available === false ? "No background removal model is installed." : null,
-            provider: options.available === false ? null : "builtin",
+            provider: options.provider === undefined ? "builtin" : options.provider,
             priceInfo: { price: 0.01 },
           },
         ],
@@ -64,7 +73,7 @@ function stubPlayground(options: {
   vi.stubGlobal(
     "fetch",
     vi.fn<typeof fetch>(async (input, init) => {
-      if (String(input) === backgroundRemovalFeature.endpoint) {
+      if (String(input) === feature.endpoint) {
         featureCalls.push({ headers: new Headers(init?.headers), body: init?.body as FormData });
         return (options.featureAnswer ?? (() => Promise.reject(new Error("no answer"))))();
       }
@@ -162,6 +171,31 @@ describe("PlaygroundScreen", () => {
     );
     expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
     expect(await screen.findByTestId("history-row")).toHaveAttribute("data-status", "done");
+  });
+
+  it("says a feature no provider serves needs a model server, and links to how to connect one", async () => {
+    stubPlayground({ available: false, provider: null });
+    renderScreen();
+    const notice = await screen.findByTestId("feature-unavailable");
+    expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
+    expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER_ADMIN);
+    expect(notice).not.toHaveTextContent("No background removal model is installed.");
+    expect(within(notice).getByRole("link", { name: "How to connect a model server" })).toHaveAttribute(
+      "href",
+      MODEL_SERVERS_DOCS_PATH,
+    );
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+  });
+
+  it("offers a finished edit as a before/after comparison on a slider", async () => {
+    stubPlayground({ requests: [RECORD] });
+    renderScreen();
+    const user = userEvent.setup();
+    const row = await screen.findByTestId("history-row");
+    await user.click(within(row).getByRole("button", { name: "Compare" }));
+    const dialog = await screen.findByRole("dialog", { name: "Before and after" });
+    // jsdom loads no pictures: the comparison waits for both sizes.
+    expect(within(dialog).getByLabelText("Loading the comparison")).toBeInTheDocument();
   });
 
   it("deletes a row after the Delete Image confirmation", async () => {
@@ -293,5 +327,50 @@ describe("PlaygroundScreen", () => {
     renderScreen({ renderRowBody: (item) => <p>custom row {item.id}</p> });
     expect(await screen.findByText("custom row req-1")).toBeInTheDocument();
     expect(screen.queryByRole("img", { name: "Result" })).not.toBeInTheDocument();
+  });
+
+  it("marks the row Generation Error, without a dialog, when the server refuses the request with 400", async () => {
+    stubPlayground({
+      featureAnswer: async () => json(400, { error: "invalid-input", message: "image: Unsupported value." }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error"));
+    expect(screen.getAllByText(GENERATION_ERROR_LABEL).length).toBeGreaterThan(0);
+    expect(screen.getByTestId("row-error-reason")).toHaveTextContent("image: Unsupported value.");
+    await new Promise((done) => setTimeout(done, 50));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+
+  it("titles an inpainting refusal Error Inpainting Image, with the server's reason", async () => {
+    stubPlayground({
+      feature: identityInpaintingFeature,
+      featureAnswer: async () =>
+        json(400, { error: "invalid-input", message: "mask: Draw the area to inpaint." }),
+    });
+    renderScreen({ feature: identityInpaintingFeature, actionLabel: "Inpaint" });
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Inpaint" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.inpaintImage.title });
+    expect(dialog).toHaveTextContent("mask: Draw the area to inpaint.");
+    expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error");
+  });
+
+  it("titles an inpainting failure Error Inpainting Image with the spec's text", async () => {
+    stubPlayground({
+      feature: identityInpaintingFeature,
+      featureAnswer: async () => json(502, { error: "feature-failed", message: "The model failed." }),
+    });
+    renderScreen({ feature: identityInpaintingFeature, actionLabel: "Inpaint" });
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Inpaint" }));
+    const dialog = await screen.findByRole("dialog", { name: "Error Inpainting Image" });
+    expect(dialog).toHaveTextContent(
+      "An error occurred while applying the inpainting. Please try again later or contact our support.",
+    );
   });
 });

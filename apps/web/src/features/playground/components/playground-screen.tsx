@@ -13,7 +13,7 @@ import {
   type PriceInfo,
   type TitledMessage,
 } from "@prism/contract";
-import { IconCode, IconDeviceMobileOff, IconPlugConnectedX } from "@tabler/icons-react";
+import { IconCode, IconDeviceMobileOff } from "@tabler/icons-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { openApiCallModal } from "../../../components/api-call-modal";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
@@ -25,7 +25,9 @@ import { useSession } from "../../../lib/session";
 import { callFeature } from "../api/call-feature";
 import { useFeatureStatus } from "../api/use-feature-status";
 import { fromRecord, type HistoryItem, usePlaygroundHistory } from "../api/use-history";
+import { comparisonOf } from "../lib/comparison";
 import { generateSnippets, type SnippetValue } from "../lib/snippets";
+import { FeatureUnavailableNotice } from "./feature-unavailable-notice";
 import { HistoryPanel, type RowImage } from "./history-panel";
 
 /** What one action sends: files per multipart field and the non-file fields. */
@@ -82,7 +84,7 @@ export interface PlaygroundScreenProps {
 export const HISTORY_REFRESH_MS = 12_000;
 
 /** Upload refusals whose server message is the text to show (001 §5 limits checked again by the server). */
-const UPLOAD_ERROR_STATUSES = new Set([400, 413, 415, 422]);
+const UPLOAD_ERROR_STATUSES = new Set([413, 415, 422]);
 
 function uploadErrorTitle(code: string, feature: Feature): string {
   if (feature.inputs.files.some((input) => input.kind === "audio")) {
@@ -240,8 +242,10 @@ export function PlaygroundScreen({
         });
         return;
       }
-      if (isApiError(error) && error.code === "unprocessable-input") {
-        // The provider could not process these inputs (e.g. no face found): the row fails with the reason.
+      if (isApiError(error) && (error.code === "unprocessable-input" || error.status === 400)) {
+        // The server refused these inputs (400) or the provider could not process them (e.g. no face
+        // found): the row fails with the reason (Generation Error, no modal), and the screens
+        // that have a failure dialog (Error Inpainting Image, ...) show it with that reason.
         history.update(key, (item) => ({ ...item, status: "error", errorMessage: error.message }));
         if (feature.failureDialog) {
           await openInfoModal({ title: feature.failureDialog.title, html: escapeHtml(error.message) });
@@ -278,7 +282,7 @@ export function PlaygroundScreen({
       request = await buildRequest();
     } catch (error) {
       await openInfoModal({
-        title: "Error Preparing the Request",
+        title: feature.failureDialog?.title ?? "Error Preparing the Request",
         html: escapeHtml(error instanceof Error ? error.message : "The inputs could not be prepared."),
       });
       return;
@@ -329,17 +333,7 @@ export function PlaygroundScreen({
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
           <Paper withBorder p="lg" radius="md" component="section" aria-label={`${feature.name} options`}>
             <Stack gap="lg">
-              {unavailable ? (
-                <Alert
-                  color="orange"
-                  variant="light"
-                  icon={<IconPlugConnectedX size={18} aria-hidden />}
-                  title={`${feature.name} is unavailable`}
-                  data-testid="feature-unavailable"
-                >
-                  {status?.reason ?? "No provider is configured for this feature on this deployment."}
-                </Alert>
-              ) : null}
+              {unavailable && status ? <FeatureUnavailableNotice feature={feature} status={status} /> : null}
               {mobileBlocked ? (
                 <Alert
                   color="gray"
@@ -403,6 +397,7 @@ export function PlaygroundScreen({
             rowImages={rowImages}
             renderRowBody={renderRowBody}
             rowDetails={rowDetails}
+            comparison={(item) => comparisonOf(feature, item)}
             actions={{
               downloadName: feature.downloadName,
               downloadUrl: rowDownloadUrl,

@@ -59,10 +59,11 @@ function TranscriptionRow({ item }: { item: HistoryItem }) {
         ) : null}
       </Group>
       {audioUrl ? (
+        // Metadata only: the player shows the recording's length before it is played, not 0:00 / 0:00.
         // biome-ignore lint/a11y/useMediaCaption: the user's own recording has no captions; its transcript is shown below.
         <audio
           controls
-          preload="none"
+          preload="metadata"
           src={audioUrl}
           style={{ width: "100%", height: 36 }}
           aria-label="Recording"

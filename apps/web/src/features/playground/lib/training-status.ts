@@ -12,9 +12,10 @@ export const TRAINING_STATUS_LABELS: Record<TrainingRowStatus, string> = {
 };
 
 /**
- * The row status of a training request. The call only queues the training, so a stored request is
- * `generating` until the model server accepts it (shown as pending), then `done` with the identity's
- * status in its response body; `error` means the training could not be started.
+ * The row status of a training request. The call answers once the model server has accepted the
+ * photos: the stored request is then `done`, with the identity's status in its response body (a
+ * request still `generating` is being submitted, shown as pending); `error` means the training could
+ * not be started.
  */
 export function trainingRowStatus(
   item: Pick<HistoryRequestRecord, "status" | "response_data"> & { local?: boolean },

@@ -1,8 +1,16 @@
 import {
   backgroundRemovalFeature,
+  faceSwappingFeature,
+  generativeFillFeature,
   IMAGE_BYTES_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED,
   IMAGE_UNREADABLE,
+  identityInpaintingFeature,
+  imageExtensionFeature,
+  objectRemovalFeature,
+  pegasusTrainingFeature,
+  reimagineFeature,
+  textRemovalFeature,
   UPSCALE_PIXELS_EXCEEDED,
   upscalingFeature,
 } from "@prism/contract";
@@ -58,5 +66,44 @@ describe("checkImageUpload", () => {
     expect(await checkImageUpload(fileOf("a.gif", "image/gif"), imageInput, sized(10, 10))).toEqual(
       IMAGE_UNREADABLE,
     );
+  });
+
+  describe("the 16 megapixel wording of each screen", () => {
+    const huge = sized(4097, 4096);
+    const refusal = async (input: (typeof objectRemovalFeature.inputs.files)[number]) =>
+      (await checkImageUpload(fileOf("a.png", "image/png"), input, huge))?.message;
+
+    it("asks to use a smaller image on the single-image tools", async () => {
+      for (const feature of [
+        backgroundRemovalFeature,
+        textRemovalFeature,
+        imageExtensionFeature,
+        reimagineFeature,
+      ]) {
+        expect(await refusal(feature.inputs.files[0])).toBe(
+          "The uploaded image exceeds the 16 Megapixel limit. Please use an image with dimensions under 16 Megapixels.",
+        );
+      }
+    });
+
+    it("asks to upload a smaller image on the mask and face screens", async () => {
+      for (const input of [
+        objectRemovalFeature.inputs.files[0],
+        generativeFillFeature.inputs.files[0],
+        identityInpaintingFeature.inputs.files[0],
+        faceSwappingFeature.inputs.files[0],
+        faceSwappingFeature.inputs.files[1],
+      ]) {
+        expect(await refusal(input)).toBe(
+          "The uploaded image exceeds the 16 Megapixel limit. Please upload an image with dimensions below 16 Megapixels.",
+        );
+      }
+    });
+
+    it("states the limit alone for AI Clone training photos", async () => {
+      expect(await refusal(pegasusTrainingFeature.inputs.files[0])).toBe(
+        "The uploaded image exceeds the 16 Megapixel limit.",
+      );
+    });
   });
 });

@@ -40,8 +40,12 @@ function hasAcceptedType(file: File, input: FileInput): boolean {
   return file.type !== "" && input.acceptedMimeTypes.includes(file.type);
 }
 
-/** The pixel-limit message of an input: the upscaling wording for the 4 MP limit, else the 16 MP one. */
+/**
+ * The pixel-limit message of an input: its screen's wording from the catalog, else the upscaling
+ * wording for the 4 MP limit or the 16 MP one.
+ */
 export function pixelLimitMessage(input: FileInput): TitledMessage {
+  if (input.pixelLimitMessage) return input.pixelLimitMessage;
   return input.maxPixels !== undefined && input.maxPixels <= MAX_UPSCALE_PIXELS
     ? UPSCALE_PIXELS_EXCEEDED
     : IMAGE_PIXELS_EXCEEDED;

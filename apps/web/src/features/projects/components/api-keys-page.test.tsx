@@ -1,8 +1,10 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
+import { Notifications } from "@mantine/notifications";
 import { emptyPermissions, fullPermissions, type Organization, type Permissions } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Session } from "../../../lib/session";
@@ -49,6 +51,7 @@ function renderPage(permissions: Permissions, apiKeys: unknown[]) {
   } as unknown as Session;
   render(
     <MantineProvider>
+      <Notifications />
       <QueryClientProvider client={new QueryClient()}>
         <SessionContext.Provider value={session}>
           <ModalsProvider>
@@ -112,5 +115,20 @@ describe("API keys page", { timeout: 20_000 }, () => {
     expect(await screen.findByRole("textbox", { name: "API key name" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Delete Backend" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Create New" })).toBeDisabled();
+  });
+
+  it("confirms an inline rename with the success notice", async () => {
+    renderPage(fullPermissions(true), [key]);
+    const user = userEvent.setup();
+    const name = await screen.findByRole("textbox", { name: "API key name" });
+    await user.clear(name);
+    await user.type(name, "Backend v2{Enter}");
+    expect(await screen.findByText("Changes have been saved!")).toBeInTheDocument();
+    const update = vi.mocked(fetch).mock.calls.find(([url]) => String(url) === "/v1/users/api-keys/update");
+    expect(JSON.parse(String(update?.[1]?.body))).toEqual({
+      projectId: "p1",
+      apiKeyId: "k1",
+      apiKeyName: "Backend v2",
+    });
   });
 });

@@ -1,9 +1,10 @@
-import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Table, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Text, Tooltip } from "@mantine/core";
 import {
   API_KEY_DELETED,
   API_KEY_UNKNOWN_CREATOR,
   API_KEYS_EMPTY,
   type ApiKey,
+  CHANGES_SAVED,
   ERROR_DIALOGS,
 } from "@prism/contract";
 import { IconAlertTriangle, IconFolder, IconKey, IconPlus, IconTrash } from "@tabler/icons-react";
@@ -14,6 +15,7 @@ import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal, openNameInputModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
+import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
 import { formatDateTime } from "../../../lib/format";
 import { useCan } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
@@ -55,6 +57,7 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
   const rename = async (apiKey: ApiKey, apiKeyName: string) => {
     try {
       await renameApiKey.mutateAsync({ projectId, apiKeyId: apiKey.id, apiKeyName });
+      notify(CHANGES_SAVED);
     } catch (error) {
       void showErrorDialog(ERROR_DIALOGS.updateApiKey, error);
       throw error;
@@ -81,68 +84,79 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
     }
   };
 
+  const columns: ResponsiveColumn<ApiKey>[] = [
+    {
+      key: "name",
+      header: "Name",
+      phone: "title",
+      cell: (apiKey) => (
+        <ApiKeyNameInput
+          name={apiKey.name}
+          disabled={!canRename}
+          onRename={(apiKeyName) => rename(apiKey, apiKeyName)}
+        />
+      ),
+    },
+    {
+      key: "last4",
+      header: "Last 4 Digits",
+      cell: (apiKey) => (
+        <Text size="sm" ff="monospace">
+          ••••{apiKey.lastFourDigits}
+        </Text>
+      ),
+    },
+    {
+      key: "lastUsed",
+      header: "Last Used",
+      cell: (apiKey) => (
+        <Text size="sm" c={apiKey.lastUsed ? undefined : "dimmed"}>
+          {apiKey.lastUsed ? formatDateTime(apiKey.lastUsed) : "Never"}
+        </Text>
+      ),
+    },
+    {
+      key: "created",
+      header: "Created",
+      cell: (apiKey) => <Text size="sm">{formatDateTime(apiKey.creationDate)}</Text>,
+    },
+    {
+      key: "createdBy",
+      header: "Created by",
+      cell: (apiKey) => <Text size="sm">{creatorName(apiKey)}</Text>,
+    },
+    {
+      key: "delete",
+      header: "Delete",
+      align: "right",
+      width: 72,
+      phone: "aside",
+      cell: (apiKey) => (
+        <Tooltip label={canDelete ? "Delete" : "You do not have permission to delete API keys"} withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            disabled={!canDelete}
+            onClick={() => void remove(apiKey)}
+            aria-label={`Delete ${apiKey.name}`}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      ),
+    },
+  ];
+
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="API keys">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Last 4 Digits</Table.Th>
-            <Table.Th>Last Used</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Created by</Table.Th>
-            <Table.Th w={72} ta="right">
-              Delete
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {apiKeys.map((apiKey) => (
-            <Table.Tr key={apiKey.id} data-testid="api-key-row">
-              <Table.Td py={6}>
-                <ApiKeyNameInput
-                  name={apiKey.name}
-                  disabled={!canRename}
-                  onRename={(apiKeyName) => rename(apiKey, apiKeyName)}
-                />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
-                  ••••{apiKey.lastFourDigits}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={apiKey.lastUsed ? undefined : "dimmed"}>
-                  {apiKey.lastUsed ? formatDateTime(apiKey.lastUsed) : "Never"}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{formatDateTime(apiKey.creationDate)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{creatorName(apiKey)}</Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Tooltip
-                  label={canDelete ? "Delete" : "You do not have permission to delete API keys"}
-                  withArrow
-                >
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    disabled={!canDelete}
-                    onClick={() => void remove(apiKey)}
-                    aria-label={`Delete ${apiKey.name}`}
-                  >
-                    <IconTrash size={16} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ResponsiveTable
+      label="API keys"
+      columns={columns}
+      rows={apiKeys}
+      rowKey={(apiKey) => apiKey.id}
+      rowProps={() => ({ "data-testid": "api-key-row" })}
+      minWidth={820}
+      tableProps={{ highlightOnHover: true }}
+    />
   );
 }
 

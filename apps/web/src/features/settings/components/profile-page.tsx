@@ -195,8 +195,10 @@ function LogoutAllSessions() {
   };
 
   return (
-    <Group justify="space-between" wrap="nowrap" align="center" h="100%">
-      <Text size="sm">Signed in on another device you no longer use? End every session at once.</Text>
+    <Group justify="space-between" align="center" h="100%">
+      <Text size="sm" style={{ flex: "1 1 14rem" }}>
+        Signed in on another device you no longer use? End every session at once.
+      </Text>
       <Button
         variant="light"
         color="red"

@@ -1,0 +1,45 @@
+# syntax=docker/dockerfile:1
+# Prism: the console and API in one image. Build: `docker build -t prism .`; run it with compose.yaml.
+# The build steps live in scripts/image/build.sh, which CI also runs outside Docker
+# (scripts/image-check.sh), so what CI proves is what this file builds.
+
+ARG NODE_IMAGE=node:20-bookworm
+
+# --- build: dependencies, web app, server bundle, then production dependencies only -----------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# The manifests first, so the dependency layer is reused until the lock file changes.
+COPY package.json package-lock.json .npmrc ./
+COPY apps/server/package.json apps/server/
+COPY apps/web/package.json apps/web/
+COPY packages/contract/package.json packages/contract/
+COPY packages/engine/package.json packages/engine/
+COPY scripts/image/build.sh scripts/image/
+RUN sh scripts/image/build.sh deps
+COPY . .
+RUN sh scripts/image/build.sh app
+
+# --- runtime: slim Debian with the speech tools, running as an unprivileged user -------------------
+FROM ${NODE_IMAGE}-slim AS runtime
+# pocketsphinx and its English model power the builtin speech to text; ffmpeg decodes uploaded audio.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends pocketsphinx pocketsphinx-en-us ffmpeg \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    APP_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATA_DIR=/var/lib/prism
+WORKDIR /app
+COPY --from=build --chown=root:root /app /app
+# The code stays root-owned and read-only to the server; only DATA_DIR is its to write.
+RUN mkdir -p /var/lib/prism && chown node:node /var/lib/prism
+USER node
+VOLUME ["/var/lib/prism"]
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "scripts/image/healthcheck.mjs"]
+# SIGTERM drains: new feature calls get 503, running ones get SHUTDOWN_TIMEOUT_MS (20 s by default).
+# Give `docker stop` / the orchestrator more than that (compose.yaml sets stop_grace_period: 40s).
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "apps/server/dist/main.js"]

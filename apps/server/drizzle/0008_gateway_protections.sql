@@ -1,0 +1,3 @@
+ALTER TABLE "jobs" ADD COLUMN "lease_token" uuid;--> statement-breakpoint
+CREATE INDEX "feature_requests_generating_organization_idx" ON "feature_requests" USING btree ("organization_id") WHERE "feature_requests"."status" = 'generating';--> statement-breakpoint
+CREATE INDEX "ledger_entries_reservation_created_idx" ON "ledger_entries" USING btree ("created_at") WHERE "ledger_entries"."kind" = 'reservation';

@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS_DIR } from "../paths";
+import { MIGRATION_LOCK_KEY, openDatabase } from "./client";
+
+const serverUrl = process.env.DATABASE_URL;
+const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
+  entries: unknown[];
+};
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>, url = serverUrl): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+// Advisory locks guard several processes sharing one PostgreSQL server; a PGlite data directory is
+// only ever opened by one process, so there is nothing to race there. CI's PostgreSQL pass runs this.
+describe.skipIf(!serverUrl)("migrations on PostgreSQL (needs DATABASE_URL)", () => {
+  const created: string[] = [];
+
+  async function freshDatabase(): Promise<string> {
+    const name = `prism_migrate_${randomBytes(6).toString("hex")}`;
+    await admin((client) => client.query(`CREATE DATABASE "${name}"`));
+    created.push(name);
+    const url = new URL(serverUrl as string);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+
+  const appliedCount = (url: string) =>
+    admin(async (client) => {
+      const result = await client.query<{ count: string }>(
+        "select count(*) from drizzle.__drizzle_migrations",
+      );
+      return Number(result.rows[0]?.count);
+    }, url);
+
+  beforeAll(() => {
+    expect(journal.entries.length).toBeGreaterThan(0);
+  });
+
+  afterAll(async () => {
+    for (const name of created) {
+      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  });
+
+  it("lets two processes starting together on a new database migrate it once, both succeeding", async () => {
+    const url = await freshDatabase();
+    const first = openDatabase({ databaseUrl: url });
+    const second = openDatabase({ databaseUrl: url });
+    try {
+      await Promise.all([first.migrate(), second.migrate()]);
+      expect(await appliedCount(url)).toBe(journal.entries.length);
+      // Both can use the schema, and a later start finds nothing to do.
+      await first.ping();
+      await second.migrate();
+      expect(await appliedCount(url)).toBe(journal.entries.length);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it("waits for the process holding the migration lock before migrating", async () => {
+    const url = await freshDatabase();
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    const handle = openDatabase({ databaseUrl: url });
+    try {
+      await holder.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+      let finished = false;
+      const migrating = handle.migrate().then(() => {
+        finished = true;
+      });
+      await sleep(500);
+      expect(finished).toBe(false);
+      const schemas = await holder.query("select 1 from pg_namespace where nspname = 'drizzle'");
+      expect(schemas.rowCount).toBe(0);
+
+      await holder.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);
+      await migrating;
+      expect(await appliedCount(url)).toBe(journal.entries.length);
+      // The lock was given back: another session can take it at once.
+      const retaken = await holder.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [
+        MIGRATION_LOCK_KEY.toString(),
+      ]);
+      expect(retaken.rows[0]?.locked).toBe(true);
+    } finally {
+      await holder.end();
+      await handle.close();
+    }
+  });
+});

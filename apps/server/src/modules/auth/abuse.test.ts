@@ -1,0 +1,321 @@
+import { REMEMBER_ME_SESSION_MS, SESSION_MS } from "@prism/contract";
+import { eq } from "drizzle-orm";
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  latestCodeFor,
+  STRONG_PASSWORD,
+  signUpAndConfirm,
+  TestBrowser,
+  uniqueEmail,
+} from "../../../test/accounts";
+import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { users } from "../../db/schema";
+import { hashPassword, verifyPassword } from "./password-hashing";
+
+const OWNER_PASSWORD = "Owner-passw0rd!";
+const ATTACKER_PASSWORD = "Attacker-passw0rd!";
+const GOOGLE_CLIENT_ID = "prism-abuse.apps.googleusercontent.com";
+
+/** Every password verification the server makes, recorded by wrapping the real argon2 verifier. */
+const verifications: string[] = [];
+const countingPasswords = {
+  hash: hashPassword,
+  verify: (hash: string, password: string) => {
+    verifications.push(hash);
+    return verifyPassword(hash, password);
+  },
+};
+
+describe("account abuse", () => {
+  let testApp: TestApp;
+  let jwks: LocalServer;
+  let googleKey: CryptoKey;
+
+  const googleCredential = (subject: string, email: string) =>
+    new SignJWT({ email_verified: true, sub: subject, email, given_name: "Real", family_name: "Owner" })
+      .setProtectedHeader({ alg: "RS256", kid: "abuse-key" })
+      .setIssuer("https://accounts.google.com")
+      .setAudience(GOOGLE_CLIENT_ID)
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(googleKey);
+
+  const signUp = (browser: TestBrowser, email: string, password: string, firstName = "Someone") =>
+    browser.post("/v1/users/create", { firstName, lastName: "X", email, password });
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair("RS256");
+    googleKey = pair.privateKey;
+    const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: "abuse-key", alg: "RS256" };
+    jwks = await startLocalServer((_request, response) => sendJson(response, 200, { keys: [publicJwk] }));
+    testApp = await createTestApp(
+      { GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: `${jwks.url}/certs` },
+      // The server's password hashing is a dependency; the test counts its verifications.
+      { passwords: countingPasswords },
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await jwks?.close();
+  });
+
+  describe("nobody obtains a working password for an email they do not control", () => {
+    it("refuses the newest code, mailed for an attacker's later sign-up, in the owner's browser", async () => {
+      const email = uniqueEmail("victim");
+      const owner = new TestBrowser(testApp);
+      const attacker = new TestBrowser(testApp, { remoteAddress: "198.51.100.7" });
+
+      expect((await signUp(owner, email, OWNER_PASSWORD, "Owner")).statusCode).toBe(200);
+      const ownerCode = await latestCodeFor(testApp, email);
+      expect((await signUp(attacker, email, ATTACKER_PASSWORD, "Mallory")).statusCode).toBe(200);
+      const attackerCode = await latestCodeFor(testApp, email);
+      expect(attackerCode).not.toBe(ownerCode);
+
+      // The owner, reading the newest mail, types the attacker's code in their own browser.
+      const newest = await owner.post("/v1/users/confirm", { email, verificationCode: attackerCode });
+      expect(newest.statusCode).toBe(400);
+      expect(newest.json()).toMatchObject({
+        error: "invalid-verification-code",
+        message: "Invalid verification code",
+      });
+      expect(owner.session).toBeUndefined();
+
+      // Their own code still activates the account, with their own password and name.
+      const confirmed = await owner.post("/v1/users/confirm", { email, verificationCode: ownerCode });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toMatchObject({ email, firstName: "Owner" });
+
+      const attackerLogin = await attacker.post("/v1/users/login", { email, password: ATTACKER_PASSWORD });
+      expect(attackerLogin.statusCode).toBe(401);
+      expect(attackerLogin.json().error).toBe("invalid-credentials");
+      expect(attacker.session).toBeUndefined();
+      const ownerLogin = await new TestBrowser(testApp).post("/v1/users/login", {
+        email,
+        password: OWNER_PASSWORD,
+      });
+      expect(ownerLogin.statusCode).toBe(200);
+    });
+
+    it("refuses a code mailed by the attacker's sign-in of the pending account", async () => {
+      const email = uniqueEmail("victim");
+      const owner = new TestBrowser(testApp);
+      const attacker = new TestBrowser(testApp, { remoteAddress: "198.51.100.8" });
+      await signUp(owner, email, OWNER_PASSWORD);
+      const ownerCode = await latestCodeFor(testApp, email);
+      await signUp(attacker, email, ATTACKER_PASSWORD);
+      // Signing in to the unverified account with the attacker's password mails yet another code.
+      const pendingLogin = await attacker.post("/v1/users/login", { email, password: ATTACKER_PASSWORD });
+      expect(pendingLogin.statusCode).toBe(403);
+      expect(pendingLogin.json().error).toBe("user-not-active");
+      const loginCode = await latestCodeFor(testApp, email);
+
+      const refused = await owner.post("/v1/users/confirm", { email, verificationCode: loginCode });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe("invalid-verification-code");
+      const [pending] = await testApp.database.db.select().from(users).where(eq(users.email, email));
+      expect(pending?.isActive).toBe(false);
+
+      expect((await owner.post("/v1/users/confirm", { email, verificationCode: ownerCode })).statusCode).toBe(
+        200,
+      );
+      const attackerLogin = await attacker.post("/v1/users/login", { email, password: ATTACKER_PASSWORD });
+      expect(attackerLogin.statusCode).toBe(401);
+    });
+
+    it("activates a sign-up only in the browser that started it", async () => {
+      const email = uniqueEmail("elsewhere");
+      const starter = new TestBrowser(testApp);
+      await signUp(starter, email, OWNER_PASSWORD);
+      const code = await latestCodeFor(testApp, email);
+
+      // The right code, typed in a browser that did not start this sign-up, activates nothing.
+      const other = new TestBrowser(testApp);
+      const refused = await other.post("/v1/users/confirm", { email, verificationCode: code });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe("invalid-verification-code");
+      expect(other.session).toBeUndefined();
+
+      // A password-reset code is no sign-up code either.
+      await new TestBrowser(testApp).post("/v1/users/forgot-password", { email });
+      const resetCode = await latestCodeFor(testApp, email);
+      const withResetCode = await starter.post("/v1/users/confirm", { email, verificationCode: resetCode });
+      expect(withResetCode.statusCode).toBe(400);
+      expect(withResetCode.json().error).toBe("invalid-verification-code");
+
+      const confirmed = await starter.post("/v1/users/confirm", { email, verificationCode: code });
+      expect(confirmed.statusCode).toBe(200);
+      expect(starter.session).toBeTruthy();
+    });
+
+    it("keeps an attacker who signed up first out once the owner signs up and confirms", async () => {
+      const email = uniqueEmail("preregistered");
+      const attacker = new TestBrowser(testApp, { remoteAddress: "198.51.100.9" });
+      const owner = new TestBrowser(testApp);
+      await signUp(attacker, email, ATTACKER_PASSWORD);
+      const attackerCode = await latestCodeFor(testApp, email);
+      await signUp(owner, email, OWNER_PASSWORD);
+      const ownerCode = await latestCodeFor(testApp, email);
+
+      expect(
+        (await owner.post("/v1/users/confirm", { email, verificationCode: attackerCode })).statusCode,
+      ).toBe(400);
+      expect((await owner.post("/v1/users/confirm", { email, verificationCode: ownerCode })).statusCode).toBe(
+        200,
+      );
+      const late = await attacker.post("/v1/users/confirm", { email, verificationCode: attackerCode });
+      expect(late.json().error).toBe("user-already-active");
+      expect(
+        (await attacker.post("/v1/users/login", { email, password: ATTACKER_PASSWORD })).statusCode,
+      ).toBe(401);
+    });
+
+    it("lets an unverified user sign in, get a fresh code and confirm it in that browser", async () => {
+      const email = uniqueEmail("returning");
+      await signUp(new TestBrowser(testApp), email, OWNER_PASSWORD);
+      const later = new TestBrowser(testApp);
+      const pending = await later.post("/v1/users/login", { email, password: OWNER_PASSWORD });
+      expect(pending.statusCode).toBe(403);
+      const confirmed = await later.post("/v1/users/confirm", {
+        email,
+        verificationCode: await latestCodeFor(testApp, email),
+      });
+      expect(confirmed.statusCode).toBe(200);
+      expect(
+        (await new TestBrowser(testApp).post("/v1/users/login", { email, password: OWNER_PASSWORD }))
+          .statusCode,
+      ).toBe(200);
+    });
+  });
+
+  describe("Google sign-in on a pending account", () => {
+    it("activates it without the pending sign-up's password; forgot password sets one", async () => {
+      const email = uniqueEmail("oauth-victim");
+      const attacker = new TestBrowser(testApp, { remoteAddress: "198.51.100.10" });
+      await signUp(attacker, email, ATTACKER_PASSWORD);
+
+      const owner = new TestBrowser(testApp);
+      const google = await owner.post("/v1/users/google-login-request", {
+        credential: await googleCredential("google-abuse-1", email),
+      });
+      expect(google.statusCode).toBe(200);
+      const [activated] = await testApp.database.db.select().from(users).where(eq(users.email, email));
+      expect(activated?.isActive).toBe(true);
+      expect(activated?.passwordHash).toBeNull();
+
+      const attackerLogin = await attacker.post("/v1/users/login", { email, password: ATTACKER_PASSWORD });
+      expect(attackerLogin.statusCode).toBe(401);
+      expect(attackerLogin.json()).toMatchObject({
+        error: "invalid-credentials",
+        message: "Invalid password",
+      });
+      expect(attacker.session).toBeUndefined();
+
+      // The codes the pending sign-up asked for died with it.
+      const lateConfirm = await attacker.post("/v1/users/confirm", {
+        email,
+        verificationCode: await latestCodeFor(testApp, email),
+      });
+      expect(lateConfirm.json().error).toBe("user-already-active");
+
+      await owner.post("/v1/users/forgot-password", { email });
+      const reset = await owner.post("/v1/users/reset-password", {
+        email,
+        password: OWNER_PASSWORD,
+        resetCode: await latestCodeFor(testApp, email),
+      });
+      expect(reset.statusCode).toBe(200);
+      const login = await new TestBrowser(testApp).post("/v1/users/login", {
+        email,
+        password: OWNER_PASSWORD,
+      });
+      expect(login.statusCode).toBe(200);
+    });
+  });
+
+  describe("login timing", () => {
+    it("verifies a password hash for an unknown email as it does for a known one", async () => {
+      const known = await signUpAndConfirm(testApp);
+      const oauthOnly = uniqueEmail("oauth-only");
+      await new TestBrowser(testApp).post("/v1/users/google-login-request", {
+        credential: await googleCredential("google-abuse-2", oauthOnly),
+      });
+      const browser = new TestBrowser(testApp);
+
+      verifications.length = 0;
+      const wrong = await browser.post("/v1/users/login", {
+        email: known.email,
+        password: "Wrong-passw0rd!",
+      });
+      expect(wrong.json().error).toBe("invalid-credentials");
+      const forKnown = verifications.length;
+      expect(forKnown).toBe(1);
+
+      verifications.length = 0;
+      const unknown = await browser.post("/v1/users/login", {
+        email: uniqueEmail("nobody"),
+        password: "Wrong-passw0rd!",
+      });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().error).toBe("user-not-found");
+      expect(verifications).toHaveLength(forKnown);
+      // Against a real argon2id hash with the same cost, not a shortcut.
+      expect(verifications[0]).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+
+      verifications.length = 0;
+      const noPassword = await browser.post("/v1/users/login", {
+        email: oauthOnly,
+        password: "Wrong-passw0rd!",
+      });
+      expect(noPassword.statusCode).toBe(401);
+      expect(verifications).toHaveLength(forKnown);
+    });
+  });
+
+  describe("session lifetime", () => {
+    it("gives a session without Remember Me a one-day cookie that outlives a browser restart", async () => {
+      const { email } = await signUpAndConfirm(testApp);
+      const login = await new TestBrowser(testApp).post("/v1/users/login", {
+        email,
+        password: STRONG_PASSWORD,
+        rememberMe: false,
+      });
+      expect(login.statusCode).toBe(200);
+      const header = [login.headers["set-cookie"]]
+        .flat()
+        .find((value) => value?.startsWith("prism_session="));
+      expect(header).toContain(`Max-Age=${SESSION_MS / 1000}`);
+      const expires = /Expires=([^;]+)/.exec(header ?? "")?.[1];
+      expect(Math.abs(new Date(expires ?? 0).getTime() - (Date.now() + SESSION_MS))).toBeLessThan(60_000);
+    });
+
+    it("gives the session a verified sign-up starts a one-day cookie too", async () => {
+      const email = uniqueEmail("fresh");
+      const browser = new TestBrowser(testApp);
+      await signUp(browser, email, OWNER_PASSWORD);
+      const confirmed = await browser.post("/v1/users/confirm", {
+        email,
+        verificationCode: await latestCodeFor(testApp, email),
+      });
+      const header = [confirmed.headers["set-cookie"]]
+        .flat()
+        .find((value) => value?.startsWith("prism_session="));
+      expect(header).toContain(`Max-Age=${SESSION_MS / 1000}`);
+    });
+
+    it("keeps a Remember Me session's cookie for a year", async () => {
+      const { email } = await signUpAndConfirm(testApp);
+      const login = await new TestBrowser(testApp).post("/v1/users/login", {
+        email,
+        password: STRONG_PASSWORD,
+        rememberMe: true,
+      });
+      const header = [login.headers["set-cookie"]]
+        .flat()
+        .find((value) => value?.startsWith("prism_session="));
+      expect(header).toContain(`Max-Age=${REMEMBER_ME_SESSION_MS / 1000}`);
+    });
+  });
+});

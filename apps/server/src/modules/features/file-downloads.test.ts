@@ -1,0 +1,150 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { post, signUpAndConfirm } from "../../../test/accounts";
+import { makePng, multipart } from "../../../test/images";
+import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
+import { addSandboxCard } from "../../../test/money";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+
+const PUBLIC_URL = "https://console.example.com";
+
+/** A model server (our HTTP provider protocol) that removes backgrounds by answering a small PNG. */
+async function startModelServer(): Promise<LocalServer> {
+  return startLocalServer((request, response) => {
+    if (request.method === "GET" && request.path === "/health") {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end('{"status":"ok"}');
+      return;
+    }
+    void sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer()
+      .then((png) => {
+        response.writeHead(200, { "content-type": "image/png" });
+        response.end(png);
+      });
+  });
+}
+
+/**
+ * Downloading stored inputs and results through the API, as the reference documents it: the answer's
+ * URLs (absolute with PUBLIC_URL), fetched with the project's key; every other caller gets 404.
+ */
+describe("downloading results through the API", () => {
+  let modelServer: LocalServer;
+  let testApp: TestApp;
+  let owner: Awaited<ReturnType<typeof signUpAndConfirm>>;
+  let organizationId: string;
+  let projectId: string;
+  let apiKey: string;
+  let otherProjectKey: string;
+  let otherOrganizationKey: string;
+  let answer: {
+    request: { id: string; request_data: { files: { image: string[] } }; response_data: { file: string } };
+  };
+
+  const keyFor = async (session: string, project: string) =>
+    (
+      await post(testApp, "/v1/users/api-keys/insert", { projectId: project, apiKeyName: "ci" }, { session })
+    ).json().apiKey.content as string;
+
+  const download = (url: string, key?: string) =>
+    testApp.app.inject({
+      method: "GET",
+      url: url.startsWith(PUBLIC_URL) ? url.slice(PUBLIC_URL.length) : url,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    });
+
+  beforeAll(async () => {
+    modelServer = await startModelServer();
+    testApp = await createTestApp({
+      PUBLIC_URL,
+      MODEL_SERVER_URL: modelServer.url,
+      MODEL_SERVER_FEATURES: "image-background-removal",
+    });
+    owner = await signUpAndConfirm(testApp);
+    organizationId = owner.userInfo.organizations[0].id;
+    projectId = owner.userInfo.organizations[0].projects[0].id;
+    apiKey = await keyFor(owner.session, projectId);
+    const secondProject = await post(
+      testApp,
+      "/v1/users/projects/create",
+      { organizationId, name: "Second" },
+      { session: owner.session },
+    );
+    otherProjectKey = await keyFor(owner.session, secondProject.json().id);
+    const stranger = await signUpAndConfirm(testApp);
+    otherOrganizationKey = await keyFor(stranger.session, stranger.userInfo.organizations[0].projects[0].id);
+
+    await addSandboxCard(testApp, owner.session, organizationId);
+    await post(
+      testApp,
+      "/v1/payments/recharge-account",
+      { organizationId, amount: 20 },
+      { session: owner.session },
+    );
+    const body = multipart([
+      { name: "image", value: await makePng(64, 48), filename: "photo.png", contentType: "image/png" },
+    ]);
+    const response = await testApp.app.inject({
+      method: "POST",
+      url: "/v1/images/background-removal",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    answer = response.json();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await modelServer?.close();
+  });
+
+  it("answers a feature call with absolute file URLs on PUBLIC_URL", () => {
+    const prefix = `${PUBLIC_URL}/v1/files/${organizationId}/${projectId}/`;
+    expect(answer.request.response_data.file.startsWith(prefix)).toBe(true);
+    expect(answer.request.request_data.files.image).toHaveLength(1);
+    expect(answer.request.request_data.files.image[0]!.startsWith(prefix)).toBe(true);
+  });
+
+  it("keeps paths in the console's history, which the browser resolves on its own origin", async () => {
+    const history = await post(
+      testApp,
+      "/v1/users/playground/get-requests",
+      { endpoint: "/v1/images/background-removal", projectId, offset: 0 },
+      { session: owner.session },
+    );
+    expect(history.statusCode).toBe(200);
+    const [record] = history.json().requests;
+    expect(record.id).toBe(answer.request.id);
+    expect(record.response_data.file).toBe(answer.request.response_data.file.slice(PUBLIC_URL.length));
+  });
+
+  it("serves the result, the input and a thumbnail to the project's key with their content types", async () => {
+    const result = await download(answer.request.response_data.file, apiKey);
+    expect(result.statusCode).toBe(200);
+    expect(result.headers["content-type"]).toBe("image/png");
+    expect((await sharp(result.rawPayload).metadata()).format).toBe("png");
+
+    const input = await download(answer.request.request_data.files.image[0]!, apiKey);
+    expect(input.statusCode).toBe(200);
+    expect(input.headers["content-type"]).toBe("image/png");
+    expect((await sharp(input.rawPayload).metadata()).width).toBe(64);
+
+    const thumbnail = await download(`${answer.request.response_data.file}_thumb`, apiKey);
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers["content-type"]).toBe("image/webp");
+  });
+
+  it("answers 404 to another project's key, another organization's key, a wrong key and no key", async () => {
+    const url = answer.request.response_data.file;
+    for (const key of [otherProjectKey, otherOrganizationKey, `${apiKey.slice(0, -1)}x`, undefined]) {
+      const response = await download(url, key);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ error: "not-found" });
+    }
+    const missing = await download(`/v1/files/${organizationId}/${projectId}/no-such-file`, apiKey);
+    expect(missing.statusCode).toBe(404);
+  });
+});

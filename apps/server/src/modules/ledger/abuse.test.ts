@@ -1,0 +1,235 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq, like } from "drizzle-orm";
+import sharp from "sharp";
+import { afterEach, describe, expect, it } from "vitest";
+import { post, signUpAndConfirm } from "../../../test/accounts";
+import { multipart } from "../../../test/images";
+import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
+import type { TestApp } from "../../../test/test-app";
+import { buildApp } from "../../app";
+import { createDependencies } from "../../app-dependencies";
+import { loadConfig } from "../../config";
+import { openDatabase, pgliteDirFor } from "../../db/client";
+import { featureRequests, ledgerEntries } from "../../db/schema";
+import { SESSION_COOKIE } from "../auth/session-cookie";
+import { cachedBalance, credit, ledgerBalance } from "./ledger.service";
+
+/**
+ * A crash can never strand a reservation: a real server process is killed with SIGKILL while a feature
+ * call holds money, then started again on the same database; its sweeper must give the money back
+ * exactly once and mark the call failed.
+ */
+
+const FUNDS = 1_000_000n;
+const BACKGROUND_REMOVAL_PRICE = 10_000n;
+/** Short enough for a test, and the sweeper looks every quarter second. */
+const PROCESS_TIMING = { PROVIDER_TIMEOUT_MS: "2000", REQUEST_SWEEP_INTERVAL_MS: "250" };
+
+/** A local server that accepts requests and never answers them; `received` resolves on the first. */
+async function startHangingServer(answerHealth: boolean) {
+  let markReceived: (path: string) => void = () => undefined;
+  const received = new Promise<string>((resolve) => {
+    markReceived = resolve;
+  });
+  const server: Server = createServer((request, response) => {
+    if (answerHealth && request.method === "GET" && request.url === "/health") {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end("{}");
+      return;
+    }
+    request.resume();
+    markReceived(request.url ?? "/");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+type Storage = Awaited<ReturnType<typeof createProcessStorage>>;
+
+function openStorage(storage: Storage) {
+  return openDatabase(
+    storage.databaseUrl ? { databaseUrl: storage.databaseUrl } : { pgliteDir: pgliteDirFor(storage.dataDir) },
+  );
+}
+
+/** A signed-up owner with a funded organization and an API key, made in-process before the server runs. */
+async function seedAccount(storage: Storage) {
+  const database = openStorage(storage);
+  await database.migrate();
+  const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "silent", BUILTIN_ENGINE: "off", ...storage.env });
+  const deps = createDependencies(config, database);
+  const app = await buildApp(deps, { logger: false, runJobs: false });
+  await app.ready();
+  const testApp: TestApp = { app, deps, database, config, close: () => app.close() };
+  try {
+    const owner = await signUpAndConfirm(testApp);
+    const organizationId: string = owner.userInfo.organizations[0].id;
+    const projectId: string = owner.userInfo.organizations[0].projects[0].id;
+    const apiKey: string = (
+      await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId, apiKeyName: "crash" },
+        { session: owner.session },
+      )
+    ).json().apiKey.content;
+    await database.db.transaction((tx) =>
+      credit(tx, { organizationId, amountMicros: FUNDS, reference: `grant-${organizationId}` }),
+    );
+    return { organizationId, projectId, apiKey, session: owner.session };
+  } finally {
+    await app.close();
+  }
+}
+
+/** The organization's ledger and requests, read with the server stopped (PGlite admits one process). */
+async function readMoney(storage: Storage, organizationId: string) {
+  const database = openStorage(storage);
+  try {
+    const entries = await database.db
+      .select()
+      .from(ledgerEntries)
+      .where(
+        and(eq(ledgerEntries.organizationId, organizationId), like(ledgerEntries.reference, "request:%")),
+      );
+    const rows = await database.db
+      .select()
+      .from(featureRequests)
+      .where(eq(featureRequests.organizationId, organizationId));
+    return {
+      entries,
+      rows,
+      balance: await cachedBalance(database.db, organizationId),
+      ledger: await ledgerBalance(database.db, organizationId),
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+function kindsOf(entries: { kind: string }[]) {
+  return entries.map((entry) => entry.kind).sort();
+}
+
+async function removeBackground(server: ServerProcess, apiKey: string) {
+  const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#806040" } })
+    .png()
+    .toBuffer();
+  const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
+  // The process dies under this call: its failure is the point.
+  fetch(`${server.url}/v1/images/background-removal`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+    body: body.payload,
+  }).catch(() => undefined);
+}
+
+/** Polls the restarted server's history until the call shows as failed. */
+async function waitForFailedRow(server: ServerProcess, account: Awaited<ReturnType<typeof seedAccount>>) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const response = await fetch(`${server.url}/v1/users/playground/get-requests`, {
+      method: "POST",
+      headers: {
+        origin: server.url,
+        "content-type": "application/json",
+        cookie: `${SESSION_COOKIE}=${account.session}`,
+      },
+      body: JSON.stringify({
+        endpoint: "/v1/images/background-removal",
+        projectId: account.projectId,
+        offset: 0,
+      }),
+    });
+    const history = (await response.json()) as { requests?: { status: string }[] };
+    if (history.requests?.[0]?.status === "error") return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the abandoned call was never failed: ${JSON.stringify(history)}\n${server.output.join("")}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("a crash can never strand a reservation", () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
+
+  /**
+   * Kills the server with SIGKILL once `hang` receives the call, checks the money is held, restarts
+   * it and checks the sweeper refunds it exactly once.
+   */
+  async function crashAndRecover(env: Record<string, string>, hang: { received: Promise<string> }) {
+    const storage = await createProcessStorage();
+    cleanups.push(() => storage.remove());
+    const account = await seedAccount(storage);
+    const processEnv = { ...storage.env, ...PROCESS_TIMING, ...env };
+
+    const doomed = await startServerProcess(processEnv);
+    cleanups.push(() => doomed.stop("SIGKILL"));
+    await removeBackground(doomed, account.apiKey);
+    await hang.received;
+    await doomed.stop("SIGKILL");
+
+    const afterCrash = await readMoney(storage, account.organizationId);
+    expect(kindsOf(afterCrash.entries)).toEqual(["reservation"]);
+    expect(afterCrash.balance).toBe(FUNDS - BACKGROUND_REMOVAL_PRICE);
+
+    const restarted = await startServerProcess(processEnv);
+    cleanups.push(() => restarted.stop("SIGKILL"));
+    await waitForFailedRow(restarted, account);
+    // A few more sweeps must not refund it again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await restarted.stop("SIGTERM");
+
+    const recovered = await readMoney(storage, account.organizationId);
+    expect(kindsOf(recovered.entries)).toEqual(["refund", "reservation"]);
+    expect(recovered.balance).toBe(FUNDS);
+    expect(recovered.ledger).toBe(FUNDS);
+    expect(recovered.rows).toHaveLength(1);
+    expect(recovered.rows[0]).toMatchObject({ status: "error" });
+  }
+
+  it("refunds once, after a restart, a call whose process was killed while the model server worked", async () => {
+    const modelServer = await startHangingServer(true);
+    cleanups.push(() => modelServer.close());
+    await crashAndRecover(
+      { MODEL_SERVER_URL: modelServer.url, MODEL_SERVER_FEATURES: "image-background-removal" },
+      modelServer,
+    );
+  }, 120_000);
+
+  it("refunds once, after a restart, a call whose process was killed while storing its upload", async () => {
+    const modelServer = await startHangingServer(true);
+    cleanups.push(() => modelServer.close());
+    // A storage service that takes the upload and never confirms it: the process dies after reserving
+    // the money and before anything else is written.
+    const storageService = await startHangingServer(false);
+    cleanups.push(() => storageService.close());
+    await crashAndRecover(
+      {
+        MODEL_SERVER_URL: modelServer.url,
+        MODEL_SERVER_FEATURES: "image-background-removal",
+        S3_BUCKET: "prism",
+        S3_ENDPOINT: storageService.url,
+        S3_FORCE_PATH_STYLE: "true",
+        S3_ACCESS_KEY_ID: "test",
+        S3_SECRET_ACCESS_KEY: "test-secret",
+      },
+      storageService,
+    );
+  }, 120_000);
+});

@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { inject } from "vitest";
+import { pgliteDirFor } from "../src/db/client";
+
+/**
+ * The server as production runs it: its own Node process started from `src/main.ts` (through tsx, so
+ * no build is needed), which a test can kill with SIGKILL and start again on the same database.
+ */
+
+const MAIN = resolve(import.meta.dirname, "../src/main.ts");
+const TSX_LOADER = createRequire(import.meta.url).resolve("tsx");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** What the process wrote, for failure messages. */
+  output: string[];
+  /** Sends `signal` and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000) {
+  const port = await freePort();
+  // An empty working directory: main.ts reads a `.env` from it, and the developer's must not apply.
+  const cwd = mkdtempSync(join(tmpdir(), "prism-process-"));
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? cwd,
+      APP_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      BUILTIN_ENGINE: "off",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk.toString("utf8")));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString("utf8")));
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    url,
+    child,
+    output,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`the server exited with ${child.exitCode}:\n${output.join("")}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return server;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await server.stop("SIGKILL");
+      throw new Error(`the server did not become healthy:\n${output.join("")}`);
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/**
+ * Where a server process keeps its data: a temp DATA_DIR (PGlite inside it) or, when the suite runs on
+ * PostgreSQL, a fresh database on that server as well. PGlite on disk admits one process at a time.
+ */
+export async function createProcessStorage() {
+  const dataDir = mkdtempSync(join(tmpdir(), "prism-data-"));
+  const serverUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  if (!serverUrl) {
+    // Starting from the run's migrated template skips PGlite's initdb, the slowest part of a new database.
+    const template = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+    const client = new PGlite(pgliteDirFor(dataDir), { loadDataDir: template });
+    await client.close();
+  } else {
+    const name = `prism_process_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  }
+  return {
+    dataDir,
+    databaseUrl,
+    /** The variables that point a server process at this storage. */
+    env: { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } as Record<
+      string,
+      string
+    >,
+    remove: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (serverUrl && databaseUrl) {
+        const admin = new pg.Client({ connectionString: serverUrl });
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+  };
+}
