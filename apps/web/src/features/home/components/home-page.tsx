@@ -26,6 +26,7 @@ import {
   buildFeatureOptions,
   buildUsageRows,
   pieSlices,
+  pieStrokeWidth,
   totalCost,
   type UsageRow,
   type YearMonth,
@@ -248,9 +249,7 @@ export function HomePage() {
                     size={180}
                     withTooltip
                     tooltipDataSource="segment"
-                    // The stroke separates slices; a single feature is a full disc, where it would only
-                    // draw a seam from the centre to the edge.
-                    strokeWidth={slices.length > 1 ? 1 : 0}
+                    strokeWidth={pieStrokeWidth(slices.length)}
                   />
                   <Stack gap={6}>
                     {slices.map((slice) => (

@@ -15,6 +15,7 @@ import {
   buildUsageRows,
   featureKey,
   pieSlices,
+  pieStrokeWidth,
   shiftMonth,
   type UsageRow,
 } from "./usage";
@@ -199,5 +200,11 @@ describe("daily series", () => {
   it("steps months across years", () => {
     expect(shiftMonth({ year: 2026, month: 1 }, -1)).toEqual({ year: 2025, month: 12 });
     expect(shiftMonth({ year: 2026, month: 12 }, 1)).toEqual({ year: 2027, month: 1 });
+  });
+
+  it("draws a single feature as a full disc without a seam, and outlines slices when there are more", () => {
+    expect(pieStrokeWidth(1)).toBe(0);
+    expect(pieStrokeWidth(2)).toBe(1);
+    expect(pieStrokeWidth(13)).toBe(1);
   });
 });

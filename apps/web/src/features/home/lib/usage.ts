@@ -127,6 +127,14 @@ export function pieSlices(rows: readonly UsageRow[]): { name: string; value: num
   }));
 }
 
+/**
+ * The pie's slice outline: it separates slices, but around a single feature's full disc it would only
+ * draw a seam from the centre to the edge.
+ */
+export function pieStrokeWidth(sliceCount: number): number {
+  return sliceCount > 1 ? 1 : 0;
+}
+
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
