@@ -12,5 +12,8 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
     css: false,
+    // jsdom with user-event typing is CPU-bound: on a loaded two-core CI machine a form test can pass
+    // 5 s without anything being wrong.
+    testTimeout: 20_000,
   },
 });
