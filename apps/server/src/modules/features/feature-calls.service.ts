@@ -12,6 +12,7 @@ import {
   IDENTITY_REQUEST_HEADER,
   type IdentityStatus,
   identityStatusSchema,
+  keySpendCapReachedText,
   MAX_EXTENSION_SIDE,
   microsToUsd,
   RESTART_RETRY_AFTER_SECONDS,
@@ -21,7 +22,7 @@ import {
 import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
-import type { Database } from "../../db/client";
+import type { Database, Executor } from "../../db/client";
 import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
@@ -32,6 +33,7 @@ import {
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid } from "../access/access.service";
+import { type ApiKeyRules, spendCapBrokenBy } from "../api-keys/api-keys.service";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
 import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
@@ -51,6 +53,10 @@ export interface FeatureCaller {
   projectId: string;
   userId: string | null;
   apiKeyId: string | null;
+  /** The API key's limits (null for a signed-in user's playground call). */
+  keyRules: ApiKeyRules | null;
+  /** The caller's address as the server sees it (TRUST_PROXY honoured), kept on the request row. */
+  clientIp: string | null;
 }
 
 export interface GatewayDeps {
@@ -238,6 +244,22 @@ function callsInFlightOf(organizationId: SQLWrapper | string, since: Date) {
       and ${featureRequests.status} = 'generating' and ${featureRequests.createdAt} > ${since})`;
 }
 
+/** 402 `key-spend-cap-reached` when a call of `priceMicros` would take the caller's key over a cap. */
+async function requireWithinSpendCaps(
+  db: Executor,
+  caller: FeatureCaller,
+  priceMicros: bigint,
+): Promise<void> {
+  if (!caller.apiKeyId || !caller.keyRules) return;
+  const broken = await spendCapBrokenBy(db, caller.apiKeyId, caller.keyRules, priceMicros);
+  if (broken) {
+    throw new AppError(
+      "key-spend-cap-reached",
+      keySpendCapReachedText(broken.cap, microsToUsd(broken.capMicros)),
+    );
+  }
+}
+
 function tooManyCalls(limit: number): AppError {
   return new AppError("too-many-requests", concurrentCallsLimitedText(limit), {
     headers: { "retry-after": "1" },
@@ -270,7 +292,9 @@ export async function admitFeatureCall(
   }
   const limit = deps.organizationConcurrentCalls;
   if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
-  await requireBalanceFor(deps, caller, priceFloorMicros(deps, feature), organization.balanceMicros);
+  const floor = priceFloorMicros(deps, feature);
+  await requireBalanceFor(deps, caller, floor, organization.balanceMicros);
+  await requireWithinSpendCaps(deps.db, caller, floor);
 }
 
 /** 402 unless the organization's balance covers `micros` (read now unless given). */
@@ -348,6 +372,8 @@ export async function runFeatureCall(
           .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
         if (Number(row?.count ?? 0) >= limit) throw tooManyCalls(limit);
       }
+      // The key's calls are serialized by the same lock, so its spend read here cannot be overshot.
+      await requireWithinSpendCaps(tx, caller, priceMicros);
       await tx.insert(featureRequests).values({
         id: requestId,
         organizationId: caller.organizationId,
@@ -362,6 +388,7 @@ export async function runFeatureCall(
         requestBody: call.body,
         units,
         priceMicros,
+        clientIp: caller.clientIp,
       });
     },
   );
