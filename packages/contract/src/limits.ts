@@ -234,6 +234,8 @@ export const AUDIO_BILLING_SECONDS = 60;
 export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 600;
 /** The header that makes a feature call idempotent (as Stripe's API), and the longest key it takes. */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+/** The header as documentation and code samples spell it. */
+export const IDEMPOTENCY_KEY_HEADER_NAME = "Idempotency-Key";
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long a feature call's answer is kept for retries with the same Idempotency-Key. */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
