@@ -1,4 +1,5 @@
 import {
+  IDEMPOTENCY_IN_PROGRESS,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_REUSED,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -18,7 +19,12 @@ import type { LocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { idempotencyKeys, ledgerEntries } from "../../db/schema";
 import { cachedBalance } from "../ledger/ledger.service";
-import { deleteExpiredIdempotencyKeys, hashFeatureRequest } from "./idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  hashFeatureRequest,
+} from "./idempotency";
 
 const PRICE = 10_000n; // Background removal, in micro-dollars.
 
@@ -152,6 +158,41 @@ describe("Idempotency-Key on feature calls", () => {
     expect(again.statusCode).toBe(200);
     expect(again.headers[IDEMPOTENT_REPLAYED_HEADER]).toBeUndefined();
     expect(await account.requestRows()).toHaveLength(2);
+  });
+
+  it("answers 409 idempotency-in-progress when the first call outlasts the retry's wait", async () => {
+    const claim = { scope: "key:wait-test", key: "slow", requestHash: "h1" };
+    const options = { staleAfterMs: 60_000, waitMs: 150 };
+    expect(await claimIdempotencyKey(testApp.database.db, claim, options)).toEqual({ kind: "claimed" });
+    const started = Date.now();
+    await expect(claimIdempotencyKey(testApp.database.db, claim, options)).rejects.toMatchObject({
+      code: "idempotency-in-progress",
+      message: IDEMPOTENCY_IN_PROGRESS,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    // A retry that is waiting gets the answer as soon as the first call stores it.
+    const waiting = claimIdempotencyKey(testApp.database.db, claim, { ...options, waitMs: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await completeIdempotencyKey(testApp.database.db, claim, 200, { answer: 42 });
+    expect(await waiting).toEqual({ kind: "replay", status: 200, body: { answer: 42 } });
+  });
+
+  it("takes over a key left running by a crashed process once it is stale", async () => {
+    const claim = { scope: "key:stale-test", key: "crashed", requestHash: "h1" };
+    expect(
+      await claimIdempotencyKey(testApp.database.db, claim, { staleAfterMs: 60_000, waitMs: 0 }),
+    ).toEqual({
+      kind: "claimed",
+    });
+    await testApp.database.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(idempotencyKeys.key, "crashed"));
+    expect(
+      await claimIdempotencyKey(testApp.database.db, claim, { staleAfterMs: 60_000, waitMs: 0 }),
+    ).toEqual({
+      kind: "claimed",
+    });
   });
 
   it("hashes the method, path, fields and file contents", () => {
