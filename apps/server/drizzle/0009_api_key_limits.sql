@@ -16,6 +16,9 @@ ALTER TABLE "api_keys" ADD COLUMN "lifetime_spend_cap_micros" bigint;--> stateme
 ALTER TABLE "api_keys" ADD COLUMN "expires_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD COLUMN "allowed_ips" text[];--> statement-breakpoint
 ALTER TABLE "api_keys" ADD COLUMN "requests_per_minute" integer;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "spent_month" text;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "spent_month_micros" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD COLUMN "spent_lifetime_micros" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "feature_requests" ADD COLUMN "client_ip" text;--> statement-breakpoint
 CREATE INDEX "idempotency_keys_expires_at_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "feature_requests_api_key_idx" ON "feature_requests" USING btree ("api_key_id","created_at");

@@ -24,11 +24,15 @@ export const TINY_PNG = await sharp({
 
 /**
  * A model server (docs/model-server.md) that removes backgrounds and generates images at once,
- * optionally after `delayMs` (so concurrent calls overlap).
+ * optionally after `delayMs` (so concurrent calls overlap), or fails every call while `fail` is set.
  */
-export function startImageModelServer(control: { delayMs: number } = { delayMs: 0 }): Promise<LocalServer> {
+export function startImageModelServer(
+  control: { delayMs: number; fail?: boolean } = { delayMs: 0 },
+): Promise<LocalServer> {
   return startLocalServer((request, response) => {
     if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, { ok: true });
+    if (request.method === "POST" && control.fail)
+      return sendJson(response, 500, { message: "model crashed" });
     if (
       request.method === "POST" &&
       ["/image-background-removal", "/image-generation"].includes(request.path)

@@ -234,6 +234,14 @@ export const apiKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     allowedIps: text("allowed_ips").array(),
     requestsPerMinute: integer("requests_per_minute"),
+    /**
+     * What the key has spent, kept while it has a spend cap: raised by the reservation's conditional
+     * update (which enforces the caps), lowered by a refund, recomputed from the request log whenever its
+     * limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
+     */
+    spentMonth: text("spent_month"),
+    spentMonthMicros: bigint("spent_month_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    spentLifetimeMicros: bigint("spent_lifetime_micros", { mode: "bigint" }).notNull().default(sql`0`),
   },
   (table) => [
     uniqueIndex("api_keys_key_hash_unique").on(table.keyHash),

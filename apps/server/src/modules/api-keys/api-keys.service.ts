@@ -150,13 +150,39 @@ export async function updateApiKey(
   name: string,
   limits?: ApiKeyLimits,
 ) {
-  const { membership } = await requireProjectAccess(db, userId, projectId);
+  const { project, membership } = await requireProjectAccess(db, userId, projectId);
   requirePermission(membership, "apiKeys.create");
   await requireKeyOfProject(db, projectId, apiKeyId);
-  await db
-    .update(apiKeys)
-    .set({ name: displayName(name), ...(limits ? limitColumns(limits) : {}) })
-    .where(eq(apiKeys.id, apiKeyId));
+  if (!limits) {
+    await db
+      .update(apiKeys)
+      .set({ name: displayName(name) })
+      .where(eq(apiKeys.id, apiKeyId));
+    return;
+  }
+  await db.transaction(async (tx) => {
+    // The organization's row lock holds off the key's reservations while its spend is recounted from
+    // the request log (the counters are kept only while a cap is set, so they may be stale until now).
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, project.organizationId))
+      .for("update");
+    const now = new Date();
+    const [spent] = await tx
+      .select({ month: spendOf(apiKeyId, monthStartOf(now)), lifetime: spendOf(apiKeyId) })
+      .from(sql`(select 1) as one`);
+    await tx
+      .update(apiKeys)
+      .set({
+        name: displayName(name),
+        ...limitColumns(limits),
+        spentMonth: monthKeyOf(now),
+        spentMonthMicros: BigInt(spent?.month ?? 0),
+        spentLifetimeMicros: BigInt(spent?.lifetime ?? 0),
+      })
+      .where(eq(apiKeys.id, apiKeyId));
+  });
 }
 
 /** One key of the project with its spend and its last calls, for the console's detail drawer. */
@@ -228,6 +254,10 @@ export interface ApiKeyRules {
   lifetimeSpendCapMicros: bigint | null;
   allowedIps: string[] | null;
   requestsPerMinute: number | null;
+  /** The spend counters as read with the key (see chargeKeySpend), for the check before the body. */
+  spentMonth: string | null;
+  spentMonthMicros: bigint;
+  spentLifetimeMicros: bigint;
 }
 
 export interface ApiKeyPrincipal {
@@ -242,33 +272,95 @@ export type ApiKeyAuthentication =
   | { status: "expired" }
   | { status: "invalid" };
 
-/**
- * Whether a call of `priceMicros` keeps the key within its spend caps, read in `tx` (the reservation's
- * transaction, where the organization's row is locked, so the key's concurrent calls are counted one
- * after the other). Returns the cap it would break, if any.
- */
-export async function spendCapBrokenBy(
-  tx: Executor,
-  apiKeyId: string,
-  rules: Pick<ApiKeyRules, "monthlySpendCapMicros" | "lifetimeSpendCapMicros">,
+/** The UTC month a moment falls in, as the key's spend counters name it ("2026-11"). */
+export function monthKeyOf(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export type BrokenCap = { cap: "monthly" | "lifetime"; capMicros: bigint };
+
+/** Which cap a call of `priceMicros` would break, judged from the counters read with the key. */
+export function capBrokenBy(
+  rules: ApiKeyRules,
   priceMicros: bigint,
   now = new Date(),
-): Promise<{ cap: "monthly" | "lifetime"; capMicros: bigint } | undefined> {
-  const { monthlySpendCapMicros: monthly, lifetimeSpendCapMicros: lifetime } = rules;
-  if (monthly === null && lifetime === null) return undefined;
-  const [spent] = await tx
-    .select({
-      month: monthly === null ? sql<string>`0` : spendOf(apiKeyId, monthStartOf(now)),
-      lifetime: lifetime === null ? sql<string>`0` : spendOf(apiKeyId),
-    })
-    .from(sql`(select 1) as one`);
-  if (monthly !== null && BigInt(spent?.month ?? 0) + priceMicros > monthly) {
-    return { cap: "monthly", capMicros: monthly };
+): BrokenCap | undefined {
+  const month = rules.spentMonth === monthKeyOf(now) ? rules.spentMonthMicros : 0n;
+  if (rules.monthlySpendCapMicros !== null && month + priceMicros > rules.monthlySpendCapMicros) {
+    return { cap: "monthly", capMicros: rules.monthlySpendCapMicros };
   }
-  if (lifetime !== null && BigInt(spent?.lifetime ?? 0) + priceMicros > lifetime) {
-    return { cap: "lifetime", capMicros: lifetime };
+  if (
+    rules.lifetimeSpendCapMicros !== null &&
+    rules.spentLifetimeMicros + priceMicros > rules.lifetimeSpendCapMicros
+  ) {
+    return { cap: "lifetime", capMicros: rules.lifetimeSpendCapMicros };
   }
   return undefined;
+}
+
+/**
+ * Adds `priceMicros` to the key's spend if, and only if, it stays within the key's caps: one
+ * conditional UPDATE in the reservation's transaction, so concurrent calls of the key can never
+ * overshoot a cap (the row stays locked until the reservation commits or rolls back). Keys without a
+ * cap are left alone. Returns the cap the call would break, if any.
+ */
+export async function chargeKeySpend(
+  tx: Executor,
+  apiKeyId: string,
+  priceMicros: bigint,
+  now = new Date(),
+): Promise<BrokenCap | undefined> {
+  const month = monthKeyOf(now);
+  const monthSpent = sql`(case when ${apiKeys.spentMonth} = ${month} then ${apiKeys.spentMonthMicros} else 0 end)`;
+  const charged = await tx
+    .update(apiKeys)
+    .set({
+      spentMonthMicros: sql`${monthSpent} + ${priceMicros}`,
+      spentMonth: month,
+      spentLifetimeMicros: sql`${apiKeys.spentLifetimeMicros} + ${priceMicros}`,
+    })
+    .where(
+      and(
+        eq(apiKeys.id, apiKeyId),
+        sql`(${apiKeys.monthlySpendCapMicros} is not null or ${apiKeys.lifetimeSpendCapMicros} is not null)`,
+        sql`(${apiKeys.monthlySpendCapMicros} is null or ${monthSpent} + ${priceMicros} <= ${apiKeys.monthlySpendCapMicros})`,
+        sql`(${apiKeys.lifetimeSpendCapMicros} is null or ${apiKeys.spentLifetimeMicros} + ${priceMicros} <= ${apiKeys.lifetimeSpendCapMicros})`,
+      ),
+    )
+    .returning({ id: apiKeys.id });
+  if (charged.length > 0) return undefined;
+  const [row] = await tx
+    .select({
+      monthlySpendCapMicros: apiKeys.monthlySpendCapMicros,
+      lifetimeSpendCapMicros: apiKeys.lifetimeSpendCapMicros,
+      spentMonth: apiKeys.spentMonth,
+      spentMonthMicros: apiKeys.spentMonthMicros,
+      spentLifetimeMicros: apiKeys.spentLifetimeMicros,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, apiKeyId));
+  if (!row) return undefined;
+  return capBrokenBy(
+    { ...row, allowedEndpoints: null, allowedIps: null, requestsPerMinute: null },
+    priceMicros,
+    now,
+  );
+}
+
+/**
+ * Takes a refunded call's price back off its key's spend (in the refund's transaction): the month's
+ * counter only while it still counts the call's month. Keys without a cap keep no counters.
+ */
+export async function releaseKeySpend(tx: Executor, requestId: string): Promise<void> {
+  await tx.execute(sql`update ${apiKeys} set
+      spent_lifetime_micros = greatest(0, ${apiKeys.spentLifetimeMicros} - ${featureRequests.priceMicros}),
+      spent_month_micros = case
+        when ${apiKeys.spentMonth} = to_char(${featureRequests.createdAt} at time zone 'UTC', 'YYYY-MM')
+        then greatest(0, ${apiKeys.spentMonthMicros} - ${featureRequests.priceMicros})
+        else ${apiKeys.spentMonthMicros} end
+    from ${featureRequests}
+    where ${featureRequests.id} = ${requestId} and ${apiKeys.id} = ${featureRequests.apiKeyId}
+      and (${apiKeys.monthlySpendCapMicros} is not null or ${apiKeys.lifetimeSpendCapMicros} is not null)`);
 }
 
 /**
@@ -293,6 +385,9 @@ export async function authenticateApiKey(
       lifetimeSpendCapMicros: apiKeys.lifetimeSpendCapMicros,
       allowedIps: apiKeys.allowedIps,
       requestsPerMinute: apiKeys.requestsPerMinute,
+      spentMonth: apiKeys.spentMonth,
+      spentMonthMicros: apiKeys.spentMonthMicros,
+      spentLifetimeMicros: apiKeys.spentLifetimeMicros,
     })
     .from(apiKeys)
     .innerJoin(projects, eq(projects.id, apiKeys.projectId))
@@ -332,6 +427,9 @@ export async function authenticateApiKey(
         lifetimeSpendCapMicros: row.lifetimeSpendCapMicros,
         allowedIps: row.allowedIps,
         requestsPerMinute: row.requestsPerMinute,
+        spentMonth: row.spentMonth,
+        spentMonthMicros: row.spentMonthMicros,
+        spentLifetimeMicros: row.spentLifetimeMicros,
       },
     },
   };

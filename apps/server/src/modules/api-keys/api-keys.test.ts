@@ -53,7 +53,9 @@ describe("API keys", () => {
 
     const [row] = await testApp.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.keyHash).toBe(hashApiKey(apiKey.content));
-    expect(JSON.stringify(row)).not.toContain(apiKey.content);
+    expect(
+      JSON.stringify(row, (_key, value) => (typeof value === "bigint" ? String(value) : value)),
+    ).not.toContain(apiKey.content);
 
     const listed = (
       await post(testApp, "/v1/users/api-keys/list", { projectId }, { session: owner.session })
@@ -102,6 +104,9 @@ describe("API keys", () => {
           lifetimeSpendCapMicros: null,
           allowedIps: null,
           requestsPerMinute: null,
+          spentMonth: null,
+          spentMonthMicros: 0n,
+          spentLifetimeMicros: 0n,
         },
       },
     });

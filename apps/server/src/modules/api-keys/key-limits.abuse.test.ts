@@ -32,7 +32,7 @@ const PRICE = 10_000n; // Background removal, in micro-dollars.
 const GENERATE = "/v1/images/generation";
 
 describe("API keys with limits", () => {
-  const model = { delayMs: 0 };
+  const model: { delayMs: number; fail?: boolean } = { delayMs: 0 };
   let modelServer: LocalServer;
   let testApp: TestApp;
   const modelCalls = () => modelServer.requests.filter((request) => request.method === "POST").length;
@@ -317,5 +317,49 @@ describe("API keys with limits", () => {
       { session: account.owner.session },
     );
     expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+  });
+
+  it("gives a failed call's price back to the key's cap with its refund", async () => {
+    const account = await fundedAccount(testApp, 1_000_000n);
+    const key = await account.createKey(limitsWith({ monthlySpendCap: 0.02, lifetimeSpendCap: 0.02 }));
+    model.fail = true;
+    try {
+      const failed = await removeBackground(testApp, key.content);
+      expect(failed.statusCode).toBe(502);
+    } finally {
+      model.fail = false;
+    }
+    const [afterRefund] = await testApp.database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(afterRefund).toMatchObject({ spentMonthMicros: 0n, spentLifetimeMicros: 0n });
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(402);
+    const [capped] = await testApp.database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id));
+    expect(capped).toMatchObject({ spentMonthMicros: 2n * PRICE, spentLifetimeMicros: 2n * PRICE });
+    expect(await cachedBalance(testApp.database.db, account.organizationId)).toBe(1_000_000n - 2n * PRICE);
+  });
+
+  it("counts what a key spent before it had a cap when a cap is set later", async () => {
+    const account = await fundedAccount(testApp, 1_000_000n);
+    const key = await account.createKey();
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    await post(
+      testApp,
+      "/v1/users/api-keys/update",
+      {
+        projectId: account.projectId,
+        apiKeyId: key.id,
+        apiKeyName: "capped later",
+        limits: limitsWith({ lifetimeSpendCap: 0.03 }),
+      },
+      { session: account.owner.session },
+    );
+    expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    const refused = await removeBackground(testApp, key.content);
+    expect(refused.json()).toMatchObject({
+      error: "key-spend-cap-reached",
+      message: keySpendCapReachedText("lifetime", 0.03),
+    });
   });
 });

@@ -22,7 +22,7 @@ import {
 import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
-import type { Database, Executor } from "../../db/client";
+import type { Database } from "../../db/client";
 import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
@@ -33,7 +33,13 @@ import {
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid } from "../access/access.service";
-import { type ApiKeyRules, spendCapBrokenBy } from "../api-keys/api-keys.service";
+import {
+  type ApiKeyRules,
+  type BrokenCap,
+  capBrokenBy,
+  chargeKeySpend,
+  releaseKeySpend,
+} from "../api-keys/api-keys.service";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
 import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
@@ -244,20 +250,15 @@ function callsInFlightOf(organizationId: SQLWrapper | string, since: Date) {
       and ${featureRequests.status} = 'generating' and ${featureRequests.createdAt} > ${since})`;
 }
 
-/** 402 `key-spend-cap-reached` when a call of `priceMicros` would take the caller's key over a cap. */
-async function requireWithinSpendCaps(
-  db: Executor,
-  caller: FeatureCaller,
-  priceMicros: bigint,
-): Promise<void> {
-  if (!caller.apiKeyId || !caller.keyRules) return;
-  const broken = await spendCapBrokenBy(db, caller.apiKeyId, caller.keyRules, priceMicros);
-  if (broken) {
-    throw new AppError(
-      "key-spend-cap-reached",
-      keySpendCapReachedText(broken.cap, microsToUsd(broken.capMicros)),
-    );
-  }
+function spendCapReached(broken: BrokenCap): AppError {
+  return new AppError(
+    "key-spend-cap-reached",
+    keySpendCapReachedText(broken.cap, microsToUsd(broken.capMicros)),
+  );
+}
+
+function hasSpendCap(rules: ApiKeyRules | null): rules is ApiKeyRules {
+  return rules !== null && (rules.monthlySpendCapMicros !== null || rules.lifetimeSpendCapMicros !== null);
 }
 
 function tooManyCalls(limit: number): AppError {
@@ -294,7 +295,9 @@ export async function admitFeatureCall(
   if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
   const floor = priceFloorMicros(deps, feature);
   await requireBalanceFor(deps, caller, floor, organization.balanceMicros);
-  await requireWithinSpendCaps(deps.db, caller, floor);
+  // From the counters read with the key: no query. The reservation's update is the check that counts.
+  const broken = hasSpendCap(caller.keyRules) ? capBrokenBy(caller.keyRules, floor) : undefined;
+  if (broken) throw spendCapReached(broken);
 }
 
 /** 402 unless the organization's balance covers `micros` (read now unless given). */
@@ -372,8 +375,12 @@ export async function runFeatureCall(
           .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
         if (Number(row?.count ?? 0) >= limit) throw tooManyCalls(limit);
       }
-      // The key's calls are serialized by the same lock, so its spend read here cannot be overshot.
-      await requireWithinSpendCaps(tx, caller, priceMicros);
+      // One conditional update of the key's spend in the same transaction: concurrent calls of the key
+      // cannot overshoot its caps, and a refused call rolls the reservation back.
+      if (caller.apiKeyId && hasSpendCap(caller.keyRules)) {
+        const broken = await chargeKeySpend(tx, caller.apiKeyId, priceMicros);
+        if (broken) throw spendCapReached(broken);
+      }
       await tx.insert(featureRequests).values({
         id: requestId,
         organizationId: caller.organizationId,
@@ -515,7 +522,7 @@ async function answer(
 
 /** Marks a request failed and gives its reservation back, once; true when this call made the refund. */
 export async function failRequest(db: Database, requestId: string, message: string): Promise<boolean> {
-  const refunded = await refund(db, `request:${requestId}`);
+  const refunded = await refund(db, `request:${requestId}`, (tx) => releaseKeySpend(tx, requestId));
   await db
     .update(featureRequests)
     .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })
