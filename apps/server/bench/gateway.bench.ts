@@ -5,7 +5,10 @@
  * 1. Requests per second and p50/p99 latency of a feature call through the full pipeline (API-key
  *    auth, multipart parsing and checks, reservation, request row, file storage, settle, rollup) with a
  *    provider that does nothing, against a bare Fastify route on the same server.
- * 2. The history page and the month's statistics at 100,000 request rows, on PGlite and, when
+ * 2. The cost of a key's limits (issue 17): the same call, one at a time, alternating between a key
+ *    with every limit set (features, both spend caps, expiry, IP allowlist, its own rate) and a key
+ *    with none, so both see the same machine at the same moment.
+ * 3. The history page and the month's statistics at 100,000 request rows, on PGlite and, when
  *    DATABASE_URL is set, on PostgreSQL.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,6 +30,7 @@ import { multipart } from "../test/images";
 const CALLS = Number(process.env.BENCH_CALLS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const HISTORY_ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const LIMIT_CALLS = Number(process.env.BENCH_LIMIT_CALLS ?? 300);
 
 const noOpProvider: FeatureProvider = {
   name: "http",
@@ -62,6 +66,40 @@ async function load(send: () => Promise<Response>): Promise<{ rps: number; p50: 
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return { rps: CALLS / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** p50/p99 of two kinds of call made one at a time, alternating, after a warm-up of each. */
+async function compareKeys(
+  unlimited: () => Promise<Response>,
+  limited: () => Promise<Response>,
+): Promise<Record<"unlimited" | "limited", { p50: number; p99: number }>> {
+  const samples = { unlimited: [] as number[], limited: [] as number[] };
+  const timeOne = async (send: () => Promise<Response>, into?: number[]) => {
+    const begin = performance.now();
+    const response = await send();
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
+    into?.push(performance.now() - begin);
+  };
+  for (let round = 0; round < 20; round += 1) {
+    await timeOne(unlimited);
+    await timeOne(limited);
+  }
+  for (let round = 0; round < LIMIT_CALLS; round += 1) {
+    // Which goes first alternates too, so neither always follows the other.
+    if (round % 2 === 0) {
+      await timeOne(unlimited, samples.unlimited);
+      await timeOne(limited, samples.limited);
+    } else {
+      await timeOne(limited, samples.limited);
+      await timeOne(unlimited, samples.unlimited);
+    }
+  }
+  const summary = (values: number[]) => {
+    values.sort((a, b) => a - b);
+    return { p50: percentile(values, 50), p99: percentile(values, 99) };
+  };
+  return { unlimited: summary(samples.unlimited), limited: summary(samples.limited) };
 }
 
 async function timeQuery(run: () => Promise<unknown>, rounds = 20): Promise<number> {
@@ -130,6 +168,23 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     body: JSON.stringify({ projectId, apiKeyName: "bench" }),
   });
   const apiKey = ((await keyResponse.json()) as { apiKey: { content: string } }).apiKey.content;
+  const limitedKeyResponse = await fetch(`${base}/v1/users/api-keys/insert`, {
+    method: "POST",
+    headers: { ...origin, cookie },
+    body: JSON.stringify({
+      projectId,
+      apiKeyName: "bench limited",
+      limits: {
+        endpoints: ["/v1/images/background-removal", "/v1/images/upscaling"],
+        monthlySpendCap: 100_000,
+        lifetimeSpendCap: 1_000_000,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        allowedIps: ["10.0.0.0/8", "127.0.0.0/8", "::1"],
+        requestsPerMinute: 100_000,
+      },
+    }),
+  });
+  const limitedKey = ((await limitedKeyResponse.json()) as { apiKey: { content: string } }).apiKey.content;
 
   const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
     .png()
@@ -143,6 +198,17 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
       headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
       body: body.payload,
     }),
+  );
+
+  const callWith = (key: string) =>
+    fetch(`${base}/v1/images/background-removal`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": body.contentType },
+      body: body.payload,
+    });
+  const limits = await compareKeys(
+    () => callWith(apiKey),
+    () => callWith(limitedKey),
   );
 
   // 100,000 request rows spread over this month and 13 endpoints, the project's history included.
@@ -189,6 +255,15 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     `bare route:                   ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
   );
   console.log(`pipeline / bare throughput:   ${(pipeline.rps / bare.rps).toFixed(3)}`);
+  console.log(
+    `key without limits (1 at a time, ${LIMIT_CALLS} calls): p50 ${limits.unlimited.p50.toFixed(2)} ms, p99 ${limits.unlimited.p99.toFixed(2)} ms`,
+  );
+  console.log(
+    `key with every limit (alternating):      p50 ${limits.limited.p50.toFixed(2)} ms, p99 ${limits.limited.p99.toFixed(2)} ms`,
+  );
+  console.log(
+    `limits' cost at p50:                     ${(limits.limited.p50 - limits.unlimited.p50).toFixed(2)} ms (${(limits.limited.p50 / limits.unlimited.p50).toFixed(3)}x)`,
+  );
   console.log(
     `history page at ${HISTORY_ROWS} rows: p50 ${history.toFixed(1)} ms (${(history / bareLatency).toFixed(1)}x a bare call)`,
   );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiKeyLimitsSchema } from "./api-key-limits";
 import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "./fields";
 import { permissionsSchema } from "./permissions";
 
@@ -118,6 +119,12 @@ export const apiKeySchema = z.object({
   /** Null when the creator's account is gone; the table shows "Unknown" when both names are missing. */
   creationUserFirstName: z.string().nullable(),
   creationUserLastName: z.string().nullable(),
+  /** What the key may do (ours, issue 17). */
+  limits: apiKeyLimitsSchema,
+  /** Dollars the key's calls cost this calendar month (UTC), calls in flight included. */
+  spendThisMonth: usdSchema,
+  /** Its expiry has passed: the key answers 401 `api-key-expired`. */
+  expired: z.boolean(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   "invalid-credentials": 401,
   "invalid-api-key": 401,
+  /** The API key's expiry date has passed. */
+  "api-key-expired": 401,
   // 402: the organization cannot pay for the call.
   "insufficient-balance": 402,
   "payment-method-required": 402,
@@ -26,10 +28,16 @@ export const ERROR_STATUS = {
   "payment-failed": 402,
   // Training stays locked for a new organization until its first deposit (spec 001 §6).
   "first-deposit-required": 402,
+  /** The call would take the API key over its monthly or lifetime spend cap. */
+  "key-spend-cap-reached": 402,
   // 403: signed in but not allowed.
   forbidden: 403,
   "csrf-rejected": 403,
   "user-not-active": 403,
+  /** The API key may only call the features it lists. */
+  "key-feature-not-allowed": 403,
+  /** The API key only works from the addresses it lists. */
+  "ip-not-allowed": 403,
   // 404: not found, or not the caller's (never reveals another tenant's ids).
   "not-found": 404,
   "route-not-found": 404,
@@ -40,6 +48,8 @@ export const ERROR_STATUS = {
   "last-project": 409,
   "already-member": 409,
   "identity-not-ready": 409,
+  /** A call with this Idempotency-Key is still running and did not finish while the retry waited. */
+  "idempotency-in-progress": 409,
   // 405 / 413 / 415 / 422 / 429.
   "method-not-allowed": 405,
   "payload-too-large": 413,
@@ -50,6 +60,8 @@ export const ERROR_STATUS = {
   "unsupported-file-type": 415,
   "unprocessable-input": 422,
   "unreadable-file": 422,
+  /** The Idempotency-Key was already used for a different request. */
+  "idempotency-key-reused": 422,
   "rate-limited": 429,
   /** An API key's request rate or an organization's concurrent feature calls are over their limit. */
   "too-many-requests": 429,

@@ -1,3 +1,4 @@
+export * from "./api-key-limits";
 export * from "./calls";
 export * from "./cards";
 export * from "./catalog";

@@ -232,6 +232,26 @@ export const AUDIO_BILLING_SECONDS = 60;
 
 /** Requests one API key may make per minute (API_KEY_REQUESTS_PER_MINUTE). */
 export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 600;
+/** The header that makes a feature call idempotent (as Stripe's API), and the longest key it takes. */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+/** The header as documentation and code samples spell it. */
+export const IDEMPOTENCY_KEY_HEADER_NAME = "Idempotency-Key";
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** How long a feature call's answer is kept for retries with the same Idempotency-Key. */
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+/**
+ * How long a retry waits for the first call with its Idempotency-Key to finish before answering 409
+ * `idempotency-in-progress`.
+ */
+export const IDEMPOTENCY_WAIT_SECONDS = 60;
+/** The answer replayed for a repeated Idempotency-Key carries this header set to "true". */
+export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
+/** Bounds of the limits an API key can carry. */
+export const API_KEY_MAX_ALLOWED_IPS = 50;
+export const API_KEY_MAX_REQUESTS_PER_MINUTE = 100_000;
+export const API_KEY_MAX_SPEND_CAP_USD = 1_000_000;
+/** Calls shown in an API key's detail drawer. */
+export const API_KEY_RECENT_CALLS = 20;
 /** Feature calls one organization may have running at once (ORGANIZATION_CONCURRENT_CALLS). */
 export const DEFAULT_ORGANIZATION_CONCURRENT_CALLS = 10;
 

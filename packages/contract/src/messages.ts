@@ -281,6 +281,32 @@ export const AUDIO_MEASURING_UNAVAILABLE =
   "This server cannot measure MP3, OGG or FLAC audio (ffmpeg is not installed). Please send a WAV file.";
 /** An API key that is unknown, revoked, or of an archived project or organization. */
 export const API_KEY_NOT_VALID = "The API key is not valid, or has been revoked.";
+/** The API key's expiry date has passed. */
+export const API_KEY_EXPIRED = "This API key has expired.";
+/** The API key lists the features it may call, and this is not one of them. */
+export function keyFeatureNotAllowedText(featureName: string): string {
+  return `This API key is not allowed to call ${featureName}.`;
+}
+/** The API key lists the addresses it may be used from, and the caller's is not one of them. */
+export function ipNotAllowedText(ip: string): string {
+  return `This API key cannot be used from ${ip}.`;
+}
+/** The call's price would take the API key over a spend cap. */
+export function keySpendCapReachedText(cap: "monthly" | "lifetime", capUsd: number): string {
+  return cap === "monthly"
+    ? `This API key has reached its spend cap of $${capUsd.toFixed(2)} for this month.`
+    : `This API key has reached its lifetime spend cap of $${capUsd.toFixed(2)}.`;
+}
+/** A call with the same Idempotency-Key is still running after the retry waited for it. */
+export const IDEMPOTENCY_IN_PROGRESS =
+  "A request with this Idempotency-Key is still running. Please retry once it has finished.";
+/** The Idempotency-Key was sent before with a different request. */
+export const IDEMPOTENCY_KEY_REUSED =
+  "This Idempotency-Key was already used for a different request. Use a new key for a new request.";
+/** The Idempotency-Key header is empty or too long. */
+export function idempotencyKeyInvalidText(maxLength: number): string {
+  return `The Idempotency-Key header must be 1 to ${maxLength} characters.`;
+}
 /** The model server accepted a training but gave no identity to follow it by. */
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
 
@@ -414,6 +440,12 @@ export const ERROR_MESSAGES = {
   unauthenticated: "You are not signed in.",
   "invalid-credentials": INVALID_PASSWORD,
   "invalid-api-key": "The API key is missing or not valid.",
+  "api-key-expired": API_KEY_EXPIRED,
+  "key-spend-cap-reached": "This API key has reached its spend cap.",
+  "key-feature-not-allowed": "This API key is not allowed to call this feature.",
+  "ip-not-allowed": "This API key cannot be used from this address.",
+  "idempotency-in-progress": IDEMPOTENCY_IN_PROGRESS,
+  "idempotency-key-reused": IDEMPOTENCY_KEY_REUSED,
   "insufficient-balance": ERROR_DIALOGS.insufficientBalance.message,
   "payment-method-required": PAYMENT_METHOD_REQUIRED,
   "card-declined": "The card was declined.",

@@ -227,6 +227,21 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    // The key's limits (issue 17); null means none, which is how every older key stays unlimited.
+    allowedEndpoints: text("allowed_endpoints").array(),
+    monthlySpendCapMicros: bigint("monthly_spend_cap_micros", { mode: "bigint" }),
+    lifetimeSpendCapMicros: bigint("lifetime_spend_cap_micros", { mode: "bigint" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    allowedIps: text("allowed_ips").array(),
+    requestsPerMinute: integer("requests_per_minute"),
+    /**
+     * What the key has spent, kept while it has a spend cap: raised by the reservation's conditional
+     * update (which enforces the caps), lowered by a refund, recomputed from the request log whenever its
+     * limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
+     */
+    spentMonth: text("spent_month"),
+    spentMonthMicros: bigint("spent_month_micros", { mode: "bigint" }).notNull().default(sql`0`),
+    spentLifetimeMicros: bigint("spent_lifetime_micros", { mode: "bigint" }).notNull().default(sql`0`),
   },
   (table) => [
     uniqueIndex("api_keys_key_hash_unique").on(table.keyHash),
@@ -445,8 +460,12 @@ export const featureRequests = pgTable(
     createdAt: createdAt(),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+    /** The caller's address as the server saw it (TRUST_PROXY honoured), for the key's detail drawer. */
+    clientIp: text("client_ip"),
   },
   (table) => [
+    // A key's spend (its caps, its column in the keys table) and its recent calls.
+    index("feature_requests_api_key_idx").on(table.apiKeyId, table.createdAt),
     index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
     index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
     // The organization's calls in flight, counted against its concurrency limit on every call.
@@ -502,4 +521,31 @@ export const jobs = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("jobs_ready_idx").on(table.status, table.runAt)],
+);
+
+export const IDEMPOTENCY_STATUSES = ["running", "done"] as const;
+
+/**
+ * Feature calls made with an `Idempotency-Key` (issue 17): one row per (caller, key), claimed by the
+ * first call before it reserves anything, so concurrent duplicates run once; the answer is stored
+ * when the call ends and replayed to retries until `expires_at`.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    /** Whose key it is: `key:<api key id>` or `user:<user id>:<project id>`. */
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the method, path, fields and file contents. */
+    requestHash: text("request_hash").notNull(),
+    status: text("status", { enum: IDEMPOTENCY_STATUSES }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.scope, table.key] }),
+    index("idempotency_keys_expires_at_idx").on(table.expiresAt),
+  ],
 );

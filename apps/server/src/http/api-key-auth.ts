@@ -1,9 +1,9 @@
-import { API_KEY_NOT_VALID } from "@prism/contract";
-import type { FastifyRequest } from "fastify";
+import { API_KEY_EXPIRED, API_KEY_NOT_VALID, ipNotAllowedText, isIpAllowed } from "@prism/contract";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
 import { type ApiKeyPrincipal, authenticateApiKey } from "../modules/api-keys/api-keys.service";
-import { limitApiKeyRequests } from "../modules/rate-limit/rate-limit.service";
+import { limitApiKeyRequests, rateLimitHeaders } from "../modules/rate-limit/rate-limit.service";
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -12,17 +12,39 @@ export function bearerKeyOf(request: FastifyRequest): string | undefined {
   return BEARER.exec(request.headers.authorization ?? "")?.[1];
 }
 
+/** The tighter of the server-wide per-key limit and the key's own (0: none). */
+function requestsPerMinuteOf(serverWide: number, own: number | null): number {
+  if (own === null) return serverWide;
+  return serverWide > 0 ? Math.min(serverWide, own) : own;
+}
+
 /**
- * The principal of an API key, counted against the key's request rate (429 `too-many-requests` over
- * it); undefined for a key that is unknown, revoked or of an archived project or organization.
+ * The principal of an API key, from the headers alone: undefined for a key that is unknown, revoked or
+ * of an archived project or organization; 401 `api-key-expired` past its expiry; 403 `ip-not-allowed`
+ * from an address its allowlist does not cover (`request.ip`, which honours TRUST_PROXY); 429
+ * `too-many-requests` over its request rate (the tighter of API_KEY_REQUESTS_PER_MINUTE and its own),
+ * counted in the database. The IETF RateLimit fields go on `reply` when given.
  */
 export async function authenticateApiKeyRequest(
   deps: Pick<AppDependencies, "database" | "config">,
   key: string,
+  request: FastifyRequest,
+  reply?: FastifyReply,
 ): Promise<ApiKeyPrincipal | undefined> {
-  const principal = await authenticateApiKey(deps.database.db, key);
-  if (!principal) return undefined;
-  await limitApiKeyRequests(deps.database.db, principal.apiKeyId, deps.config.limits.apiKeyRequestsPerMinute);
+  const authentication = await authenticateApiKey(deps.database.db, key);
+  if (authentication.status === "invalid") return undefined;
+  if (authentication.status === "expired") throw new AppError("api-key-expired", API_KEY_EXPIRED);
+  const { principal } = authentication;
+  const { allowedIps, requestsPerMinute } = principal.rules;
+  if (allowedIps && !isIpAllowed(request.ip, allowedIps)) {
+    throw new AppError("ip-not-allowed", ipNotAllowedText(request.ip));
+  }
+  const state = await limitApiKeyRequests(
+    deps.database.db,
+    principal.apiKeyId,
+    requestsPerMinuteOf(deps.config.limits.apiKeyRequestsPerMinute, requestsPerMinute),
+  );
+  if (state && reply) reply.headers(rateLimitHeaders(state));
   return principal;
 }
 
@@ -30,8 +52,10 @@ export async function authenticateApiKeyRequest(
 export async function requireApiKey(
   deps: Pick<AppDependencies, "database" | "config">,
   key: string,
+  request: FastifyRequest,
+  reply?: FastifyReply,
 ): Promise<ApiKeyPrincipal> {
-  const principal = await authenticateApiKeyRequest(deps, key);
+  const principal = await authenticateApiKeyRequest(deps, key, request, reply);
   if (!principal) throw new AppError("invalid-api-key", API_KEY_NOT_VALID);
   return principal;
 }

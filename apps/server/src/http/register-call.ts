@@ -82,7 +82,7 @@ export function registerSessionOrApiKeyCall<C extends CallDefinition>(
     let principal: CallPrincipal;
     const key = bearerKeyOf(request);
     if (key !== undefined) {
-      principal = { kind: "api-key", key: await requireApiKey(deps, key) };
+      principal = { kind: "api-key", key: await requireApiKey(deps, key, request, reply) };
     } else {
       const user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
       if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");

@@ -211,6 +211,23 @@ describe("authorization", () => {
         payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId, apiKeyName: "Intruder" }),
         memberRefused: true,
       },
+      // Widening a key's limits is refused like renaming it.
+      {
+        payload: () => ({
+          projectId: world.projectId,
+          apiKeyId: world.apiKeyId,
+          apiKeyName: "Intruder",
+          limits: {
+            endpoints: null,
+            monthlySpendCap: null,
+            lifetimeSpendCap: null,
+            expiresAt: null,
+            allowedIps: null,
+            requestsPerMinute: null,
+          },
+        }),
+        memberRefused: true,
+      },
       // The stranger's own project with A's key id: the key must belong to the named project.
       {
         payload: () => ({
@@ -277,6 +294,14 @@ describe("authorization", () => {
     ],
     "/v1/users/invoices/get": [
       { payload: () => ({ organizationId: world.organizationId, page: 1 }), memberRefused: true },
+    ],
+    "/v1/users/api-keys/details": [
+      { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },
+      // The stranger's own project with A's key id: the key must belong to the named project.
+      {
+        payload: () => ({ projectId: world.strangerProjectId, apiKeyId: world.apiKeyId }),
+        memberRefused: true,
+      },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },

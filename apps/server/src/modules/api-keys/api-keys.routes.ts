@@ -2,7 +2,7 @@ import { calls } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
-import { createApiKey, listApiKeys, renameApiKey, revokeApiKey } from "./api-keys.service";
+import { createApiKey, getApiKeyDetails, listApiKeys, revokeApiKey, updateApiKey } from "./api-keys.service";
 
 export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
@@ -12,13 +12,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies
   }));
 
   registerCall(app, deps, calls.apiKeys.insert, async ({ user, body }) => ({
-    apiKey: await createApiKey(db, user, body.projectId, body.apiKeyName),
+    apiKey: await createApiKey(db, user, body.projectId, body.apiKeyName, body.limits),
   }));
 
   registerCall(app, deps, calls.apiKeys.update, async ({ user, body }) => {
-    await renameApiKey(db, user.userId, body.projectId, body.apiKeyId, body.apiKeyName);
+    await updateApiKey(db, user.userId, body.projectId, body.apiKeyId, body.apiKeyName, body.limits);
     return {};
   });
+
+  registerCall(app, deps, calls.apiKeys.details, async ({ user, body }) =>
+    getApiKeyDetails(db, user.userId, body.projectId, body.apiKeyId),
+  );
 
   registerCall(app, deps, calls.apiKeys.delete, async ({ user, body }) => {
     await revokeApiKey(db, user.userId, body.projectId, body.apiKeyId);

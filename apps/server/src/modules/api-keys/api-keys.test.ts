@@ -1,3 +1,4 @@
+import { NO_API_KEY_LIMITS } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
@@ -52,7 +53,9 @@ describe("API keys", () => {
 
     const [row] = await testApp.database.db.select().from(apiKeys).where(eq(apiKeys.id, apiKey.id));
     expect(row?.keyHash).toBe(hashApiKey(apiKey.content));
-    expect(JSON.stringify(row)).not.toContain(apiKey.content);
+    expect(
+      JSON.stringify(row, (_key, value) => (typeof value === "bigint" ? String(value) : value)),
+    ).not.toContain(apiKey.content);
 
     const listed = (
       await post(testApp, "/v1/users/api-keys/list", { projectId }, { session: owner.session })
@@ -66,6 +69,10 @@ describe("API keys", () => {
         creationDate: expect.any(String),
         creationUserFirstName: "Kim",
         creationUserLastName: "Lee",
+        // A key made without limits has none (as every key made before limits existed).
+        limits: NO_API_KEY_LIMITS,
+        spendThisMonth: 0,
+        expired: false,
       },
     ]);
     expect(JSON.stringify(listed)).not.toContain(apiKey.content);
@@ -86,9 +93,22 @@ describe("API keys", () => {
     );
     const principal = await authenticateApiKey(testApp.database.db, apiKey.content);
     expect(principal).toEqual({
-      apiKeyId: apiKey.id,
-      projectId,
-      organizationId: owner.userInfo.organizations[0].id,
+      status: "valid",
+      principal: {
+        apiKeyId: apiKey.id,
+        projectId,
+        organizationId: owner.userInfo.organizations[0].id,
+        rules: {
+          allowedEndpoints: null,
+          monthlySpendCapMicros: null,
+          lifetimeSpendCapMicros: null,
+          allowedIps: null,
+          requestsPerMinute: null,
+          spentMonth: null,
+          spentMonthMicros: 0n,
+          spentLifetimeMicros: 0n,
+        },
+      },
     });
     const afterUse = (
       await post(testApp, "/v1/users/api-keys/list", { projectId }, { session: owner.session })
@@ -102,7 +122,7 @@ describe("API keys", () => {
       { session: owner.session },
     );
     expect(deleted.statusCode).toBe(200);
-    expect(await authenticateApiKey(testApp.database.db, apiKey.content)).toBeUndefined();
+    expect(await authenticateApiKey(testApp.database.db, apiKey.content)).toEqual({ status: "invalid" });
     const remaining = (
       await post(testApp, "/v1/users/api-keys/list", { projectId }, { session: owner.session })
     ).json();
@@ -127,14 +147,14 @@ describe("API keys", () => {
         { session: owner.session },
       )
     ).json();
-    expect(await authenticateApiKey(testApp.database.db, apiKey.content)).toBeDefined();
+    expect((await authenticateApiKey(testApp.database.db, apiKey.content)).status).toBe("valid");
     await post(
       testApp,
       "/v1/users/projects/delete",
       { projectId: firstProjectId },
       { session: owner.session },
     );
-    expect(await authenticateApiKey(testApp.database.db, apiKey.content)).toBeUndefined();
-    expect(await authenticateApiKey(testApp.database.db, generateApiKey())).toBeUndefined();
+    expect(await authenticateApiKey(testApp.database.db, apiKey.content)).toEqual({ status: "invalid" });
+    expect(await authenticateApiKey(testApp.database.db, generateApiKey())).toEqual({ status: "invalid" });
   });
 });

@@ -5,14 +5,17 @@ import {
   FEATURES,
   type Feature,
   featureByEndpoint,
+  IDEMPOTENCY_WAIT_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_REQUEST_HEADER,
+  keyFeatureNotAllowedText,
   MAX_IMAGE_BYTES,
   microsToUsd,
   PROJECT_HEADER,
   TRAINING_MAX_IMAGES,
 } from "@prism/contract";
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { featureRequests, usageDaily } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -38,6 +41,13 @@ import {
   runFeatureCall,
 } from "./feature-calls.service";
 import { listHistory, toHistoryRecord } from "./feature-requests.store";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  hashFeatureRequest,
+  idempotencyKeyOf,
+  releaseIdempotencyKey,
+} from "./idempotency";
 import type { TrackedCall } from "./in-flight-calls";
 import { readMultipart, validateFiles } from "./uploads";
 
@@ -47,16 +57,22 @@ import { readMultipart, validateFiles } from "./uploads";
  * `x-authorization-project` (the playground), who needs the playground permission and access to that
  * project.
  */
-async function authenticateCaller(deps: AppDependencies, request: FastifyRequest): Promise<FeatureCaller> {
+async function authenticateCaller(
+  deps: AppDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FeatureCaller> {
   const db = deps.database.db;
   const bearer = bearerKeyOf(request);
   if (bearer) {
-    const principal = await requireApiKey(deps, bearer);
+    const principal = await requireApiKey(deps, bearer, request, reply);
     return {
       organizationId: principal.organizationId,
       projectId: principal.projectId,
       userId: null,
       apiKeyId: principal.apiKeyId,
+      keyRules: principal.rules,
+      clientIp: request.ip,
     };
   }
   const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
@@ -72,6 +88,8 @@ async function authenticateCaller(deps: AppDependencies, request: FastifyRequest
     projectId: project.id,
     userId: user.userId,
     apiKeyId: null,
+    keyRules: null,
+    clientIp: request.ip,
   };
 }
 
@@ -99,11 +117,11 @@ export function registerFeatureRoutes(
       return payload;
     });
     for (const feature of FEATURES) {
-      scope.post(feature.endpoint, async (request) => {
+      scope.post(feature.endpoint, async (request, reply) => {
         // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
         const tracked = gateway.inFlight?.enter();
         try {
-          return await handleFeatureCall(feature, request, tracked);
+          return await handleFeatureCall(feature, request, reply, tracked);
         } finally {
           tracked?.exit();
         }
@@ -113,12 +131,19 @@ export function registerFeatureRoutes(
     async function handleFeatureCall(
       feature: Feature,
       request: FastifyRequest,
+      reply: FastifyReply,
       tracked: TrackedCall | undefined,
     ) {
       // Everything that can refuse the call from its headers does so before the body is read:
-      // credentials and the key's request rate, permission, availability, and whether the
-      // organization can pay the least this call can cost (and has a free slot).
-      const caller = await authenticateCaller(deps, request);
+      // credentials, the key's expiry, address and request rate, permission and the key's features,
+      // availability, and whether the organization (and the key's spend caps) can pay the least this
+      // call can cost (and has a free slot).
+      const idempotencyKey = idempotencyKeyOf(request);
+      const caller = await authenticateCaller(deps, request, reply);
+      const allowed = caller.keyRules?.allowedEndpoints;
+      if (allowed && !allowed.includes(feature.endpoint)) {
+        throw new AppError("key-feature-not-allowed", keyFeatureNotAllowedText(feature.name));
+      }
       const provider = await requireAvailableProvider(gateway.registry, feature);
       await admitFeatureCall(gateway, caller, feature);
       const { raw, fields } = await readMultipart(request, feature, {
@@ -129,6 +154,54 @@ export function registerFeatureRoutes(
           if (floor > priceFloorMicros(gateway, feature)) await requireBalanceFor(gateway, caller, floor);
         },
       });
+      if (idempotencyKey === undefined)
+        return runValidatedCall(feature, request, caller, provider, raw, fields, tracked);
+      const claim = {
+        scope: caller.apiKeyId ? `key:${caller.apiKeyId}` : `user:${caller.userId}:${caller.projectId}`,
+        key: idempotencyKey,
+      };
+      const identityHeader = request.headers[IDENTITY_REQUEST_HEADER];
+      const claimed = await claimIdempotencyKey(
+        db,
+        {
+          ...claim,
+          requestHash: hashFeatureRequest({
+            method: request.method,
+            path: feature.endpoint,
+            headers: typeof identityHeader === "string" ? { [IDENTITY_REQUEST_HEADER]: identityHeader } : {},
+            fields,
+            files: raw,
+          }),
+        },
+        {
+          staleAfterMs: gateway.providerTimeoutMs + gateway.abandonedAfterMs,
+          waitMs: IDEMPOTENCY_WAIT_SECONDS * 1000,
+          ...(tracked ? { signal: tracked.signal } : {}),
+        },
+      );
+      if (claimed.kind === "replay") {
+        reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(claimed.status);
+        return claimed.body;
+      }
+      try {
+        const result = await runValidatedCall(feature, request, caller, provider, raw, fields, tracked);
+        await completeIdempotencyKey(db, claim, 200, result);
+        return result;
+      } catch (error) {
+        await releaseIdempotencyKey(db, claim);
+        throw error;
+      }
+    }
+
+    async function runValidatedCall(
+      feature: Feature,
+      request: FastifyRequest,
+      caller: FeatureCaller,
+      provider: Awaited<ReturnType<typeof requireAvailableProvider>>,
+      raw: Record<string, Buffer[]>,
+      fields: Record<string, string>,
+      tracked: TrackedCall | undefined,
+    ) {
       const files = await validateFiles(feature, raw);
       const parsed = feature.bodySchema.safeParse(fields);
       if (!parsed.success) {
@@ -170,7 +243,7 @@ export function registerFeatureRoutes(
       if (!isValidFileKey(key)) throw notFound;
       const bearer = bearerKeyOf(request);
       if (bearer) {
-        const principal = await authenticateApiKeyRequest(deps, bearer);
+        const principal = await authenticateApiKeyRequest(deps, bearer, request, reply);
         if (!principal || principal.projectId !== projectId) throw notFound;
       } else {
         const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);

@@ -12,6 +12,7 @@ import {
   IDENTITY_REQUEST_HEADER,
   type IdentityStatus,
   identityStatusSchema,
+  keySpendCapReachedText,
   MAX_EXTENSION_SIDE,
   microsToUsd,
   RESTART_RETRY_AFTER_SECONDS,
@@ -32,6 +33,13 @@ import {
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid } from "../access/access.service";
+import {
+  type ApiKeyRules,
+  type BrokenCap,
+  capBrokenBy,
+  chargeKeySpend,
+  releaseKeySpend,
+} from "../api-keys/api-keys.service";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, settle } from "../ledger/ledger.service";
 import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
@@ -51,6 +59,10 @@ export interface FeatureCaller {
   projectId: string;
   userId: string | null;
   apiKeyId: string | null;
+  /** The API key's limits (null for a signed-in user's playground call). */
+  keyRules: ApiKeyRules | null;
+  /** The caller's address as the server sees it (TRUST_PROXY honoured), kept on the request row. */
+  clientIp: string | null;
 }
 
 export interface GatewayDeps {
@@ -238,6 +250,17 @@ function callsInFlightOf(organizationId: SQLWrapper | string, since: Date) {
       and ${featureRequests.status} = 'generating' and ${featureRequests.createdAt} > ${since})`;
 }
 
+function spendCapReached(broken: BrokenCap): AppError {
+  return new AppError(
+    "key-spend-cap-reached",
+    keySpendCapReachedText(broken.cap, microsToUsd(broken.capMicros)),
+  );
+}
+
+function hasSpendCap(rules: ApiKeyRules | null): rules is ApiKeyRules {
+  return rules !== null && (rules.monthlySpendCapMicros !== null || rules.lifetimeSpendCapMicros !== null);
+}
+
 function tooManyCalls(limit: number): AppError {
   return new AppError("too-many-requests", concurrentCallsLimitedText(limit), {
     headers: { "retry-after": "1" },
@@ -270,7 +293,11 @@ export async function admitFeatureCall(
   }
   const limit = deps.organizationConcurrentCalls;
   if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
-  await requireBalanceFor(deps, caller, priceFloorMicros(deps, feature), organization.balanceMicros);
+  const floor = priceFloorMicros(deps, feature);
+  await requireBalanceFor(deps, caller, floor, organization.balanceMicros);
+  // From the counters read with the key: no query. The reservation's update is the check that counts.
+  const broken = hasSpendCap(caller.keyRules) ? capBrokenBy(caller.keyRules, floor) : undefined;
+  if (broken) throw spendCapReached(broken);
 }
 
 /** 402 unless the organization's balance covers `micros` (read now unless given). */
@@ -348,6 +375,12 @@ export async function runFeatureCall(
           .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
         if (Number(row?.count ?? 0) >= limit) throw tooManyCalls(limit);
       }
+      // One conditional update of the key's spend in the same transaction: concurrent calls of the key
+      // cannot overshoot its caps, and a refused call rolls the reservation back.
+      if (caller.apiKeyId && hasSpendCap(caller.keyRules)) {
+        const broken = await chargeKeySpend(tx, caller.apiKeyId, priceMicros);
+        if (broken) throw spendCapReached(broken);
+      }
       await tx.insert(featureRequests).values({
         id: requestId,
         organizationId: caller.organizationId,
@@ -362,6 +395,7 @@ export async function runFeatureCall(
         requestBody: call.body,
         units,
         priceMicros,
+        clientIp: caller.clientIp,
       });
     },
   );
@@ -488,7 +522,7 @@ async function answer(
 
 /** Marks a request failed and gives its reservation back, once; true when this call made the refund. */
 export async function failRequest(db: Database, requestId: string, message: string): Promise<boolean> {
-  const refunded = await refund(db, `request:${requestId}`);
+  const refunded = await refund(db, `request:${requestId}`, (tx) => releaseKeySpend(tx, requestId));
   await db
     .update(featureRequests)
     .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { sweepAbandonedRequests } from "./feature-calls.service";
+import { deleteExpiredIdempotencyKeys } from "./idempotency";
 
 /**
  * How long past its provider timeout an open call is taken for abandoned by a crash. A live call is
@@ -20,7 +21,7 @@ const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
 /**
  * Refunds and fails the calls a crashed process left open (request rows still `generating`, and
  * reservations with neither a settlement nor a refund): once at start-up, then every
- * REQUEST_SWEEP_INTERVAL_MS. Safe with several processes: refunds are idempotent and the status
+ * REQUEST_SWEEP_INTERVAL_MS; idempotency keys past their retention go at the same time. Safe with several processes: refunds are idempotent and the status
  * update is conditional.
  */
 export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
@@ -39,6 +40,7 @@ export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogge
         deps.metrics.sweeperRefunds.inc(swept);
         log.warn({ swept }, "refunded requests abandoned by a crash");
       }
+      await deleteExpiredIdempotencyKeys(deps.database.db);
     } catch (error) {
       log.error({ err: error }, "request sweep failed");
     } finally {

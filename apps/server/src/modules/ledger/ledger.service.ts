@@ -101,8 +101,15 @@ async function hasEntry(tx: Executor, kind: LedgerEntryKind, reference: string):
   return rows.length > 0;
 }
 
-/** Gives a reservation back (the call failed). False when already refunded or settled, or unknown. */
-export async function refund(db: Database, reference: string): Promise<boolean> {
+/**
+ * Gives a reservation back (the call failed). False when already refunded or settled, or unknown.
+ * `onRefunded` runs in the same transaction when this call made the refund (the key's spend goes back).
+ */
+export async function refund(
+  db: Database,
+  reference: string,
+  onRefunded?: (tx: Executor) => Promise<void>,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const reservation = await findReservation(tx, reference);
     if (!reservation || (await hasEntry(tx, "settlement", reference))) return false;
@@ -113,7 +120,10 @@ export async function refund(db: Database, reference: string): Promise<boolean> 
       amountMicros,
       reference,
     });
-    if (appended) await addToBalance(tx, reservation.organizationId, amountMicros);
+    if (appended) {
+      await addToBalance(tx, reservation.organizationId, amountMicros);
+      if (onRefunded) await onRefunded(tx);
+    }
     return appended;
   });
 }

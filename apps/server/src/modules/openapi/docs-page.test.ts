@@ -71,7 +71,11 @@ describe("API reference page", () => {
     const removal = dom.document.getElementById("imageBackgroundRemoval")!;
     expect(removal.querySelector(".endpoint code")?.textContent).toBe("/v1/images/background-removal");
     expect(removal.querySelector(".price")?.textContent).toBe("$0.010 per call");
-    expect(removal.querySelector("td.name code")?.textContent).toBe("image");
+    // The optional Idempotency-Key header, then the upload.
+    expect([...removal.querySelectorAll("td.name code")].map((cell) => cell.textContent)).toEqual([
+      "Idempotency-Key",
+      "image",
+    ]);
     expect(removal.querySelector(".code-block pre")?.textContent).toContain("-F image=@photo.png");
     expect(removal.querySelectorAll("table.errors tbody tr").length).toBeGreaterThanOrEqual(12);
 

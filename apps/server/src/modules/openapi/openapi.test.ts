@@ -133,11 +133,62 @@ describe("OpenAPI document", () => {
         if (field.values) expect(property.enum).toEqual([...field.values]);
       }
       expect(
-        operation.parameters.map((parameter) => [parameter.name, parameter.in, parameter.required]),
+        operation.parameters
+          .filter((parameter) => !("$ref" in parameter))
+          .map((parameter) => [parameter.name, parameter.in, parameter.required]),
       ).toEqual(feature.headers.map((header) => [header.name, "header", header.required]));
+      // Every feature call may be made idempotent.
+      expect(operation.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" });
       expect(String(operation.description)).toContain(usd(feature.billing.defaultPriceMicros));
       expect(doc.info.description).toContain(feature.endpoint);
     }
+  });
+
+  it("documents keys with limits: their errors, the Idempotency-Key and RateLimit headers, the limits schema", () => {
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      schema: { maxLength: 255 },
+    });
+    expect(String(doc.components.parameters.IdempotencyKey?.description)).toContain("waits for it");
+    expect(Object.keys(doc.components.headers).sort()).toEqual(
+      [
+        "Idempotent-Replayed",
+        "RateLimit-Limit",
+        "RateLimit-Policy",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+      ].sort(),
+    );
+    const described = Object.values(doc.components.responses)
+      .map((response) => String(response.description))
+      .join(" ");
+    for (const code of [
+      "api-key-expired",
+      "key-spend-cap-reached",
+      "key-feature-not-allowed",
+      "ip-not-allowed",
+      "idempotency-in-progress",
+      "idempotency-key-reused",
+    ]) {
+      expect(described).toContain(`\`${code}\``);
+    }
+    expect(doc.components.responses.TooManyRequests?.headers).toHaveProperty("Retry-After");
+    expect(doc.components.responses.TooManyRequests?.headers).toHaveProperty("RateLimit-Remaining");
+    expect(
+      Object.keys((doc.components.schemas.ApiKeyLimits as { properties: object }).properties).sort(),
+    ).toEqual(
+      [
+        "allowedIps",
+        "endpoints",
+        "expiresAt",
+        "lifetimeSpendCap",
+        "monthlySpendCap",
+        "requestsPerMinute",
+      ].sort(),
+    );
+    expect(doc.info.description).toContain("Keys with limits");
   });
 
   it("answers 200 with the contract's response and documents every error with the error schema", () => {

@@ -1,4 +1,5 @@
 import {
+  apiKeyLimitsSchema,
   type BodyField,
   calls,
   ERROR_CODES,
@@ -10,6 +11,11 @@ import {
   type FileInput,
   featureCallResponse,
   type GetTrainedIdentitiesResponse,
+  IDEMPOTENCY_KEY_HEADER_NAME,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_RETENTION_HOURS,
+  IDEMPOTENCY_WAIT_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_REQUEST_HEADER,
   MODEL_SERVERS_DOCS_ANCHOR,
   NEEDS_MODEL_SERVER_BADGE,
@@ -39,6 +45,8 @@ export interface OpenApiDocument extends JsonObject {
     schemas: Record<string, JsonObject>;
     responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
+    parameters: Record<string, JsonObject>;
+    headers: Record<string, JsonObject>;
   };
   tags: { name: string; description: string }[];
   /** Pages of prose the reference shows besides the endpoints (rendered by /docs). */
@@ -62,12 +70,17 @@ export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
   "invalid-input",
   "unauthenticated",
   "invalid-api-key",
+  "api-key-expired",
   "insufficient-balance",
   "first-deposit-required",
+  "key-spend-cap-reached",
   "forbidden",
+  "key-feature-not-allowed",
+  "ip-not-allowed",
   "not-found",
   "route-not-found",
   "identity-not-ready",
+  "idempotency-in-progress",
   "payload-too-large",
   "file-too-large",
   "image-dimensions-exceeded",
@@ -76,6 +89,7 @@ export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
   "unsupported-file-type",
   "unprocessable-input",
   "unreadable-file",
+  "idempotency-key-reused",
   "rate-limited",
   "too-many-requests",
   "internal-error",
@@ -93,16 +107,18 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   401: {
     name: "Unauthorized",
-    meaning: "No credentials, or the API key is unknown or revoked. Send `Authorization: Bearer psk_...`.",
+    meaning:
+      "No credentials, or the API key is unknown, revoked or past its expiry (`api-key-expired`). Send `Authorization: Bearer psk_...`.",
   },
   402: {
     name: "PaymentRequired",
     meaning:
-      "The organization's balance cannot pay for the call (nothing is charged), or AI Clone training is locked until the organization's first deposit.",
+      "The organization's balance cannot pay for the call, or the call would take the API key over its monthly or lifetime spend cap (`key-spend-cap-reached`); nothing is charged. Or AI Clone training is locked until the organization's first deposit.",
   },
   403: {
     name: "Forbidden",
-    meaning: "The credentials are valid but not allowed to use this project.",
+    meaning:
+      "The credentials are valid but not allowed here: not this project, a feature the API key may not call (`key-feature-not-allowed`), or an address outside the key's IP allowlist (`ip-not-allowed`).",
   },
   404: {
     name: "NotFound",
@@ -110,7 +126,8 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   409: {
     name: "Conflict",
-    meaning: "The AI Clone named in the call has not finished training.",
+    meaning:
+      "The AI Clone named in the call has not finished training, or the first call with this `Idempotency-Key` was still running when the retry stopped waiting for it (`idempotency-in-progress`; retry later).",
   },
   413: {
     name: "PayloadTooLarge",
@@ -124,12 +141,13 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   422: {
     name: "UnprocessableEntity",
-    meaning: "The input is well formed but cannot be processed, e.g. a file that cannot be decoded.",
+    meaning:
+      "The input is well formed but cannot be processed, e.g. a file that cannot be decoded, or the `Idempotency-Key` was used before for a different request (`idempotency-key-reused`).",
   },
   429: {
     name: "TooManyRequests",
     meaning:
-      "Too many requests: the API key's requests per minute, or the calls the organization has running at once, are over the deployment's limit. Wait the `Retry-After` header's seconds and retry; nothing was charged.",
+      "Too many requests: the API key's requests per minute (the deployment's limit, or the key's own when lower), or the calls the organization has running at once, are over their limit. Wait the `Retry-After` header's seconds and retry; nothing was charged.",
   },
   500: {
     name: "InternalServerError",
@@ -591,6 +609,62 @@ function responseSchemaOf(feature: Feature): JsonObject {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Headers: idempotency and the API key's rate limit (issue 17).
+// ---------------------------------------------------------------------------------------------------
+
+const RATE_LIMIT_HEADERS: Record<string, JsonObject> = {
+  "RateLimit-Limit": {
+    description: "Requests the API key may make per minute.",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests left in the current minute.",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the current window ends and the count starts again.",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Policy": {
+    description: "The limit and its window in seconds, e.g. `600;w=60` (IETF RateLimit header fields).",
+    schema: { type: "string" },
+  },
+};
+
+const SUCCESS_HEADERS: Record<string, JsonObject> = {
+  ...Object.fromEntries(
+    Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  ),
+  [capitalizeHeader(IDEMPOTENT_REPLAYED_HEADER)]: { $ref: "#/components/headers/Idempotent-Replayed" },
+};
+
+function capitalizeHeader(name: string): string {
+  return name
+    .split("-")
+    .map((part) => (part ? `${part[0]?.toUpperCase()}${part.slice(1)}` : part))
+    .join("-");
+}
+
+function idempotencyKeyParameter(): JsonObject {
+  return {
+    name: IDEMPOTENCY_KEY_HEADER_NAME,
+    in: "header",
+    required: false,
+    description: [
+      `Makes the call safe to retry (any string up to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, e.g. a UUID).`,
+      "The first call with a key runs; a retry with the same key and the same request (method, path,",
+      "fields and file contents) answers the stored response again (same request id, same result file,",
+      "same balance) without running or charging, with `Idempotent-Replayed: true`. A retry that arrives",
+      `while the first call is still running waits for it (up to ${IDEMPOTENCY_WAIT_SECONDS} seconds, then 409`,
+      "`idempotency-in-progress`). The same key with a different request answers 422",
+      `\`idempotency-key-reused\`. Keys are kept ${IDEMPOTENCY_RETENTION_HOURS} hours, per API key. Only`,
+      "successful answers are kept: a call that failed was refunded, and a retry with its key runs again.",
+    ].join(" "),
+    schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  };
+}
+
 function operationOf(feature: Feature): JsonObject {
   const files = feature.inputs.files;
   const fields = feature.inputs.body;
@@ -620,6 +694,7 @@ function operationOf(feature: Feature): JsonObject {
   const responses: Record<string, JsonObject> = {
     "200": {
       description: resultDescription(feature),
+      headers: SUCCESS_HEADERS,
       content: {
         "application/json": {
           schema: responseSchemaOf(feature),
@@ -638,15 +713,18 @@ function operationOf(feature: Feature): JsonObject {
     description: notes.join("\n"),
     tags: [tagOf(feature)],
     security: [{ [SECURITY_SCHEME]: [] }],
-    parameters: feature.headers.map((header) => ({
-      name: header.name,
-      in: "header",
-      required: header.required,
-      description: header.requiredWith
-        ? `${header.description} Required when \`${header.requiredWith}\` is sent.`
-        : header.description,
-      schema: { type: "string" },
-    })),
+    parameters: [
+      ...feature.headers.map((header) => ({
+        name: header.name,
+        in: "header",
+        required: header.required,
+        description: header.requiredWith
+          ? `${header.description} Required when \`${header.requiredWith}\` is sent.`
+          : header.description,
+        schema: { type: "string" },
+      })),
+      { $ref: "#/components/parameters/IdempotencyKey" },
+    ],
     requestBody: {
       required: true,
       content: {
@@ -754,6 +832,17 @@ function errorResponses(): Record<string, JsonObject> {
         name,
         {
           description: `${meaning} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+          ...(status === 429
+            ? {
+                headers: {
+                  "Retry-After": {
+                    description: "Seconds to wait before retrying.",
+                    schema: { type: "integer" },
+                  },
+                  ...SUCCESS_HEADERS,
+                },
+              }
+            : {}),
           content: {
             "application/json": {
               schema: { $ref: ERROR_SCHEMA_REF },
@@ -805,6 +894,24 @@ function infoDescription(): string {
     "Each API key may make a set number of requests per minute, and each organization may have a set",
     "number of feature calls running at once (the deployment chooses both). Over either, the call",
     "answers 429 `too-many-requests` with a `Retry-After` header in seconds, and nothing is charged.",
+    "Answers to API keys carry the IETF RateLimit fields (`RateLimit-Limit`, `RateLimit-Remaining`,",
+    "`RateLimit-Reset`, `RateLimit-Policy`); the count is shared by every server.",
+    "",
+    "### Keys with limits",
+    "",
+    "A key can carry limits, set when it is created in the console and editable later (see the",
+    "`ApiKeyLimits` schema): the features it may call (others answer 403 `key-feature-not-allowed`), a",
+    "spend cap per calendar month (UTC) and over its life (402 `key-spend-cap-reached`; the cap is checked",
+    "in the same transaction that reserves the price, so concurrent calls cannot overshoot it), an expiry",
+    "(401 `api-key-expired`), the IPv4/IPv6 addresses and CIDR ranges it may be used from (403",
+    "`ip-not-allowed`), and its own requests per minute. All are checked from the headers, before the",
+    "upload is read and before anything is reserved; a refused call is never charged.",
+    "",
+    "### Retries",
+    "",
+    "Send an `Idempotency-Key` header with a feature call to retry it safely after a network error: the",
+    "retry answers the first call's response instead of running and charging again. A retry that arrives",
+    `while the first call is still running waits for it (up to ${IDEMPOTENCY_WAIT_SECONDS} seconds). See the header's description.`,
     "",
     "### AI Clones",
     "",
@@ -844,6 +951,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         TranscriptionResult: jsonSchemaOf(transcriptionResultSchema),
         TrainingResult: jsonSchemaOf(trainingResultSchema),
         TrainedIdentities: jsonSchemaOf(calls.playground.getTrainedIdentities.response),
+        ApiKeyLimits: jsonSchemaOf(apiKeyLimitsSchema),
         Error: {
           type: "object",
           required: ["error", "message"],
@@ -862,6 +970,15 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       responses: errorResponses(),
+      parameters: { IdempotencyKey: idempotencyKeyParameter() },
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        "Idempotent-Replayed": {
+          description:
+            "`true` when the answer is the stored response of an earlier call with the same Idempotency-Key.",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
     },
     "x-prism-guides": [
       { id: MODEL_SERVERS_DOCS_ANCHOR, title: "Model servers", markdown: modelServerGuide() },

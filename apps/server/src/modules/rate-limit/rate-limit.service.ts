@@ -82,13 +82,27 @@ export async function consumeRateLimit(
   }
 }
 
+/**
+ * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Limit`,
+ * `RateLimit-Remaining`, `RateLimit-Reset` in seconds, and the policy with its window), as API keys'
+ * answers carry them.
+ */
+export function rateLimitHeaders(state: RateLimitState, windowSeconds = 60): Record<string, string> {
+  return {
+    "ratelimit-limit": String(state.limit),
+    "ratelimit-remaining": String(state.remaining),
+    "ratelimit-reset": String(state.resetSeconds),
+    "ratelimit-policy": `${state.limit};w=${windowSeconds}`,
+  };
+}
+
 /** The counter of each API key's requests (one row per key in rate_limit_buckets). */
 export const API_KEY_REQUESTS_RULE_NAME = "api-key-requests";
 const MINUTE_MS = 60_000;
 
 /**
- * Counts one request of an API key against its allowance per minute (API_KEY_REQUESTS_PER_MINUTE;
- * 0 for none) and refuses it over the limit with 429 `too-many-requests` and `Retry-After`. The count
+ * Counts one request of an API key against its allowance per minute (0 for none) and refuses it over
+ * the limit with 429 `too-many-requests`, `Retry-After` and the RateLimit fields. The count
  * lives in the database, so every server process shares it. Returns where the key stands, for callers
  * that report it.
  */
@@ -107,7 +121,7 @@ export async function limitApiKeyRequests(
   );
   if (state.limited) {
     throw new AppError("too-many-requests", apiKeyRateLimitedText(state.resetSeconds), {
-      headers: { "retry-after": String(state.resetSeconds) },
+      headers: { "retry-after": String(state.resetSeconds), ...rateLimitHeaders(state) },
     });
   }
   return state;

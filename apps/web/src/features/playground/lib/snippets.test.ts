@@ -1,12 +1,13 @@
 import {
   backgroundRemovalFeature,
+  IDEMPOTENCY_KEY_HEADER_NAME,
   IDENTITY_REQUEST_HEADER,
   imageExtensionFeature,
   PROJECT_HEADER,
   pegasusGenerationFeature,
 } from "@prism/contract";
 import { describe, expect, it } from "vitest";
-import { API_KEY_PLACEHOLDER, generateSnippets } from "./snippets";
+import { API_KEY_PLACEHOLDER, generateSnippets, IDEMPOTENCY_KEY_EXAMPLE } from "./snippets";
 
 describe("generateSnippets", () => {
   const snippets = generateSnippets(backgroundRemovalFeature, {
@@ -70,5 +71,22 @@ describe("generateSnippets", () => {
     expect(python).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7",`);
     expect(javascript).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7"`);
     expect(javascript).toContain(`Authorization: "Bearer ${API_KEY_PLACEHOLDER}"`);
+  });
+
+  it("offers the Idempotency-Key header as an optional, commented-out line in Python, JavaScript and TypeScript", () => {
+    const [curl, python, javascript, typescript] = generateSnippets(backgroundRemovalFeature, {
+      origin: "http://localhost:3000",
+    }).map((snippet) => snippet.code);
+    expect(python).toContain(
+      `    # "${IDEMPOTENCY_KEY_HEADER_NAME}": "${IDEMPOTENCY_KEY_EXAMPLE}",  # optional:`,
+    );
+    for (const code of [javascript, typescript]) {
+      expect(code).toContain(
+        `    // "${IDEMPOTENCY_KEY_HEADER_NAME}": "${IDEMPOTENCY_KEY_EXAMPLE}", // optional:`,
+      );
+    }
+    // The line is a comment: the headers sent are only the key's until the user opts in.
+    expect(python).toContain(`    "Authorization": "Bearer ${API_KEY_PLACEHOLDER}",\n    #`);
+    expect(curl).not.toContain(IDEMPOTENCY_KEY_HEADER_NAME);
   });
 });

@@ -1,4 +1,4 @@
-import type { FeatureDefinition } from "@prism/contract";
+import { type FeatureDefinition, IDEMPOTENCY_KEY_HEADER_NAME } from "@prism/contract";
 
 /** The placeholder the user replaces with a key from Projects → API Keys. */
 export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
@@ -77,6 +77,11 @@ function pyString(value: string): string {
 
 type Headers = readonly [name: string, value: string][];
 
+/** The example value of the optional Idempotency-Key line. */
+export const IDEMPOTENCY_KEY_EXAMPLE = "a-unique-id-per-request";
+/** Why the line is there, said in the comment beside it. */
+const IDEMPOTENCY_NOTE = "optional: a retry with the same key is answered without running or charging again";
+
 function headerList(extra: Record<string, string> | undefined): Headers {
   return [["Authorization", `Bearer ${API_KEY_PLACEHOLDER}`], ...Object.entries(extra ?? {})];
 }
@@ -101,9 +106,10 @@ function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
     "import requests",
     "",
     `url = ${pyString(url)}`,
-    headers.length === 1
-      ? `headers = {${headers.map(([name, value]) => `${pyString(name)}: ${pyString(value)}`).join(", ")}}`
-      : `headers = {\n${headers.map(([name, value]) => `    ${pyString(name)}: ${pyString(value)},`).join("\n")}\n}`,
+    "headers = {",
+    ...headers.map(([name, value]) => `    ${pyString(name)}: ${pyString(value)},`),
+    `    # ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)},  # ${IDEMPOTENCY_NOTE}`,
+    "}",
   ];
   lines.push(
     data.length > 0
@@ -141,7 +147,10 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
     "",
     `const response${typed ? ": Response" : ""} = await fetch(${pyString(url)}, {`,
     `  method: "POST",`,
-    `  headers: { ${headers.map(([name, value]) => `${jsKey(name)}: ${pyString(value)}`).join(", ")} },`,
+    "  headers: {",
+    ...headers.map(([name, value]) => `    ${jsKey(name)}: ${pyString(value)},`),
+    `    // ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)}, // ${IDEMPOTENCY_NOTE}`,
+    "  },",
     "  body: form,",
     "});",
     `if (!response.ok) throw new Error("Request failed: " + response.status);`,

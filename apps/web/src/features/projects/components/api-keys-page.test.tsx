@@ -1,7 +1,13 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
-import { emptyPermissions, fullPermissions, type Organization, type Permissions } from "@prism/contract";
+import {
+  emptyPermissions,
+  fullPermissions,
+  NO_API_KEY_LIMITS,
+  type Organization,
+  type Permissions,
+} from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -77,6 +83,9 @@ const key = {
   creationDate: "2026-11-03T16:05:00.000Z",
   creationUserFirstName: null,
   creationUserLastName: null,
+  limits: NO_API_KEY_LIMITS,
+  spendThisMonth: 0,
+  expired: false,
 };
 
 describe("API keys page", { timeout: 20_000 }, () => {

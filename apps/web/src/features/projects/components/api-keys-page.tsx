@@ -1,29 +1,42 @@
-import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Badge, Button, Group, Paper, Skeleton, Stack, Text, Tooltip } from "@mantine/core";
 import {
   API_KEY_DELETED,
   API_KEY_UNKNOWN_CREATOR,
   API_KEYS_EMPTY,
   type ApiKey,
+  type ApiKeyLimits,
   CHANGES_SAVED,
   ERROR_DIALOGS,
 } from "@prism/contract";
-import { IconAlertTriangle, IconFolder, IconKey, IconPlus, IconTrash } from "@tabler/icons-react";
-import { useEffect, useRef } from "react";
+import {
+  IconAdjustments,
+  IconAlertTriangle,
+  IconFolder,
+  IconKey,
+  IconListDetails,
+  IconPlus,
+  IconTrash,
+} from "@tabler/icons-react";
+import { useEffect, useRef, useState } from "react";
 import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
-import { openConfirmModal, openNameInputModal } from "../../../components/overlays/modals";
+import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
-import { formatDateTime } from "../../../lib/format";
+import { formatDateTime, formatUsd } from "../../../lib/format";
 import { useCan } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useCreateApiKey } from "../api/create-api-key";
 import { useDeleteApiKey } from "../api/delete-api-key";
 import { useApiKeys } from "../api/get-api-keys";
 import { useRenameApiKey } from "../api/rename-api-key";
+import { useUpdateApiKey } from "../api/update-api-key";
 import { openApiKeyCreatedModal } from "./api-key-created-modal";
+import { ApiKeyDialog } from "./api-key-dialog";
+import { ApiKeyDrawer } from "./api-key-drawer";
+import { summarizeLimits } from "./api-key-limits-form";
 import { ApiKeyNameInput } from "./api-key-name-input";
 
 /** "Created by": the creator's name, or "Unknown" when both names are missing (spec 000 §2). */
@@ -52,7 +65,25 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
   const canRename = useCan("apiKeys.create");
   const canDelete = useCan("apiKeys.delete");
   const renameApiKey = useRenameApiKey();
+  const updateApiKey = useUpdateApiKey();
   const deleteApiKey = useDeleteApiKey();
+  const [editing, setEditing] = useState<ApiKey | null>(null);
+  const [shownKeyId, setShownKeyId] = useState<string | null>(null);
+
+  const saveLimits = async (apiKey: ApiKey, input: { name: string; limits: ApiKeyLimits }) => {
+    try {
+      await updateApiKey.mutateAsync({
+        projectId,
+        apiKeyId: apiKey.id,
+        apiKeyName: input.name,
+        limits: input.limits,
+      });
+      setEditing(null);
+      notify(CHANGES_SAVED);
+    } catch (error) {
+      void showErrorDialog(ERROR_DIALOGS.updateApiKey, error);
+    }
+  };
 
   const rename = async (apiKey: ApiKey, apiKeyName: string) => {
     try {
@@ -116,6 +147,39 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
       ),
     },
     {
+      key: "limits",
+      header: "Limits",
+      cell: (apiKey) => (
+        <Group gap={4} wrap="wrap" maw={260}>
+          {apiKey.expired ? (
+            <Badge size="sm" color="red">
+              Expired
+            </Badge>
+          ) : null}
+          {summarizeLimits(apiKey.limits).map((label) => (
+            <Badge key={label} size="sm" variant="light" color="gray" tt="none">
+              {label}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: "spend",
+      header: "Spend This Month",
+      cell: (apiKey) => (
+        <Text size="sm" data-testid="api-key-spend">
+          {formatUsd(apiKey.spendThisMonth)}
+          {apiKey.limits.monthlySpendCap !== null ? (
+            <Text span size="xs" c="dimmed">
+              {" "}
+              of {formatUsd(apiKey.limits.monthlySpendCap)}
+            </Text>
+          ) : null}
+        </Text>
+      ),
+    },
+    {
       key: "created",
       header: "Created",
       cell: (apiKey) => <Text size="sm">{formatDateTime(apiKey.creationDate)}</Text>,
@@ -129,34 +193,69 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
       key: "delete",
       header: "Delete",
       align: "right",
-      width: 72,
+      width: 120,
       phone: "aside",
       cell: (apiKey) => (
-        <Tooltip label={canDelete ? "Delete" : "You do not have permission to delete API keys"} withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            disabled={!canDelete}
-            onClick={() => void remove(apiKey)}
-            aria-label={`Delete ${apiKey.name}`}
+        <Group gap={2} justify="flex-end" wrap="nowrap">
+          <Tooltip label="Details" withArrow>
+            <ActionIcon
+              variant="subtle"
+              onClick={() => setShownKeyId(apiKey.id)}
+              aria-label={`Details of ${apiKey.name}`}
+            >
+              <IconListDetails size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip
+            label={canRename ? "Edit limits" : "You do not have permission to edit API keys"}
+            withArrow
           >
-            <IconTrash size={16} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
+            <ActionIcon
+              variant="subtle"
+              disabled={!canRename}
+              onClick={() => setEditing(apiKey)}
+              aria-label={`Edit ${apiKey.name}`}
+            >
+              <IconAdjustments size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={canDelete ? "Delete" : "You do not have permission to delete API keys"} withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              disabled={!canDelete}
+              onClick={() => void remove(apiKey)}
+              aria-label={`Delete ${apiKey.name}`}
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
       ),
     },
   ];
 
   return (
-    <ResponsiveTable
-      label="API keys"
-      columns={columns}
-      rows={apiKeys}
-      rowKey={(apiKey) => apiKey.id}
-      rowProps={() => ({ "data-testid": "api-key-row" })}
-      minWidth={820}
-      tableProps={{ highlightOnHover: true }}
-    />
+    <>
+      <ResponsiveTable
+        label="API keys"
+        columns={columns}
+        rows={apiKeys}
+        rowKey={(apiKey) => apiKey.id}
+        rowProps={() => ({ "data-testid": "api-key-row" })}
+        minWidth={1100}
+        tableProps={{ highlightOnHover: true }}
+      />
+      <ApiKeyDialog
+        mode="edit"
+        opened={editing !== null}
+        initialName={editing?.name ?? ""}
+        {...(editing ? { initialLimits: editing.limits } : {})}
+        onCancel={() => setEditing(null)}
+        onSubmit={(input) => (editing ? saveLimits(editing, input) : undefined)}
+      />
+      <ApiKeyDrawer projectId={projectId} apiKeyId={shownKeyId} onClose={() => setShownKeyId(null)} />
+    </>
   );
 }
 
@@ -173,15 +272,14 @@ function ProjectApiKeys({ projectId, projectName }: { projectId: string; project
     void showErrorDialog(ERROR_DIALOGS.fetchApiKeys, apiKeys.error);
   }, [apiKeys.error]);
 
-  const create = async () => {
-    const name = await openNameInputModal({
-      title: "Create New API Key",
-      label: "Name",
-      placeholder: "Production server",
-    });
-    if (name === null) return;
+  const [creating, setCreating] = useState(false);
+
+  const create = async ({ name, limits }: { name: string; limits: ApiKeyLimits }) => {
     try {
-      const { apiKey } = await withLoading(() => createApiKey.mutateAsync({ projectId, apiKeyName: name }));
+      const { apiKey } = await withLoading(() =>
+        createApiKey.mutateAsync({ projectId, apiKeyName: name, limits }),
+      );
+      setCreating(false);
       await openApiKeyCreatedModal({ name: apiKey.name, content: apiKey.content });
     } catch (error) {
       void showErrorDialog(ERROR_DIALOGS.createApiKey, error);
@@ -202,7 +300,7 @@ function ProjectApiKeys({ projectId, projectName }: { projectId: string; project
             <Button
               leftSection={<IconPlus size={16} aria-hidden />}
               disabled={!canCreate}
-              onClick={() => void create()}
+              onClick={() => setCreating(true)}
             >
               Create New
             </Button>
@@ -235,6 +333,7 @@ function ProjectApiKeys({ projectId, projectName }: { projectId: string; project
           </EmptyState>
         )}
       </Paper>
+      <ApiKeyDialog mode="create" opened={creating} onCancel={() => setCreating(false)} onSubmit={create} />
     </>
   );
 }

@@ -1,0 +1,166 @@
+import { createHash } from "node:crypto";
+import {
+  IDEMPOTENCY_IN_PROGRESS,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_REUSED,
+  IDEMPOTENCY_RETENTION_HOURS,
+  idempotencyKeyInvalidText,
+} from "@prism/contract";
+import { and, eq, lte, or } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Database } from "../../db/client";
+import { idempotencyKeys } from "../../db/schema";
+import { AppError } from "../../errors";
+
+/**
+ * `Idempotency-Key` on feature calls (issue 17), as Stripe's API has it: the first call with a key
+ * claims it (one insert under the (scope, key) primary key, so of concurrent duplicates exactly one
+ * runs), and its answer is stored for IDEMPOTENCY_RETENTION_HOURS. A retry with the same request gets
+ * that answer again without running or paying; while the first is still running the retry waits for it
+ * (up to IDEMPOTENCY_WAIT_SECONDS, then 409 `idempotency-in-progress`). Only successful answers are
+ * stored: a call that failed was refunded, so its key is released and a retry runs again.
+ */
+
+const RETENTION_MS = IDEMPOTENCY_RETENTION_HOURS * 3_600_000;
+const POLL_MS = 50;
+
+/** The request's Idempotency-Key, checked from the headers alone (400 when empty or too long). */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new AppError("invalid-input", idempotencyKeyInvalidText(IDEMPOTENCY_KEY_MAX_LENGTH));
+  }
+  return value;
+}
+
+/** SHA-256 over the method, path, extra headers, fields (sorted by name) and every file's bytes. */
+export function hashFeatureRequest(input: {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  fields: Record<string, string>;
+  files: Record<string, Buffer[]>;
+}): string {
+  const hash = createHash("sha256");
+  const part = (text: string) => hash.update(`${Buffer.byteLength(text)}:${text}`);
+  part(input.method.toUpperCase());
+  part(input.path);
+  for (const [name, value] of Object.entries(input.headers).sort(([a], [b]) => a.localeCompare(b))) {
+    part(`header ${name}`);
+    part(value);
+  }
+  for (const [name, value] of Object.entries(input.fields).sort(([a], [b]) => a.localeCompare(b))) {
+    part(`field ${name}`);
+    part(value);
+  }
+  for (const [name, buffers] of Object.entries(input.files).sort(([a], [b]) => a.localeCompare(b))) {
+    for (const buffer of buffers) {
+      part(`file ${name} ${buffer.length}`);
+      hash.update(buffer);
+    }
+  }
+  return hash.digest("hex");
+}
+
+export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; status: number; body: unknown };
+
+/**
+ * Claims `key` for this request, or returns the answer stored for it. A row still `running` after
+ * `staleAfterMs` belonged to a process that crashed mid-call (its reservation is refunded by the
+ * sweeper) and is taken over.
+ */
+export async function claimIdempotencyKey(
+  db: Database,
+  input: { scope: string; key: string; requestHash: string },
+  options: { staleAfterMs: number; waitMs: number; signal?: AbortSignal },
+): Promise<IdempotencyClaim> {
+  const deadline = Date.now() + options.waitMs;
+  const identifies = and(eq(idempotencyKeys.scope, input.scope), eq(idempotencyKeys.key, input.key));
+  for (;;) {
+    const now = new Date();
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values({
+        scope: input.scope,
+        key: input.key,
+        requestHash: input.requestHash,
+        status: "running",
+        expiresAt: new Date(now.getTime() + RETENTION_MS),
+      })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length > 0) return { kind: "claimed" };
+    const [row] = await db.select().from(idempotencyKeys).where(identifies).limit(1);
+    if (!row) continue;
+    const isStale =
+      row.expiresAt.getTime() <= now.getTime() ||
+      (row.status === "running" && row.createdAt.getTime() <= now.getTime() - options.staleAfterMs);
+    if (isStale) {
+      await db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            identifies,
+            or(
+              lte(idempotencyKeys.expiresAt, now),
+              and(
+                eq(idempotencyKeys.status, "running"),
+                lte(idempotencyKeys.createdAt, new Date(now.getTime() - options.staleAfterMs)),
+              ),
+            ),
+          ),
+        );
+      continue;
+    }
+    if (row.requestHash !== input.requestHash) {
+      throw new AppError("idempotency-key-reused", IDEMPOTENCY_KEY_REUSED);
+    }
+    if (row.status === "done") {
+      return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody };
+    }
+    if (Date.now() >= deadline || options.signal?.aborted) {
+      throw new AppError("idempotency-in-progress", IDEMPOTENCY_IN_PROGRESS);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Stores the answer of the call that claimed `key`, for its retries. */
+export async function completeIdempotencyKey(
+  db: Database,
+  input: { scope: string; key: string },
+  status: number,
+  body: unknown,
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ status: "done", responseStatus: status, responseBody: body })
+    .where(and(eq(idempotencyKeys.scope, input.scope), eq(idempotencyKeys.key, input.key)));
+}
+
+/** Gives a key back after its call failed (and was refunded), so that a retry runs again. */
+export async function releaseIdempotencyKey(
+  db: Database,
+  input: { scope: string; key: string },
+): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.scope, input.scope),
+        eq(idempotencyKeys.key, input.key),
+        eq(idempotencyKeys.status, "running"),
+      ),
+    );
+}
+
+/** Deletes the keys past their retention; returns how many. */
+export async function deleteExpiredIdempotencyKeys(db: Database, now = new Date()): Promise<number> {
+  const deleted = await db
+    .delete(idempotencyKeys)
+    .where(lte(idempotencyKeys.expiresAt, now))
+    .returning({ key: idempotencyKeys.key });
+  return deleted.length;
+}

@@ -1,0 +1,204 @@
+import "@mantine/dates/styles.css";
+import {
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { DateTimePicker } from "@mantine/dates";
+import {
+  API_KEY_MAX_ALLOWED_IPS,
+  API_KEY_NO_NAME,
+  type ApiKeyLimits,
+  NAME_MAX_LENGTH,
+  NAME_REQUIRED,
+} from "@prism/contract";
+import { useState } from "react";
+import {
+  FEATURE_OPTIONS,
+  formFromLimits,
+  type LimitsFormValues,
+  limitsFromForm,
+  validateLimitsForm,
+} from "./api-key-limits-form";
+
+export interface ApiKeyDialogProps {
+  /** "create" asks for a required name (spec 000 §2); "edit" changes an existing key. */
+  mode: "create" | "edit";
+  opened: boolean;
+  initialName?: string;
+  initialLimits?: ApiKeyLimits;
+  onCancel: () => void;
+  onSubmit: (input: { name: string; limits: ApiKeyLimits }) => Promise<void> | void;
+}
+
+/**
+ * The API key dialog: the name and, in one form, what the key may do (issue 17): its features, its
+ * monthly and lifetime spend caps, its expiry, the addresses it may be used from and its requests per
+ * minute. Every limit is optional; left empty, the key has none.
+ */
+export function ApiKeyDialog({
+  mode,
+  opened,
+  initialName = "",
+  initialLimits,
+  onCancel,
+  onSubmit,
+}: ApiKeyDialogProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title={mode === "create" ? "Create New API Key" : "Edit API Key"}
+      size="lg"
+      centered
+    >
+      {opened ? (
+        <ApiKeyForm
+          mode={mode}
+          initialName={initialName}
+          initialLimits={initialLimits}
+          onCancel={onCancel}
+          onSubmit={onSubmit}
+        />
+      ) : null}
+    </Modal>
+  );
+}
+
+function ApiKeyForm({
+  mode,
+  initialName,
+  initialLimits,
+  onCancel,
+  onSubmit,
+}: Omit<ApiKeyDialogProps, "opened" | "initialName"> & { initialName: string }) {
+  const [name, setName] = useState(initialName === API_KEY_NO_NAME ? "" : initialName);
+  const [values, setValues] = useState<LimitsFormValues>(() => formFromLimits(initialLimits));
+  const [errors, setErrors] = useState<Partial<Record<keyof LimitsFormValues | "name", string>>>({});
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof LimitsFormValues>(field: K, value: LimitsFormValues[K]) =>
+    setValues((current) => ({ ...current, [field]: value }));
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const found: Partial<Record<keyof LimitsFormValues | "name", string>> = validateLimitsForm(values);
+    if (mode === "create" && name.trim() === "") found.name = NAME_REQUIRED;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await onSubmit({ name: name.trim(), limits: limitsFromForm(values) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          placeholder="Production server"
+          required={mode === "create"}
+          maxLength={NAME_MAX_LENGTH}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={errors.name}
+          data-autofocus
+        />
+        <Stack gap={6}>
+          <Checkbox
+            label="All features"
+            checked={values.allFeatures}
+            onChange={(event) => set("allFeatures", event.currentTarget.checked)}
+          />
+          {values.allFeatures ? null : (
+            <MultiSelect
+              label="Features"
+              description="The key can call only these."
+              placeholder="Choose features"
+              data={FEATURE_OPTIONS}
+              value={values.endpoints}
+              onChange={(endpoints) => set("endpoints", endpoints)}
+              error={errors.endpoints}
+              searchable
+              clearable
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
+        </Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <NumberInput
+            label="Monthly spend cap (USD)"
+            description="Per calendar month, UTC."
+            placeholder="No cap"
+            min={0}
+            decimalScale={2}
+            prefix="$"
+            value={values.monthlySpendCap}
+            onChange={(value) => set("monthlySpendCap", value)}
+            error={errors.monthlySpendCap}
+          />
+          <NumberInput
+            label="Lifetime spend cap (USD)"
+            placeholder="No cap"
+            min={0}
+            decimalScale={2}
+            prefix="$"
+            value={values.lifetimeSpendCap}
+            onChange={(value) => set("lifetimeSpendCap", value)}
+            error={errors.lifetimeSpendCap}
+          />
+          <DateTimePicker
+            label="Expires"
+            placeholder="Never"
+            clearable
+            valueFormat="MMM DD, YYYY hh:mm A"
+            value={values.expiresAt}
+            onChange={(value) => set("expiresAt", value)}
+            error={errors.expiresAt}
+            popoverProps={{ withinPortal: true }}
+          />
+          <NumberInput
+            label="Requests per minute"
+            placeholder="Server default"
+            min={1}
+            allowDecimal={false}
+            value={values.requestsPerMinute}
+            onChange={(value) => set("requestsPerMinute", value)}
+            error={errors.requestsPerMinute}
+          />
+        </SimpleGrid>
+        <TagsInput
+          label="Allowed IP addresses"
+          description="IPv4 or IPv6 addresses and CIDR ranges; press Enter after each. Empty: any address."
+          placeholder="203.0.113.7 or 203.0.113.0/24"
+          maxTags={API_KEY_MAX_ALLOWED_IPS}
+          value={values.allowedIps}
+          onChange={(allowedIps) => set("allowedIps", allowedIps)}
+          error={errors.allowedIps}
+          splitChars={[",", " "]}
+        />
+        <Text size="xs" c="dimmed">
+          Calls outside these limits are refused before anything is charged.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={busy}>
+            {mode === "create" ? "Create" : "Save"}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,100 @@
+import {
+  type ApiKeyLimits,
+  apiKeyLimitsSchema,
+  FEATURES,
+  featureByEndpoint,
+  NO_API_KEY_LIMITS,
+} from "@prism/contract";
+import dayjs from "dayjs";
+import { formatDateTime, formatUsd } from "../../../lib/format";
+
+/** The key dialog's fields, as Mantine inputs hold them (an empty number input is ""). */
+export interface LimitsFormValues {
+  allFeatures: boolean;
+  endpoints: string[];
+  monthlySpendCap: number | string;
+  lifetimeSpendCap: number | string;
+  /** The date-time picker's local "YYYY-MM-DD HH:mm:ss", or null for no expiry. */
+  expiresAt: string | null;
+  allowedIps: string[];
+  requestsPerMinute: number | string;
+}
+
+export const FEATURE_OPTIONS = FEATURES.map((feature) => ({ value: feature.endpoint, label: feature.name }));
+
+const PICKER_FORMAT = "YYYY-MM-DD HH:mm:ss";
+
+function numberOrNull(value: number | string): number | null {
+  if (value === "" || value === null || value === undefined) return null;
+  const number = typeof value === "number" ? value : Number(value);
+  return Number.isFinite(number) ? number : null;
+}
+
+export function formFromLimits(limits: ApiKeyLimits = NO_API_KEY_LIMITS): LimitsFormValues {
+  return {
+    allFeatures: limits.endpoints === null,
+    endpoints: limits.endpoints ?? [],
+    monthlySpendCap: limits.monthlySpendCap ?? "",
+    lifetimeSpendCap: limits.lifetimeSpendCap ?? "",
+    expiresAt: limits.expiresAt ? dayjs(limits.expiresAt).format(PICKER_FORMAT) : null,
+    allowedIps: limits.allowedIps ?? [],
+    requestsPerMinute: limits.requestsPerMinute ?? "",
+  };
+}
+
+/** The limits the form's values stand for (empty inputs: no limit), not yet validated. */
+export function limitsFromForm(values: LimitsFormValues): ApiKeyLimits {
+  return {
+    endpoints: values.allFeatures ? null : values.endpoints,
+    monthlySpendCap: numberOrNull(values.monthlySpendCap),
+    lifetimeSpendCap: numberOrNull(values.lifetimeSpendCap),
+    expiresAt: values.expiresAt ? dayjs(values.expiresAt).toISOString() : null,
+    allowedIps: values.allowedIps.length === 0 ? null : values.allowedIps.map((entry) => entry.trim()),
+    requestsPerMinute: numberOrNull(values.requestsPerMinute),
+  };
+}
+
+const FIELD_OF: Record<keyof ApiKeyLimits, keyof LimitsFormValues> = {
+  endpoints: "endpoints",
+  monthlySpendCap: "monthlySpendCap",
+  lifetimeSpendCap: "lifetimeSpendCap",
+  expiresAt: "expiresAt",
+  allowedIps: "allowedIps",
+  requestsPerMinute: "requestsPerMinute",
+};
+
+/** The contract's checks of the limits, as one message per form field. */
+export function validateLimitsForm(
+  values: LimitsFormValues,
+): Partial<Record<keyof LimitsFormValues, string>> {
+  const parsed = apiKeyLimitsSchema.safeParse(limitsFromForm(values));
+  if (parsed.success) return {};
+  const errors: Partial<Record<keyof LimitsFormValues, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = FIELD_OF[issue.path[0] as keyof ApiKeyLimits];
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** The key's limits as short labels for the keys table ("No limits" when it has none). */
+export function summarizeLimits(limits: ApiKeyLimits): string[] {
+  const labels: string[] = [];
+  if (limits.endpoints) {
+    labels.push(
+      limits.endpoints.length === 1
+        ? (featureByEndpoint(limits.endpoints[0] ?? "")?.name ?? "1 feature")
+        : `${limits.endpoints.length} features`,
+    );
+  }
+  if (limits.monthlySpendCap !== null) labels.push(`${formatUsd(limits.monthlySpendCap)}/month`);
+  if (limits.lifetimeSpendCap !== null) labels.push(`${formatUsd(limits.lifetimeSpendCap)} total`);
+  if (limits.expiresAt) labels.push(`Until ${formatDateTime(limits.expiresAt)}`);
+  if (limits.allowedIps) {
+    labels.push(
+      limits.allowedIps.length === 1 ? (limits.allowedIps[0] ?? "") : `${limits.allowedIps.length} IP ranges`,
+    );
+  }
+  if (limits.requestsPerMinute !== null) labels.push(`${limits.requestsPerMinute}/min`);
+  return labels.length === 0 ? ["No limits"] : labels;
+}
