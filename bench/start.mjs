@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { resolve } from "node:path";
 
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -59,6 +59,7 @@ function median(values) {
 if (!existsSync(resolve(root, "apps/server/dist/main.js")))
   throw new Error("the server is not built: run `npm run build` first (this bench builds nothing)");
 
+const loadBefore = loadavg()[0].toFixed(1);
 const fresh = [];
 const again = [];
 for (let run = 0; run < RUNS; run += 1) {
@@ -71,5 +72,8 @@ for (let run = 0; run < RUNS; run += 1) {
   }
 }
 const show = (values) => `median ${Math.round(median(values))} ms (${values.map(Math.round).join(", ")})`;
+console.log(
+  `load average before: ${loadBefore}, after: ${loadavg()[0].toFixed(1)} (2 cores: above 2 the times are inflated)`,
+);
 console.log(`npm start to a healthy /healthz, new data directory:      ${show(fresh)}`);
 console.log(`npm start to a healthy /healthz, existing data directory: ${show(again)}`);
