@@ -1,7 +1,8 @@
 // `npm start`: build what is missing or stale, then serve the console on the embedded defaults.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -41,9 +42,7 @@ if (isStale(join(root, "apps/server/dist/main.js"), [join(root, "apps/server/src
   run(["run", "build", "-w", "@prism/server"]);
 }
 
-const server = spawn(process.execPath, ["--enable-source-maps", join(root, "apps/server/dist/main.js")], {
-  stdio: "inherit",
-});
-// Forward stop signals so the server shuts down gracefully when this wrapper is told to stop.
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+// The server runs in this process rather than a second one: one Node start-up less (issue 16), and the
+// server's own signal handling (graceful shutdown) applies as it is.
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(join(root, "apps/server/dist/main.js")).href);

@@ -38,14 +38,23 @@ export function defaultWorkerCount(): number {
 export function createWorkerPool(options: PoolOptions): WorkerPool {
   const size = options.workers ?? defaultWorkerCount();
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-  const piscina = new Piscina({
-    filename: options.filename,
-    minThreads: size,
-    maxThreads: size,
-    concurrentTasksPerWorker: 1,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { poolSize: size },
-  });
+  // The threads start with the first job, not with the pool: each loads the engine's modules, which
+  // would otherwise take CPU from the server while it starts (issue 16), and a deployment that never
+  // runs a builtin feature never pays for them.
+  let piscina: Piscina | undefined;
+  let closed = false;
+  const start = (): Piscina => {
+    if (closed) throw new EngineError("unavailable", "The engine has been shut down.");
+    piscina ??= new Piscina({
+      filename: options.filename,
+      minThreads: size,
+      maxThreads: size,
+      concurrentTasksPerWorker: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData: { poolSize: size },
+    });
+    return piscina;
+  };
 
   async function run<T>(task: unknown, runOptions: RunOptions = {}): Promise<T> {
     if (runOptions.signal?.aborted) {
@@ -54,8 +63,9 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
     const limitMs = runOptions.timeoutMs ?? jobTimeoutMs;
     const timeout = AbortSignal.timeout(limitMs);
     const signal = runOptions.signal ? AbortSignal.any([runOptions.signal, timeout]) : timeout;
+    const threads = start();
     try {
-      return (await piscina.run(task, { signal, transferList: runOptions.transferList })) as T;
+      return (await threads.run(task, { signal, transferList: runOptions.transferList })) as T;
     } catch (error) {
       if (timeout.aborted) {
         throw new EngineError("timeout", `The job took longer than ${limitMs} ms and was stopped.`, {
@@ -73,6 +83,9 @@ export function createWorkerPool(options: PoolOptions): WorkerPool {
   return {
     size,
     run,
-    close: () => piscina.destroy(),
+    close: async () => {
+      closed = true;
+      await piscina?.destroy();
+    },
   };
 }

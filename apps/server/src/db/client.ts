@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -61,8 +61,45 @@ export const MIGRATION_LOCK_KEY = 727_115_420_260_021n;
 
 const POOL_MAX = 10;
 
-/** Runs the migrations on one connection that holds the migration lock for the whole run. */
-async function migrateUnderLock(pool: pg.Pool, migrationsFolder: string): Promise<void> {
+/**
+ * When the newest migration of the journal was created (its `when`, which Drizzle's migrator records as
+ * `created_at` of the migration it applies).
+ */
+export function newestJournalMigration(migrationsFolder: string): number {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/**
+ * Whether the database already has every migration of the journal: one indexed read, where the
+ * migrator would create its schema and table if missing, read every migration file and hash it
+ * (issue 16: start-up time). The migrator applies exactly the migrations newer than the newest one
+ * recorded, so a database whose newest record is the journal's newest has nothing to apply. A
+ * database never migrated has no such table, which reads as "not up to date".
+ */
+export async function isMigrated(db: Database, migrationsFolder: string): Promise<boolean> {
+  try {
+    // Both drivers answer with `rows` (the shared Database type leaves the result untyped).
+    const { rows } = (await db.execute(
+      sql`select max(created_at) as created_at from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: { created_at: string | number | null }[] };
+    const newest = rows[0]?.created_at;
+    return (
+      newest !== null && newest !== undefined && Number(newest) === newestJournalMigration(migrationsFolder)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs the migrations on one connection that holds the migration lock for the whole run, unless the
+ * database is already up to date (checked without the lock; the migrator checks again under it).
+ */
+async function migrateUnderLock(pool: pg.Pool, db: Database, migrationsFolder: string): Promise<void> {
+  if (await isMigrated(db, migrationsFolder)) return;
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
@@ -90,7 +127,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     return {
       db,
       kind: "postgres",
-      migrate: () => migrateUnderLock(pool, migrationsFolder),
+      migrate: () => migrateUnderLock(pool, db, migrationsFolder),
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,
@@ -116,7 +153,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     db,
     kind: "pglite",
     // A PGlite data directory is opened by one process only, so there is nobody to race.
-    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    migrate: async () => {
+      if (!(await isMigrated(db, migrationsFolder))) await migratePglite(pgliteDb, { migrationsFolder });
+    },
     poolStats: () => undefined,
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_DIR } from "../paths";
-import { MIGRATION_LOCK_KEY, openDatabase } from "./client";
+import { isMigrated, MIGRATION_LOCK_KEY, newestJournalMigration, openDatabase } from "./client";
 
 const serverUrl = process.env.DATABASE_URL;
 const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as {
@@ -21,6 +23,53 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>, url = serverUrl)
     await client.end();
   }
 }
+
+describe("skipping the migrator when the database is up to date", () => {
+  let folder: string;
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), "prism-migrations-"));
+    cpSync(MIGRATIONS_DIR, folder, { recursive: true });
+  });
+
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("reads a new database as not migrated, a migrated one as up to date, and applies a newer migration", async () => {
+    const database = openDatabase({
+      databaseUrl: undefined,
+      pgliteDir: undefined,
+      migrationsFolder: folder,
+    });
+    try {
+      expect(await isMigrated(database.db, folder)).toBe(false);
+      await database.migrate();
+      expect(await isMigrated(database.db, folder)).toBe(true);
+
+      // A release with one more migration: the check now fails and migrate() applies it.
+      const journalPath = join(folder, "meta", "_journal.json");
+      const next = JSON.parse(readFileSync(journalPath, "utf8")) as {
+        entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
+      };
+      const last = next.entries.at(-1)!;
+      const tag = "9999_startup_check";
+      next.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag });
+      writeFileSync(journalPath, JSON.stringify(next));
+      writeFileSync(join(folder, `${tag}.sql`), "CREATE TABLE startup_check (id integer);");
+      expect(newestJournalMigration(folder)).toBe(last.when + 1000);
+      expect(await isMigrated(database.db, folder)).toBe(false);
+
+      await database.migrate();
+      expect(await isMigrated(database.db, folder)).toBe(true);
+      const { rows } = (await database.db.execute(
+        sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+      )) as unknown as { rows: { count: number }[] };
+      expect(rows[0]?.count).toBe(next.entries.length);
+      await database.db.execute(sql`select id from startup_check`);
+    } finally {
+      await database.close();
+    }
+  });
+});
 
 // Advisory locks guard several processes sharing one PostgreSQL server; a PGlite data directory is
 // only ever opened by one process, so there is nothing to race there. CI's PostgreSQL pass runs this.

@@ -23,6 +23,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
       wildcard: false,
       cacheControl: false,
       index: false,
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const isHashedAsset = filePath.startsWith(resolve(webDistDir, "assets"));
         res.header("cache-control", isHashedAsset ? IMMUTABLE : REVALIDATE);

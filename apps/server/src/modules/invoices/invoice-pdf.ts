@@ -1,5 +1,4 @@
 import { cardBrandLabel, microsToUsd } from "@prism/contract";
-import PDFDocument from "pdfkit";
 import type { SellerDetails } from "../../config";
 import type { InvoiceKind } from "../../db/schema";
 import { PRODUCT_NAME } from "../../providers/mail/templates";
@@ -62,7 +61,10 @@ function issueDate(date: Date): string {
  * files needed): the seller with its address and tax id, the buyer's billing details, the line, the
  * total and the card it was paid with or returned to.
  */
-export function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(document: InvoiceDocument): Promise<Buffer> {
+  // pdfkit and its font tables are among the heaviest modules of the server: loaded with the first
+  // invoice, not at start-up (issue 16).
+  const { default: PDFDocument } = await import("pdfkit");
   return new Promise((resolve, reject) => {
     const isCreditNote = document.kind === "credit-note";
     const title = isCreditNote ? "Credit note" : "Invoice";

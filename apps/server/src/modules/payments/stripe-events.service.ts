@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Executor } from "../../db/client";
 import { ledgerEntries, organizations, payments } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -150,8 +150,7 @@ async function retrieveIntent(
   try {
     return await deps.stripe.paymentIntents.retrieve(intentId);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)
-      return undefined;
+    if (isStripeNotFound(error)) return undefined;
     throw notRecordedYet();
   }
 }
@@ -161,7 +160,7 @@ async function intentOfCharge(deps: StripeEventDeps, chargeId: string | null): P
   try {
     return idOf((await deps.stripe.charges.retrieve(chargeId)).payment_intent);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+    if (isStripeNotFound(error)) return null;
     throw notRecordedYet();
   }
 }
@@ -281,4 +280,13 @@ async function applyDispute(
       });
     }
   });
+}
+
+/**
+ * Stripe's 404 for an object that does not exist, recognised by the error's type rather than by its
+ * class, so this module does not load the SDK (the client is made by createStripeClient).
+ */
+function isStripeNotFound(error: unknown): boolean {
+  const { type, statusCode } = (error ?? {}) as { type?: unknown; statusCode?: unknown };
+  return type === "StripeInvalidRequestError" && statusCode === 404;
 }

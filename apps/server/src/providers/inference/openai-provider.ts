@@ -1,12 +1,5 @@
 import type { Feature, TranscriptionResult } from "@prism/contract";
-import { parseBuffer } from "music-metadata";
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  toFile,
-} from "openai";
+import type OpenAI from "openai";
 import type { ImagesResponse } from "openai/resources/images";
 import sharp, { type Metadata } from "sharp";
 import {
@@ -113,17 +106,37 @@ export function generationSize(
   return { width: best![0], height: best![1] };
 }
 
+type OpenAiModule = typeof import("openai");
+
+/** The SDK's module and the client made with it, loaded together on the first call. */
+interface Sdk {
+  openai: OpenAiModule;
+  client: OpenAI;
+}
+
 export function createOpenAiProvider(options: OpenAiProviderOptions): FeatureProvider {
   const featureIds = resolveFeatureIds(options.features, OPENAI_FEATURE_IDS);
   const models = { ...DEFAULT_OPENAI_MODELS, ...definedOnly(options.models ?? {}) };
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries ?? 0,
-  });
+  // The SDK is loaded with the first call, not with the server (issue 16: start-up time).
+  let connection: Promise<Sdk> | undefined;
+  const connect = (): Promise<Sdk> => {
+    connection ??= import("openai").then((openai) => ({
+      openai,
+      client: new openai.default({
+        apiKey: options.apiKey,
+        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries ?? 0,
+      }),
+    }));
+    return connection;
+  };
 
-  async function generate(input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput> {
+  async function generate(
+    { client }: Sdk,
+    input: ProviderInput,
+    signal: AbortSignal,
+  ): Promise<ProviderOutput> {
     const body = input.body as { prompt?: string; negative_prompt?: string; width?: number; height?: number };
     const width = Number(body.width ?? 1024);
     const height = Number(body.height ?? 1024);
@@ -145,7 +158,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
     return { kind: "image", data: await toPng(image, width, height, "cover"), mimeType: "image/png" };
   }
 
-  async function fill(input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput> {
+  async function fill(
+    { client, openai: { toFile } }: Sdk,
+    input: ProviderInput,
+    signal: AbortSignal,
+  ): Promise<ProviderOutput> {
     const image = firstFile(input, "image");
     const mask = firstFile(input, "mask");
     const body = input.body as { prompt?: string };
@@ -179,7 +196,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
     };
   }
 
-  async function transcribe(input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput> {
+  async function transcribe(
+    { client, openai: { toFile } }: Sdk,
+    input: ProviderInput,
+    signal: AbortSignal,
+  ): Promise<ProviderOutput> {
     const audio = firstFile(input, "audio");
     const language = typeof input.body.language === "string" ? input.body.language : undefined;
     const file = await toFile(audio.buffer, audio.filename, { type: audio.mimeType });
@@ -228,17 +249,19 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
       if (!featureIds.has(feature.id)) {
         throw new ProviderError("unavailable", "The OpenAI provider does not offer this feature.");
       }
+      let sdk: Sdk | undefined;
       try {
+        sdk = await connect();
         switch (feature.id) {
           case "image-generation":
-            return await generate(input, signal);
+            return await generate(sdk, input, signal);
           case "generative-fill":
-            return await fill(input, signal);
+            return await fill(sdk, input, signal);
           default:
-            return await transcribe(input, signal);
+            return await transcribe(sdk, input, signal);
         }
       } catch (error) {
-        throw toProviderError(error, signal);
+        throw toProviderError(error, signal, sdk?.openai);
       }
     },
   };
@@ -320,6 +343,7 @@ async function toPng(image: Buffer, width: number, height: number, fit: "cover" 
 
 async function audioSeconds(audio: ProviderFile): Promise<number> {
   try {
+    const { parseBuffer } = await import("music-metadata");
     const metadata = await parseBuffer(audio.buffer, { mimeType: audio.mimeType }, { duration: true });
     return Math.round((metadata.format.duration ?? 0) * 1000) / 1000;
   } catch {
@@ -329,16 +353,25 @@ async function audioSeconds(audio: ProviderFile): Promise<number> {
 
 const POLICY_CODES = new Set(["content_policy_violation", "moderation_blocked"]);
 
-function toProviderError(error: unknown, signal: AbortSignal): ProviderError {
+/** The error classes come from the loaded SDK (`openai` is undefined when loading it failed). */
+function toProviderError(
+  error: unknown,
+  signal: AbortSignal,
+  openai: OpenAiModule | undefined,
+): ProviderError {
   if (error instanceof ProviderError) {
     return error;
   }
   let mapped: ProviderError;
-  if (error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError || signal.aborted) {
+  if (
+    (openai &&
+      (error instanceof openai.APIUserAbortError || error instanceof openai.APIConnectionTimeoutError)) ||
+    signal.aborted
+  ) {
     mapped = new ProviderError("timeout", "The model provider did not answer in time.");
-  } else if (error instanceof APIConnectionError) {
+  } else if (openai && error instanceof openai.APIConnectionError) {
     mapped = new ProviderError("unavailable", UNREACHABLE);
-  } else if (error instanceof APIError) {
+  } else if (openai && error instanceof openai.APIError) {
     const code = typeof error.code === "string" ? error.code : "";
     if (error.status === 400 && (POLICY_CODES.has(code) || /safety|policy/i.test(error.message))) {
       mapped = new ProviderError(

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 export interface MailMessage {
   to: string;
@@ -68,20 +68,28 @@ export class OutboxMailer implements Mailer {
 /** Production mail through any SMTP server (nodemailer), configured by one `smtp://` / `smtps://` URL. */
 export class SmtpMailer implements Mailer {
   readonly kind = "smtp";
-  private readonly transport: Transporter;
+  private transport: Promise<Transporter> | undefined;
+  private opened: Transporter | undefined;
 
   constructor(
-    smtpUrl: string,
+    private readonly smtpUrl: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+  ) {}
+
+  /** nodemailer is loaded with the first message, not at start-up (issue 16). */
+  private connect(): Promise<Transporter> {
+    this.transport ??= import("nodemailer").then(({ default: nodemailer }) => {
+      this.opened = nodemailer.createTransport(this.smtpUrl);
+      return this.opened;
+    });
+    return this.transport;
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+    await (await this.connect()).sendMail({ from: this.from, ...message });
   }
 
   close(): void {
-    this.transport.close();
+    this.opened?.close();
   }
 }

@@ -1,4 +1,4 @@
-import { OAuth2Client } from "arctic";
+import type { OAuth2Client } from "arctic";
 import type { AppConfig } from "../../config";
 import { type OAuthProfile, OAuthVerificationError } from "./google";
 
@@ -20,7 +20,14 @@ interface GitHubEmail {
  * verified email are read from the REST API.
  */
 export function createGitHubSignIn(github: NonNullable<AppConfig["github"]>) {
-  const client = new OAuth2Client(github.clientId, github.clientSecret, null);
+  // arctic is loaded with the first sign-in, not at start-up (issue 16).
+  let client: Promise<OAuth2Client> | undefined;
+  const connect = (): Promise<OAuth2Client> => {
+    client ??= import("arctic").then(
+      ({ OAuth2Client }) => new OAuth2Client(github.clientId, github.clientSecret, null),
+    );
+    return client;
+  };
   const tokenEndpoint = `${github.oauthBaseUrl}/login/oauth/access_token`;
 
   const getJson = async <T>(path: string, accessToken: string): Promise<T> => {
@@ -39,7 +46,7 @@ export function createGitHubSignIn(github: NonNullable<AppConfig["github"]>) {
   return async function signInWithGitHub(code: string): Promise<OAuthProfile> {
     let accessToken: string;
     try {
-      const tokens = await client.validateAuthorizationCode(tokenEndpoint, code, null);
+      const tokens = await (await connect()).validateAuthorizationCode(tokenEndpoint, code, null);
       accessToken = tokens.accessToken();
     } catch (error) {
       throw new OAuthVerificationError(`GitHub code exchange failed: ${(error as Error).message}`);

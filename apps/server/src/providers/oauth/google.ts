@@ -1,4 +1,3 @@
-import { createRemoteJWKSet, jwtVerify } from "jose";
 import type { AppConfig } from "../../config";
 
 export interface OAuthProfile {
@@ -17,11 +16,23 @@ const GOOGLE_ISSUERS = ["accounts.google.com", "https://accounts.google.com"];
 
 /** Verifies Google ID tokens (from Google Identity Services) against Google's published keys. */
 export function createGoogleVerifier(google: NonNullable<AppConfig["google"]>) {
-  const keys = createRemoteJWKSet(new URL(google.jwksUrl));
+  // jose is loaded with the first Google sign-in, not at start-up (issue 16); the key set is made once
+  // so its cache of Google's keys lasts.
+  let verifier:
+    | Promise<{ jose: typeof import("jose"); keys: ReturnType<typeof import("jose").createRemoteJWKSet> }>
+    | undefined;
+  const connect = () => {
+    verifier ??= import("jose").then((jose) => ({
+      jose,
+      keys: jose.createRemoteJWKSet(new URL(google.jwksUrl)),
+    }));
+    return verifier;
+  };
   return async function verifyGoogleCredential(credential: string): Promise<OAuthProfile> {
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(credential, keys, {
+      const { jose, keys } = await connect();
+      ({ payload } = await jose.jwtVerify(credential, keys, {
         issuer: GOOGLE_ISSUERS,
         audience: google.clientId,
         algorithms: ["RS256"],

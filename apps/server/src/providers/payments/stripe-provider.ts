@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { and, eq } from "drizzle-orm";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Database } from "../../db/client";
 import { paymentAccounts } from "../../db/schema";
 import {
@@ -33,9 +34,19 @@ export interface StripeSettings {
   apiBaseUrl: string | undefined;
 }
 
+/**
+ * The SDK, required when first needed rather than imported with the module: a deployment without
+ * Stripe (development, the sandbox) never loads it, which costs start-up time (issue 16). Its
+ * CommonJS entry exports the constructor itself, with the error classes on it.
+ */
+function stripeSdk(): typeof Stripe {
+  return createRequire(import.meta.url)("stripe") as typeof Stripe;
+}
+
 export function createStripeClient(settings: StripeSettings): Stripe {
+  const StripeSdk = stripeSdk();
   const base = settings.apiBaseUrl ? new URL(settings.apiBaseUrl) : undefined;
-  return new Stripe(settings.secretKey, {
+  return new StripeSdk(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     ...(base
@@ -168,15 +179,13 @@ export class StripePaymentsProvider implements PaymentsProvider {
       );
       return outcomeOf(intent);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError) {
+      const { errors } = stripeSdk();
+      if (error instanceof errors.StripeCardError) {
         const intentId = (error.raw as { payment_intent?: { id?: string } }).payment_intent?.id ?? null;
         return { status: "failed", providerPaymentId: intentId, message: error.message };
       }
       // The request may have reached Stripe and charged the card: only the answer is missing.
-      if (
-        error instanceof Stripe.errors.StripeConnectionError ||
-        error instanceof Stripe.errors.StripeAPIError
-      ) {
+      if (error instanceof errors.StripeConnectionError || error instanceof errors.StripeAPIError) {
         return { status: "unconfirmed", reason: error.message };
       }
       throw error;

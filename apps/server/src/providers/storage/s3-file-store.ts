@@ -1,11 +1,4 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { type FileStore, isValidFileKey, type StoredObject } from "./file-store";
 
 export interface S3Settings {
@@ -22,18 +15,32 @@ export interface S3Settings {
 }
 
 /** Files in an S3-compatible bucket, for deployments with more than one server process. */
-export class S3FileStore implements FileStore {
-  private readonly client: S3Client;
+type S3Sdk = typeof import("@aws-sdk/client-s3");
 
-  constructor(private readonly settings: S3Settings) {
-    this.client = new S3Client({
-      region: settings.region,
-      forcePathStyle: settings.forcePathStyle,
-      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      ...(settings.accessKeyId && settings.secretAccessKey
-        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-        : {}),
+export class S3FileStore implements FileStore {
+  private connection: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
+  private client: S3Client | undefined;
+
+  constructor(private readonly settings: S3Settings) {}
+
+  /**
+   * The AWS SDK is loaded on first use rather than with the server, which starts without it unless
+   * a bucket is configured and used (issue 16: start-up time).
+   */
+  private connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
+    this.connection ??= import("@aws-sdk/client-s3").then((sdk) => {
+      const { settings } = this;
+      this.client = new sdk.S3Client({
+        region: settings.region,
+        forcePathStyle: settings.forcePathStyle,
+        ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+        ...(settings.accessKeyId && settings.secretAccessKey
+          ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+          : {}),
+      });
+      return { sdk, client: this.client };
     });
+    return this.connection;
   }
 
   private objectKey(key: string): string {
@@ -42,8 +49,9 @@ export class S3FileStore implements FileStore {
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.settings.bucket,
         Key: this.objectKey(key),
         Body: data,
@@ -53,31 +61,35 @@ export class S3FileStore implements FileStore {
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
+    const { sdk, client } = await this.connect();
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+      const answer = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
       );
       const bytes = await answer.Body?.transformToByteArray();
       if (!bytes) return undefined;
       return { data: Buffer.from(bytes), contentType: answer.ContentType ?? "application/octet-stream" };
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return undefined;
+      if (error instanceof sdk.NoSuchKey || (error as { name?: string }).name === "NoSuchKey")
+        return undefined;
       throw error;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(
-      new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
     );
   }
 
   /** The bucket exists and these credentials reach it (HeadBucket needs no object to exist). */
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.HeadBucketCommand({ Bucket: this.settings.bucket }));
   }
 
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }

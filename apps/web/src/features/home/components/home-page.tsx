@@ -1,5 +1,3 @@
-import "@mantine/charts/styles.css";
-import { BarChart, PieChart } from "@mantine/charts";
 import { Anchor, Box, Grid, Group, Paper, Select, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
 import {
   backgroundRemovalFeature,
@@ -10,7 +8,7 @@ import {
 import { IconChartBar } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
@@ -32,6 +30,9 @@ import {
   type YearMonth,
 } from "../lib/usage";
 import { MonthPicker } from "./month-picker";
+
+const BarChart = lazy(async () => ({ default: (await import("./usage-charts")).BarChart }));
+const PieChart = lazy(async () => ({ default: (await import("./usage-charts")).PieChart }));
 
 function currentMonth(): YearMonth {
   const now = new Date();
@@ -155,18 +156,20 @@ export function HomePage() {
             </EmptyState>
           ) : (
             <Box data-testid="usage-chart">
-              <BarChart
-                h={300}
-                data={daily.data}
-                dataKey="day"
-                series={daily.series}
-                type="stacked"
-                withLegend={daily.series.length > 1}
-                tickLine="y"
-                gridAxis="y"
-                barProps={{ radius: 2 }}
-                maxBarWidth={22}
-              />
+              <Suspense fallback={<Skeleton h={300} />}>
+                <BarChart
+                  h={300}
+                  data={daily.data}
+                  dataKey="day"
+                  series={daily.series}
+                  type="stacked"
+                  withLegend={daily.series.length > 1}
+                  tickLine="y"
+                  gridAxis="y"
+                  barProps={{ radius: 2 }}
+                  maxBarWidth={22}
+                />
+              </Suspense>
             </Box>
           )}
         </Paper>
@@ -244,13 +247,15 @@ export function HomePage() {
                   Cost breakdown
                 </Title>
                 <Group justify="center" gap="xl" wrap="wrap" data-testid="usage-pie">
-                  <PieChart
-                    data={slices}
-                    size={180}
-                    withTooltip
-                    tooltipDataSource="segment"
-                    strokeWidth={pieStrokeWidth(slices.length)}
-                  />
+                  <Suspense fallback={<Skeleton h={180} w={180} circle />}>
+                    <PieChart
+                      data={slices}
+                      size={180}
+                      withTooltip
+                      tooltipDataSource="segment"
+                      strokeWidth={pieStrokeWidth(slices.length)}
+                    />
+                  </Suspense>
                   <Stack gap={6}>
                     {slices.map((slice) => (
                       <Group key={slice.name} gap={8} wrap="nowrap">

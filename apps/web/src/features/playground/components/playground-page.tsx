@@ -13,41 +13,76 @@ import {
   transcriptionFeature,
   upscalingFeature,
 } from "@prism/contract";
-import type { ComponentType } from "react";
+import { type ComponentType, lazy, Suspense } from "react";
 import { useLocation } from "react-router";
 import { NotFoundPage } from "../../../app/not-found-page";
-import { BackgroundRemovalPage } from "./background-removal-page";
-import { FaceSwappingPage } from "./face-swapping-page";
-import { GenerativeFillPage } from "./generative-fill-page";
-import { IdentityInpaintingPage } from "./identity-inpainting-page";
-import { ImageExtensionPage } from "./image-extension-page";
-import { ImageGenerationPage } from "./image-generation-page";
-import { ObjectRemovalPage } from "./object-removal-page";
-import { PegasusGenerationPage } from "./pegasus-generation-page";
-import { PegasusTrainingPage } from "./pegasus-training-page";
-import { ReimaginePage } from "./reimagine-page";
-import { SpeechToTextPage } from "./speech-to-text-page";
-import { TextRemovalPage } from "./text-removal-page";
-import { UpscalingPage } from "./upscaling-page";
+import { PageLoader } from "../../../components/full-page-loader";
+
+/**
+ * Each screen is its own chunk, fetched when its route is first opened: the mask editor, the upload
+ * dropzone, the lightbox and the before/after slider reach only the screens that use them (issue 16).
+ */
+function lazyScreen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
 
 /**
  * The route module of every playground route (the router maps all of FEATURES here): one screen per
  * feature, chosen by route.
  */
 const SCREENS: Record<string, ComponentType> = {
-  [backgroundRemovalFeature.playgroundRoute]: BackgroundRemovalPage,
-  [upscalingFeature.playgroundRoute]: UpscalingPage,
-  [textRemovalFeature.playgroundRoute]: TextRemovalPage,
-  [imageExtensionFeature.playgroundRoute]: ImageExtensionPage,
-  [imageGenerationFeature.playgroundRoute]: ImageGenerationPage,
-  [pegasusGenerationFeature.playgroundRoute]: PegasusGenerationPage,
-  [pegasusTrainingFeature.playgroundRoute]: PegasusTrainingPage,
-  [objectRemovalFeature.playgroundRoute]: ObjectRemovalPage,
-  [generativeFillFeature.playgroundRoute]: GenerativeFillPage,
-  [faceSwappingFeature.playgroundRoute]: FaceSwappingPage,
-  [reimagineFeature.playgroundRoute]: ReimaginePage,
-  [identityInpaintingFeature.playgroundRoute]: IdentityInpaintingPage,
-  [transcriptionFeature.playgroundRoute]: SpeechToTextPage,
+  [backgroundRemovalFeature.playgroundRoute]: lazyScreen(
+    () => import("./background-removal-page"),
+    (m) => m.BackgroundRemovalPage,
+  ),
+  [upscalingFeature.playgroundRoute]: lazyScreen(
+    () => import("./upscaling-page"),
+    (m) => m.UpscalingPage,
+  ),
+  [textRemovalFeature.playgroundRoute]: lazyScreen(
+    () => import("./text-removal-page"),
+    (m) => m.TextRemovalPage,
+  ),
+  [imageExtensionFeature.playgroundRoute]: lazyScreen(
+    () => import("./image-extension-page"),
+    (m) => m.ImageExtensionPage,
+  ),
+  [imageGenerationFeature.playgroundRoute]: lazyScreen(
+    () => import("./image-generation-page"),
+    (m) => m.ImageGenerationPage,
+  ),
+  [pegasusGenerationFeature.playgroundRoute]: lazyScreen(
+    () => import("./pegasus-generation-page"),
+    (m) => m.PegasusGenerationPage,
+  ),
+  [pegasusTrainingFeature.playgroundRoute]: lazyScreen(
+    () => import("./pegasus-training-page"),
+    (m) => m.PegasusTrainingPage,
+  ),
+  [objectRemovalFeature.playgroundRoute]: lazyScreen(
+    () => import("./object-removal-page"),
+    (m) => m.ObjectRemovalPage,
+  ),
+  [generativeFillFeature.playgroundRoute]: lazyScreen(
+    () => import("./generative-fill-page"),
+    (m) => m.GenerativeFillPage,
+  ),
+  [faceSwappingFeature.playgroundRoute]: lazyScreen(
+    () => import("./face-swapping-page"),
+    (m) => m.FaceSwappingPage,
+  ),
+  [reimagineFeature.playgroundRoute]: lazyScreen(
+    () => import("./reimagine-page"),
+    (m) => m.ReimaginePage,
+  ),
+  [identityInpaintingFeature.playgroundRoute]: lazyScreen(
+    () => import("./identity-inpainting-page"),
+    (m) => m.IdentityInpaintingPage,
+  ),
+  [transcriptionFeature.playgroundRoute]: lazyScreen(
+    () => import("./speech-to-text-page"),
+    (m) => m.SpeechToTextPage,
+  ),
 };
 
 export function PlaygroundPage() {
@@ -55,5 +90,10 @@ export function PlaygroundPage() {
   const route = pathname.replace(/\/+$/, "");
   const Screen = SCREENS[route];
   // Keyed by route so moving between two screens never carries one's inputs or history into the other.
-  return Screen ? <Screen key={route} /> : <NotFoundPage />;
+  if (!Screen) return <NotFoundPage />;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Screen key={route} />
+    </Suspense>
+  );
 }
