@@ -27,6 +27,7 @@ import {
   REIMAGINE_DENOISE_MAX,
   REIMAGINE_DENOISE_MIN,
   REIMAGINE_DENOISE_STEP,
+  TRAINING_EXPECTED_MINUTES,
   TRAINING_MAX_IMAGES,
   TRAINING_MIN_IMAGES,
 } from "./limits";
@@ -451,7 +452,7 @@ export const pegasusTrainingFeature = defineFeature({
   name: "AI Clone Training",
   orderPos: 110,
   color: "#f783ac",
-  description: "Trains an AI Clone of a person from 10 to 15 photos; training takes 30 minutes or more.",
+  description: `Trains an AI Clone of a person from ${TRAINING_MIN_IMAGES} to ${TRAINING_MAX_IMAGES} photos; training takes ${TRAINING_EXPECTED_MINUTES} minutes or more.`,
   inputs: {
     files: [
       imageFile("images", "Photos of the person, each resized so its short side is 1024 px.", {

@@ -102,7 +102,8 @@ export const VERIFICATION_CODE_TTL_MS = 15 * MINUTE_MS;
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 5;
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Our choice: how long an invitation link stays valid. */
-export const INVITATION_TTL_MS = 7 * DAY_MS;
+export const INVITATION_TTL_DAYS = 7;
+export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 /** Our choice: how many addresses one invite may carry. */
 export const INVITE_MAX_EMAILS = 50;
 /** Our choice: invitations (one per address) one member may send per hour, across organizations. */
@@ -211,6 +212,10 @@ export function resolutionLabel(width: number, height: number): string {
 // Uploads (001 §5, §9).
 // ---------------------------------------------------------------------------------------------------
 
+/** Limits in bytes and pixels are shown to people in binary megabytes and megapixels. */
+export const BYTES_PER_MB = 1_048_576;
+export const PIXELS_PER_MEGAPIXEL = 1_048_576;
+
 /** 30 MB. */
 export const MAX_IMAGE_BYTES = 31_457_280;
 /** 16 megapixels. */
@@ -251,6 +256,8 @@ export const ACCEPTED_AUDIO_MIME_TYPES = [
 
 /** Stored images have a thumbnail at the same URL with this suffix before the extension. */
 export const THUMBNAIL_SUFFIX = "_thumb";
+/** A thumbnail fits in a square of this many pixels. */
+export const THUMBNAIL_MAX_SIDE = 320;
 
 // ---------------------------------------------------------------------------------------------------
 // AI Clone training (001 §5).

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "./errors";
 import {
+  BYTES_PER_MB,
   COST_DECIMALS,
   MAX_AUDIO_BYTES,
   MAX_AUDIO_SECONDS,
@@ -8,6 +9,9 @@ import {
   MAX_RECHARGE_USD,
   MAX_UPSCALE_PIXELS,
   MIN_RECHARGE_USD,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PIXELS_PER_MEGAPIXEL,
   RESTART_RETRY_AFTER_SECONDS,
   usdToMicros,
 } from "./limits";
@@ -27,13 +31,13 @@ export interface TitledMessage {
 // Password rules (000 §5, 001 §5).
 // ---------------------------------------------------------------------------------------------------
 
-export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters long.";
+export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
 export const PASSWORD_TOO_WEAK =
   "Password must include at least one uppercase letter, one lowercase letter, one number, and one special character.";
 export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match.";
 export const PASSWORD_STRONG = "Password is strong!";
 /** Ours: the spec sets no maximum; the server bounds hashing work. */
-export const PASSWORD_TOO_LONG = "Password must be at most 256 characters long.";
+export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
 
 // ---------------------------------------------------------------------------------------------------
 // Sign-up, sign-in and recovery validation (000 §5).
@@ -117,6 +121,8 @@ export const PASSWORD_CHANGED = "Password Changed!";
 export const TRAINING_STARTED = "Training has started!";
 export const CODE_COPIED = "Code copied to clipboard!";
 export const INVITATION_CONFIRMED = "Invitation Confirmed";
+/** Ours: an invitation that was revoked, used, expired or sent to another email. */
+export const INVITATION_INVALID = "This invitation is no longer valid.";
 
 // ---------------------------------------------------------------------------------------------------
 // Session and sign-in feedback (ours: the spec has no wording for these).
@@ -196,8 +202,6 @@ export const NEEDS_MODEL_SERVER_BADGE = "Needs a model server";
 export const UNAVAILABLE_BADGE = "Unavailable";
 export const IMAGE_SIZE_LIMIT_TITLE = "Image Size Limit Exceeded";
 
-const BYTES_PER_MB = 1_048_576;
-const PIXELS_PER_MEGAPIXEL = 1_048_576;
 const IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / PIXELS_PER_MEGAPIXEL;
 const IMAGE_PIXELS_LIMIT_SENTENCE = `The uploaded image exceeds the ${IMAGE_MEGAPIXELS} Megapixel limit.`;
 
@@ -388,8 +392,6 @@ export const ERROR_DIALOGS = {
   logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
 } as const satisfies Record<string, TitledMessage>;
 
-export type ErrorDialogName = keyof typeof ERROR_DIALOGS;
-
 /** Confirm dialog titles of history deletes (001 §8). */
 export const DELETE_IMAGE_TITLE = "Delete Image";
 export const DELETE_AI_CLONE_TITLE = "Delete AI Clone";
@@ -398,6 +400,18 @@ export const DELETE_TRANSCRIPTION_TITLE = "Delete Transcription";
 // ---------------------------------------------------------------------------------------------------
 // The human text the server sends with each error code when it has nothing more specific.
 // ---------------------------------------------------------------------------------------------------
+
+/** Ends every refusal of a feature call that was refunded (or never reserved). */
+export const NOT_CHARGED = "You were not charged for it.";
+/** A failed feature call: the provider's or our reason, then that nothing was charged. */
+export function notChargedText(reason: string): string {
+  return `${reason} ${NOT_CHARGED}`;
+}
+/** Why a feature call failed when its input files could not be written to the file store. */
+export const FILES_NOT_STORED_REASON = "The uploaded files could not be stored.";
+export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);
+/** The reason of a failed feature call when the provider gave none. */
+export const CALL_NOT_COMPLETED_REASON = "The request could not be completed.";
 
 export const ERROR_MESSAGES = {
   "invalid-input": "The request is not valid.",
@@ -410,7 +424,7 @@ export const ERROR_MESSAGES = {
   "invalid-reset-code": INVALID_VERIFICATION_CODE,
   "email-credentials-not-found":
     "Unable to retrieve email from the identity provider. Please try again or contact support.",
-  "invitation-invalid": "This invitation is no longer valid.",
+  "invitation-invalid": INVITATION_INVALID,
   unauthenticated: "You are not signed in.",
   "invalid-credentials": INVALID_PASSWORD,
   "invalid-api-key": "The API key is missing or not valid.",
@@ -444,9 +458,9 @@ export const ERROR_MESSAGES = {
   "too-many-requests": "Too many requests. Please wait a moment and try again.",
   "recaptcha-failed": RECAPTCHA_FAILED,
   "internal-error": GENERIC_ERROR,
-  "feature-failed": "The request could not be completed. You were not charged for it.",
+  "feature-failed": notChargedText(CALL_NOT_COMPLETED_REASON),
   "feature-unavailable": "This feature is not available right now.",
-  "feature-timeout": "The request took too long and was stopped. You were not charged for it.",
+  "feature-timeout": notChargedText("The request took too long and was stopped."),
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
 } as const satisfies Record<ErrorCode, string>;
 

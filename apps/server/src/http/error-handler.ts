@@ -1,11 +1,11 @@
-import type { ErrorBody, ErrorCode } from "@prism/contract";
+import { type ErrorBody, type ErrorCode, errorMessageOf } from "@prism/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
 import { AppError } from "../errors";
 
 /** Fastify's own 4xx errors, mapped onto the contract's codes so clients see one error shape. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: "malformed-json", message: "The request body is not valid JSON." },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "malformed-json", message: errorMessageOf("malformed-json") },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: "malformed-json",
     message: "The request body is empty; send a JSON object.",
@@ -47,7 +47,7 @@ function toAppError(error: unknown): AppError | undefined {
     return new AppError(known.code, known.message);
   }
   if (fastifyError.statusCode === 429) {
-    return new AppError("rate-limited", "Too many requests. Please wait a moment and try again.");
+    return new AppError("rate-limited", errorMessageOf("rate-limited"));
   }
   if (fastifyError.statusCode === 413)
     return new AppError("payload-too-large", "The request body is too large.");

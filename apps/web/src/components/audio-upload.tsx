@@ -42,8 +42,7 @@ export function AudioUpload({ input, label, value, onChange, disabled, onRejecte
     onRejected,
   );
 
-  const minutes = input.maxSeconds ? Math.round(input.maxSeconds / 60) : null;
-  const hint = formatUploadHint(input, minutes ? `${minutes} minutes` : null);
+  const hint = formatUploadHint(input);
 
   return (
     <UploadField

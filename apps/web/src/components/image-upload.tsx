@@ -31,8 +31,7 @@ export function ImageUpload({ input, label, value, onChange, disabled, onRejecte
     onRejected,
   );
 
-  const megapixels = input.maxPixels ? Math.round(input.maxPixels / 1_048_576) : null;
-  const hint = formatUploadHint(input, megapixels ? `${megapixels} megapixels` : null);
+  const hint = formatUploadHint(input);
 
   return (
     <UploadField

@@ -1,20 +1,23 @@
 import "@mantine/dropzone/styles.css";
 import { ActionIcon, Stack, Text, Tooltip } from "@mantine/core";
 import { Dropzone, type FileRejection } from "@mantine/dropzone";
-import type { FileInput, TitledMessage } from "@prism/contract";
+import { BYTES_PER_MB, type FileInput, PIXELS_PER_MEGAPIXEL, type TitledMessage } from "@prism/contract";
 import { IconUpload, IconX, type TablerIcon } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { escapeHtml } from "../lib/html";
 import { openInfoModal } from "./overlays/modals";
 
-const BYTES_PER_MEGABYTE = 1_048_576;
-
 /** The upload limits line of a file input, e.g. "JPG, PNG · up to 30 MB and 16 megapixels". */
-export function formatUploadHint(input: FileInput, extraLimit: string | null): string {
+export function formatUploadHint(input: FileInput): string {
+  const extraLimit = input.maxPixels
+    ? `${Math.round(input.maxPixels / PIXELS_PER_MEGAPIXEL)} megapixels`
+    : input.maxSeconds
+      ? `${Math.round(input.maxSeconds / 60)} minutes`
+      : null;
   const formats = input.acceptedExtensions
     .map((extension) => extension.replace(/^\./, "").toUpperCase())
     .join(", ");
-  const megabytes = Math.round(input.maxBytes / BYTES_PER_MEGABYTE);
+  const megabytes = Math.round(input.maxBytes / BYTES_PER_MB);
   return `${formats} · up to ${megabytes} MB${extraLimit ? ` and ${extraLimit}` : ""}`;
 }
 

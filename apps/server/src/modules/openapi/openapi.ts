@@ -15,6 +15,7 @@ import {
   NEEDS_MODEL_SERVER_BADGE,
   pegasusTrainingFeature,
   statusOf,
+  THUMBNAIL_MAX_SIDE,
   THUMBNAIL_SUFFIX,
   TRAINING_EXPECTED_MINUTES,
   trainingResultSchema,
@@ -456,7 +457,7 @@ function fileDownloadOperation(): JsonObject {
       "The URLs are paths on this origin (`/v1/files/...`), or absolute URLs when the deployment has its",
       "public address configured. Images are PNG or JPEG; add `" +
         THUMBNAIL_SUFFIX +
-        "` to an image's URL for a WebP thumbnail of at most 320 px. Audio inputs are returned as uploaded.",
+        `\` to an image's URL for a WebP thumbnail of at most ${THUMBNAIL_MAX_SIDE} px. Audio inputs are returned as uploaded.`,
     ].join("\n"),
     tags: [TAGS.files.name],
     security: [{ [SECURITY_SCHEME]: [] }],

@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import type { Mailer } from "../../providers/mail/mailer";
 import { autoRechargeFailedMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
+import { NOT_FOUND_ORGANIZATION } from "../access/access.service";
 import { issueDocument } from "../invoices/invoices.service";
 import { credit } from "../ledger/ledger.service";
 
@@ -71,7 +72,7 @@ export async function getPaymentInfo(
 
 async function loadOrganization(db: Executor, organizationId: string) {
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
-  if (!organization) throw new AppError("not-found", "Organization not found.");
+  if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   return organization;
 }
 

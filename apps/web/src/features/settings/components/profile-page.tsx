@@ -13,6 +13,7 @@ import {
   ERROR_DIALOGS,
   LOGOUT_ALL_SESSIONS_CONFIRM,
   PASSWORD_CHANGED,
+  PASSWORD_MIN_LENGTH,
   PROFILE_UPDATED,
   REQUIRED_FIELDS_MISSING,
 } from "@prism/contract";
@@ -228,7 +229,7 @@ export function ProfilePage() {
         </Section>
         <Section
           title="Change Password"
-          description="Use at least 8 characters with an uppercase letter, a lowercase letter, a number and a special character."
+          description={`Use at least ${PASSWORD_MIN_LENGTH} characters with an uppercase letter, a lowercase letter, a number and a special character.`}
           icon={<IconLock size={18} aria-hidden />}
         >
           <ChangePasswordForm />
