@@ -28,7 +28,8 @@ export const BALANCE_POLL_ATTEMPTS = 5;
 export const BALANCE_POLL_INTERVAL_MS = 2_000;
 
 const MICROS_PER_USD_BIG = 1_000_000n;
-const MICRO_DIGITS = 6;
+/** Micro-dollars have six decimal digits. */
+export const MICRO_DIGITS = 6;
 
 /**
  * Converts dollars to integer micro-dollars, rounding half away from zero on the decimal value the

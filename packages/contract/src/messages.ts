@@ -1,5 +1,6 @@
 import type { ErrorCode } from "./errors";
 import {
+  BALANCE_DECIMALS,
   BYTES_PER_MB,
   COST_DECIMALS,
   MAX_AUDIO_BYTES,
@@ -8,6 +9,7 @@ import {
   MAX_IMAGE_PIXELS,
   MAX_RECHARGE_USD,
   MAX_UPSCALE_PIXELS,
+  MICRO_DIGITS,
   MIN_RECHARGE_USD,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -166,20 +168,33 @@ export function rechargeConfirmText(amount: number | string): string {
   return `Are you sure you want to recharge $${amount}?`;
 }
 
-/** The price line of the edit screens, e.g. "$0.010 will be charged". */
-const MICROS_PER_SHOWN_DIGIT = 10n ** BigInt(6 - COST_DECIMALS);
-
 /**
- * A cost with 3 decimals (001 §9), rounded half up on its exact micro-dollars: `toFixed` alone would
- * show $0.0375 as $0.037 because its binary value is just below it.
+ * "$1,234.568" / "-$3.00": micro-dollars with a number of decimals, rounded half away from zero on the
+ * exact integer. Every amount a person sees goes through here: `toFixed` on a float would show $0.0375
+ * as $0.037 because its binary value is just below it.
  */
-export function formatCost(priceUsd: number): string {
-  const micros = usdToMicros(priceUsd);
-  const shown = (micros + MICROS_PER_SHOWN_DIGIT / 2n) / MICROS_PER_SHOWN_DIGIT;
-  const digits = shown.toString().padStart(COST_DECIMALS + 1, "0");
-  return `$${digits.slice(0, -COST_DECIMALS)}.${digits.slice(-COST_DECIMALS)}`;
+export function formatMicros(micros: bigint, decimals: number): string {
+  const negative = micros < 0n;
+  const magnitude = negative ? -micros : micros;
+  const perShownDigit = 10n ** BigInt(MICRO_DIGITS - decimals);
+  const shown = (magnitude + perShownDigit / 2n) / perShownDigit;
+  const digits = shown.toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+$)/g, ",");
+  const fraction = decimals > 0 ? `.${digits.slice(-decimals)}` : "";
+  return `${negative && shown !== 0n ? "-" : ""}$${whole}${fraction}`;
 }
 
+/** A cost with 3 decimals (001 §9): per-call prices and usage costs. */
+export function formatCost(priceUsd: number): string {
+  return formatMicros(usdToMicros(priceUsd), COST_DECIMALS);
+}
+
+/** Dollars with 2 decimals (000 §9): balances, invoices, recharge amounts. */
+export function formatBalance(usd: number): string {
+  return formatMicros(usdToMicros(usd), BALANCE_DECIMALS);
+}
+
+/** The price line of the edit screens, e.g. "$0.010 will be charged". */
 export function chargeNoticeText(priceUsd: number): string {
   return `${formatCost(priceUsd)} will be charged`;
 }

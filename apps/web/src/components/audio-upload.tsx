@@ -1,5 +1,5 @@
 import { Group, Paper, Stack, Text, ThemeIcon } from "@mantine/core";
-import type { FileInput, TitledMessage } from "@prism/contract";
+import { BYTES_PER_MB, type FileInput, type TitledMessage } from "@prism/contract";
 import { IconFileMusic, IconMusic } from "@tabler/icons-react";
 import { checkAudioUpload } from "../features/playground/lib/audio-checks";
 import { formatDuration } from "../features/playground/lib/transcription";
@@ -23,7 +23,7 @@ export interface AudioUploadProps {
 }
 
 function formatMegabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+  return `${(bytes / BYTES_PER_MB).toFixed(1)} MB`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   type BodyField,
+  COST_DECIMALS,
   calls,
   ERROR_CODES,
   type ErrorCode,
@@ -9,9 +10,11 @@ import {
   type FeatureCallResponse,
   type FileInput,
   featureCallResponse,
+  formatMicros,
   type GetTrainedIdentitiesResponse,
   IDENTITY_REQUEST_HEADER,
   MODEL_SERVERS_DOCS_ANCHOR,
+  microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
   pegasusTrainingFeature,
   statusOf,
@@ -269,7 +272,7 @@ const UNIT_TEXT: Record<Feature["billing"]["unit"], string> = {
 };
 
 export function usd(micros: number): string {
-  return `$${(micros / 1_000_000).toFixed(3)}`;
+  return formatMicros(BigInt(micros), COST_DECIMALS);
 }
 
 export function priceText(feature: Feature): string {
@@ -663,9 +666,9 @@ function operationOf(feature: Feature): JsonObject {
       id: feature.id,
       billing: {
         unit: feature.billing.unit,
-        defaultPrice: feature.billing.defaultPriceMicros / 1_000_000,
+        defaultPrice: microsToUsd(feature.billing.defaultPriceMicros),
         ...("identityPriceMicros" in feature.billing
-          ? { identityPrice: feature.billing.identityPriceMicros / 1_000_000 }
+          ? { identityPrice: microsToUsd(feature.billing.identityPriceMicros) }
           : {}),
         text: priceText(feature),
       },

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import {
   type Autorecharge,
+  BALANCE_DECIMALS,
   DEFAULT_AUTORECHARGE,
+  formatMicros,
   microsToUsd,
   PAYMENT_METHOD_REQUIRED,
   PAYMENT_UNCONFIRMED,
@@ -289,7 +291,7 @@ export async function chargeOrganization(
     paymentMethodId: method.providerPaymentMethodId,
     amountMicros: input.amountMicros,
     idempotencyKey: `recharge-${payment.id}`,
-    description: `${input.kind === "auto" ? "Auto recharge" : "Recharge"} of $${microsToUsd(input.amountMicros).toFixed(2)}`,
+    description: `${input.kind === "auto" ? "Auto recharge" : "Recharge"} of ${formatMicros(input.amountMicros, BALANCE_DECIMALS)}`,
   });
   if (outcome.status === "unconfirmed") {
     deps.log?.warn(

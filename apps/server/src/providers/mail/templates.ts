@@ -1,4 +1,4 @@
-import { INVITATION_TTL_DAYS } from "@prism/contract";
+import { formatBalance, INVITATION_TTL_DAYS } from "@prism/contract";
 import type { MailMessage } from "./mailer";
 
 export const PRODUCT_NAME = "Prism";
@@ -100,7 +100,7 @@ export function autoRechargeFailedMail(
   reason: string,
 ): MailMessage {
   const subject = `Auto recharge failed for ${organizationName}`;
-  const amount = `$${amountUsd.toFixed(2)}`;
+  const amount = formatBalance(amountUsd);
   return {
     to,
     subject,
