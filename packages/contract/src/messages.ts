@@ -95,6 +95,8 @@ export const GRANT_NOT_HELD_NOTE = `Greyed-out boxes are rights you do not hold.
 export const ARCHIVE_LAST_PROJECT =
   "At least one project is required within the organization. Please create a new project before archiving this one.";
 export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
+/** Ours (Stripe's wording): the card form and the sandbox provider refuse a number failing its checks. */
+export const CARD_NUMBER_INVALID = "Your card number is invalid.";
 /** Ours: a member may give others only the rights they hold themself (the owner holds all). */
 export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
 /** Ours: the playground, its history and its files need the organization's playground permission. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { CARD_NUMBER_INVALID, cardSecurityCodeLength, detectCardNetwork, passesLuhn } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { sandboxSetupIntents } from "../../db/schema";
-import { detectCardBrand, passesLuhn } from "./card-rules";
 import {
   type CardDetails,
   type ChargeOutcome,
@@ -66,15 +66,14 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     const intent = rows[0];
     if (!intent)
       throw new PaymentProviderError("This card setup has expired. Please try again.", "not-found");
-    if (!passesLuhn(input.number)) throw new PaymentProviderError("Your card number is invalid.", "invalid");
+    if (!passesLuhn(input.number)) throw new PaymentProviderError(CARD_NUMBER_INVALID, "invalid");
     const now = new Date();
     const expired =
       input.expYear < now.getUTCFullYear() ||
       (input.expYear === now.getUTCFullYear() && input.expMonth < now.getUTCMonth() + 1);
     if (expired) throw new PaymentProviderError("Your card has expired.", "invalid");
-    const brand = detectCardBrand(input.number);
-    const cvcLength = brand === "american express" ? 4 : 3;
-    if (!new RegExp(`^\\d{${cvcLength}}$`).test(input.cvc)) {
+    const brand = detectCardNetwork(input.number);
+    if (!new RegExp(`^\\d{${cardSecurityCodeLength(brand)}}$`).test(input.cvc)) {
       throw new PaymentProviderError("Your card's security code is invalid.", "invalid");
     }
     if (DECLINED_AT_SETUP.has(input.number))
