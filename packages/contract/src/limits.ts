@@ -316,5 +316,9 @@ export const PROJECT_HEADER = "x-authorization-project";
 export const IDENTITY_REQUEST_HEADER = "x-authorization-identity-request-id";
 /** API users authenticate feature calls with `Authorization: Bearer <key>` (DESIGN.md §1). */
 export const API_KEY_HEADER = "authorization";
+/** Every API key starts with this, so secret scanners can recognise a leaked one. */
+export const API_KEY_PREFIX = "psk_";
+/** The product's name in mails, invoices, page titles and the API reference. */
+export const PRODUCT_NAME = "Prism";
 /** Retry-After (seconds) on a feature call refused while a server drains for a restart. */
 export const RESTART_RETRY_AFTER_SECONDS = 5;

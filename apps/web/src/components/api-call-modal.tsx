@@ -1,6 +1,6 @@
 import { Button, Code, Group, ScrollArea, Stack, Tabs, Text } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
+import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import type { Snippet } from "../features/playground/lib/snippets";
@@ -87,7 +87,7 @@ export function openApiCallModal(snippets: readonly Snippet[]): void {
   const modalId = `api-call-${Date.now()}`;
   modals.open({
     modalId,
-    title: "API Call Details",
+    title: API_CALL_DETAILS_TITLE,
     size: "xl",
     centered: true,
     children: <ApiCallDetails snippets={snippets} onClose={() => modals.close(modalId)} />,

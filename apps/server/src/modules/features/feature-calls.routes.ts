@@ -9,6 +9,7 @@ import {
   MAX_IMAGE_BYTES,
   microsToUsd,
   PROJECT_HEADER,
+  THUMBNAIL_SUFFIX,
   TRAINING_MAX_IMAGES,
 } from "@prism/contract";
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
@@ -246,7 +247,7 @@ export function registerFeatureRoutes(
       deleted.responseFile,
     ].filter((key): key is string => Boolean(key));
     await Promise.all(
-      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}_thumb`)]),
+      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}${THUMBNAIL_SUFFIX}`)]),
     );
     return {};
   });

@@ -1,4 +1,5 @@
 import {
+  API_KEY_PREFIX,
   type BodyField,
   COST_DECIMALS,
   calls,
@@ -16,6 +17,7 @@ import {
   MODEL_SERVERS_DOCS_ANCHOR,
   microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
+  PRODUCT_NAME,
   pegasusTrainingFeature,
   statusOf,
   THUMBNAIL_MAX_SIDE,
@@ -97,7 +99,7 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   401: {
     name: "Unauthorized",
-    meaning: "No credentials, or the API key is unknown or revoked. Send `Authorization: Bearer psk_...`.",
+    meaning: `No credentials, or the API key is unknown or revoked. Send \`Authorization: Bearer ${API_KEY_PREFIX}...\`.`,
   },
   402: {
     name: "PaymentRequired",
@@ -522,7 +524,7 @@ function fileDownloadOperation(): JsonObject {
 /** The features the builtin CPU engine cannot run: they need a model server (or an OpenAI-compatible API). */
 function modelServerGuide(): string {
   return [
-    "Some features need an AI model on a GPU. Prism runs them on a **model server**: an HTTP service",
+    `Some features need an AI model on a GPU. ${PRODUCT_NAME} runs them on a **model server**: an HTTP service`,
     "you run next to the console (a ComfyUI workflow behind a small adapter, a diffusers or",
     "faster-whisper script...) that speaks Prism's model-server protocol. The console does everything",
     "else: keys, validation, billing, storage, history and refunds. Until one is connected, those features",
@@ -775,12 +777,12 @@ function infoDescription(): string {
     (feature) => `| ${feature.name} | \`POST ${feature.endpoint}\` | ${priceText(feature)} |`,
   );
   return [
-    "The Prism API runs the image and speech features of the Prism console from your own code.",
+    `The ${PRODUCT_NAME} API runs the image and speech features of the ${PRODUCT_NAME} console from your own code.`,
     "",
     "### Authentication",
     "",
     "Create an API key in the console (**Project → API Keys**) and send it on every call:",
-    "`Authorization: Bearer psk_...`. A key belongs to one project; its calls are charged to that",
+    `\`Authorization: Bearer ${API_KEY_PREFIX}...\`. A key belongs to one project; its calls are charged to that`,
     "project's organization and appear in the project's history and usage.",
     "",
     "### Calls",
@@ -827,7 +829,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name]);
   return {
     openapi: "3.1.0",
-    info: { title: "Prism API", version: options.version ?? "1.0.0", description: infoDescription() },
+    info: {
+      title: `${PRODUCT_NAME} API`,
+      version: options.version ?? "1.0.0",
+      description: infoDescription(),
+    },
     servers: [{ url: "/" }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: Object.values(TAGS)
@@ -839,8 +845,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         [SECURITY_SCHEME]: {
           type: "http",
           scheme: "bearer",
-          bearerFormat: "psk_...",
-          description: "An API key created in the console: `Authorization: Bearer psk_...`.",
+          bearerFormat: `${API_KEY_PREFIX}...`,
+          description: `An API key created in the console: \`Authorization: Bearer ${API_KEY_PREFIX}...\`.`,
         },
       },
       schemas: {

@@ -1,7 +1,5 @@
-import { formatBalance, INVITATION_TTL_DAYS } from "@prism/contract";
+import { formatBalance, INVITATION_TTL_DAYS, PRODUCT_NAME } from "@prism/contract";
 import type { MailMessage } from "./mailer";
-
-export const PRODUCT_NAME = "Prism";
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);

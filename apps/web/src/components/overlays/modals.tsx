@@ -4,6 +4,7 @@ import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@pri
 import { IconSparkles } from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
+import { productName } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 
 // Promise-returning dialogs of the shell (spec 000 §2, 001 §2). Each settles exactly once, whichever
@@ -199,7 +200,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconSparkles size={30} aria-hidden />
       </ThemeIcon>
-      <Title order={3}>Welcome to Prism!</Title>
+      <Title order={3}>{`Welcome to ${productName()}!`}</Title>
       <Text size="sm" c="dimmed">
         Your account is ready. Add a payment method and top up your balance to start calling the image and
         speech APIs from the playground or your own code.

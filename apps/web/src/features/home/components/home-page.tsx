@@ -4,6 +4,7 @@ import { Anchor, Box, Grid, Group, Paper, Select, Skeleton, Stack, Table, Text, 
 import {
   backgroundRemovalFeature,
   ERROR_DIALOGS,
+  FEATURE_DROPDOWN_MAX_HEIGHT_PX,
   formatBillingUnits,
   statisticsQueryDate,
 } from "@prism/contract";
@@ -131,7 +132,7 @@ export function HomePage() {
                 value={activeFilter}
                 onChange={(value) => setFilter(value ?? ALL_FEATURES_VALUE)}
                 allowDeselect={false}
-                maxDropdownHeight={500}
+                maxDropdownHeight={FEATURE_DROPDOWN_MAX_HEIGHT_PX}
                 w={240}
                 disabled={empty}
                 comboboxProps={{ withinPortal: true }}

@@ -15,7 +15,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from "@mantine/core";
-import { GENERATION_ERROR_LABEL, HISTORY_EMPTY } from "@prism/contract";
+import { GENERATION_ERROR_LABEL, HISTORY_EMPTY, THUMBNAIL_SUFFIX } from "@prism/contract";
 import {
   IconAlertTriangle,
   IconArrowRight,
@@ -38,7 +38,7 @@ import { ElapsedTimer } from "./elapsed-timer";
 
 /** The stored thumbnail of a file URL (001 §2); local previews (blob:) have none. */
 export function thumbnailUrl(url: string): string {
-  return url.startsWith("blob:") || url.startsWith("data:") ? url : `${url}_thumb`;
+  return url.startsWith("blob:") || url.startsWith("data:") ? url : `${url}${THUMBNAIL_SUFFIX}`;
 }
 
 /** One picture of a row: an input file or the result. */

@@ -1,5 +1,5 @@
 import { Checkbox, Text } from "@mantine/core";
-import { textRemovalFeature } from "@prism/contract";
+import { TEXT_REMOVAL_HINT, textRemovalFeature } from "@prism/contract";
 import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { useIsProduction } from "../../../lib/env";
@@ -30,7 +30,7 @@ export function TextRemovalPage() {
       form={
         <>
           <Text size="sm" c="dimmed">
-            Select your image and click on Remove Texts to eliminate all text from it.
+            {TEXT_REMOVAL_HINT}
           </Text>
           <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
           {isProduction ? null : (
