@@ -74,6 +74,11 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export interface ErrorBody {
   error: ErrorCode;
   message: string;
+  /**
+   * The request field the refusal is about (a dotted path such as `city` or `cvc`), when it is about
+   * one: forms mark that field without reading the message.
+   */
+  field?: string;
   /** The request's id (also in the `x-request-id` header), for the user to quote to support. */
   requestId?: string;
 }

@@ -40,7 +40,10 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody):
 
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return new AppError("invalid-input", describeZodError(error));
+  if (error instanceof ZodError) {
+    const path = error.issues[0]?.path.join(".");
+    return new AppError("invalid-input", describeZodError(error), { field: path || undefined });
+  }
   const fastifyError = error as Partial<Pick<FastifyError, "code" | "statusCode" | "message">>;
   if (fastifyError.code && FASTIFY_CODES[fastifyError.code]) {
     const known = FASTIFY_CODES[fastifyError.code]!;
@@ -77,7 +80,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (appError.code === "service-unavailable") request.log.warn(appError.message);
       else if (appError.status >= 500) request.log.error({ err: error }, appError.message);
       reply.headers(appError.headers);
-      return sendError(reply, appError.status, { error: appError.code, message: appError.message });
+      return sendError(reply, appError.status, {
+        error: appError.code,
+        message: appError.message,
+        ...(appError.field ? { field: appError.field } : {}),
+      });
     }
     request.log.error({ err: error }, "unhandled error");
     return sendError(reply, 500, {

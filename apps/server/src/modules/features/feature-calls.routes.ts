@@ -137,6 +137,7 @@ export function registerFeatureRoutes(
         throw new AppError(
           "invalid-input",
           `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+          { field: issue?.path.join(".") || undefined },
         );
       }
       const body = parsed.data as Record<string, unknown>;

@@ -83,18 +83,21 @@ export async function startPaymentSetup(deps: MoneyDeps, organizationId: string)
   return deps.payments.startSetup(organization);
 }
 
-function toAppError(error: unknown): never {
+/** Rethrows a provider's refusal as the contract's error (naming the card field it is about). */
+export function rethrowPaymentProviderError(error: unknown): never {
   if (error instanceof PaymentProviderError) {
     if (error.kind === "declined") throw new AppError("card-declined", error.message);
     if (error.kind === "not-found") throw new AppError("not-found", error.message);
-    throw new AppError("invalid-input", error.message);
+    throw new AppError("invalid-input", error.message, { field: error.field });
   }
   throw error;
 }
 
 /** Saves the card of a confirmed setup intent, replacing the previous one. */
 export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string, setupIntentId: string) {
-  const saved = await deps.payments.finishSetup(organizationId, setupIntentId).catch(toAppError);
+  const saved = await deps.payments
+    .finishSetup(organizationId, setupIntentId)
+    .catch(rethrowPaymentProviderError);
   const [previous] = await deps.db
     .select()
     .from(paymentMethods)

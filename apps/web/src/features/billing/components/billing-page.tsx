@@ -76,7 +76,7 @@ function BillingForm({ organization }: { organization: Organization }) {
     } catch (error) {
       // The spec's dialog always; a refused field also gets its reason beside it ("City is required.").
       if (isApiError(error) && error.status === 400 && error.message) {
-        const refusal = describeBillingRefusal(error.message);
+        const refusal = describeBillingRefusal(error);
         setRefused(refusal.field ? { field: refusal.field, message: refusal.message } : null);
       }
       await showErrorDialog(ERROR_DIALOGS.updateBilling, error);

@@ -42,7 +42,7 @@ export async function callFeature(
   }
   if (!response.ok) {
     throw isErrorBody(body)
-      ? new ApiError(response.status, body.error, body.message)
+      ? new ApiError(response.status, body.error, body.message, body.field)
       : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
   }
   const parsed = featureCallResponse.safeParse(body);
