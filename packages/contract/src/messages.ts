@@ -311,6 +311,8 @@ export const TRAINING_NO_IDENTITY = "The model server did not return an identity
 // Sign-in and account errors (000 §8).
 // ---------------------------------------------------------------------------------------------------
 
+/** Ours: a console call made without a valid session. */
+export const SIGN_IN_REQUIRED = "Please sign in to continue.";
 export const GENERIC_ERROR = "An error occurred. Please try again later or contact support.";
 export const RECAPTCHA_FAILED = "Recaptcha check failed. Please try again.";
 export const INVALID_PASSWORD = "Invalid password";

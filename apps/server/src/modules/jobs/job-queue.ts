@@ -265,16 +265,3 @@ export class JobRetryLater extends Error {
     super("retry later");
   }
 }
-
-export async function pendingJobs(db: Database, kind: string) {
-  return db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, kind),
-        or(eq(jobs.status, "queued"), eq(jobs.status, "running")),
-        lte(jobs.createdAt, new Date()),
-      ),
-    );
-}

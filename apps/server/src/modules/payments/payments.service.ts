@@ -469,7 +469,3 @@ export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationI
   }
   return true;
 }
-
-export function newIdempotencyKey(): string {
-  return randomUUID();
-}
