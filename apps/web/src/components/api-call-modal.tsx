@@ -3,7 +3,17 @@ import { modals } from "@mantine/modals";
 import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
-import type { Snippet } from "../features/playground/lib/snippets";
+
+/** One language's code of a call, as the API Call Details modal shows it. */
+export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
+
+export interface Snippet {
+  language: SnippetLanguage;
+  label: string;
+  /** The highlighter's language name (Mantine CodeHighlight-style). */
+  syntax: string;
+  code: string;
+}
 
 /** Writes text to the clipboard, falling back to a hidden textarea where the async API is missing. */
 export async function copyText(text: string): Promise<void> {

@@ -1,12 +1,13 @@
 import { Box, Group, Image, Text } from "@mantine/core";
 import type { FileInput, TitledMessage } from "@prism/contract";
 import { IconPhoto } from "@tabler/icons-react";
-import { checkImageUpload } from "../features/playground/lib/upload-checks";
 import { formatUploadHint, RemoveButton, UploadField, useObjectUrl, useUploadCheck } from "./upload-dropzone";
 
 export interface ImageUploadProps {
   /** The catalog's file input: accepted types and the byte and pixel limits come from it. */
   input: FileInput;
+  /** The caller's checks of a dropped file against `input`: a refusal to show, or null to accept it. */
+  check: (file: File, input: FileInput) => Promise<TitledMessage | null>;
   label: string;
   value: File | null;
   onChange: (file: File | null) => void;
@@ -20,11 +21,19 @@ export interface ImageUploadProps {
  * and the file is checked in the browser (type, 30 MB, the input's pixel limit, readability) before it
  * is accepted. Shows a preview of the chosen image with a button to clear it.
  */
-export function ImageUpload({ input, label, value, onChange, disabled, onRejected }: ImageUploadProps) {
+export function ImageUpload({
+  input,
+  check,
+  label,
+  value,
+  onChange,
+  disabled,
+  onRejected,
+}: ImageUploadProps) {
   const previewUrl = useObjectUrl(value);
   const { checking, accept } = useUploadCheck(
     async (file) => {
-      const problem = await checkImageUpload(file, input);
+      const problem = await check(file, input);
       return problem ? { problem } : { accepted: file };
     },
     onChange,

@@ -70,3 +70,9 @@ export function formatUsd(amount: number): string {
 export function formatCost(amount: number): string {
   return Number.isFinite(amount) ? formatContractCost(amount) : INVALID;
 }
+
+/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}

@@ -4,6 +4,7 @@ import { useCallback, useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { blackJpeg } from "../../../components/mask-editor";
 import type { HistoryItem } from "../api/use-history";
+import { checkImageUpload } from "../lib/upload-checks";
 import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { asFile, MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
@@ -83,11 +84,23 @@ export function FaceSwappingPage() {
       form={
         <>
           <Stack gap={6}>
-            <ImageUpload input={sourceInput} label="Source Image" value={source} onChange={setSource} />
+            <ImageUpload
+              check={checkImageUpload}
+              input={sourceInput}
+              label="Source Image"
+              value={source}
+              onChange={setSource}
+            />
             <Hint>The face to use: a clear photo of the face you want to see in the result.</Hint>
           </Stack>
           <Stack gap={6}>
-            <ImageUpload input={targetInput} label="Target Image" value={target} onChange={changeTarget} />
+            <ImageUpload
+              check={checkImageUpload}
+              input={targetInput}
+              label="Target Image"
+              value={target}
+              onChange={changeTarget}
+            />
             <Hint>The face to replace: the photo that receives the new face.</Hint>
           </Stack>
           <Stack gap="xs">

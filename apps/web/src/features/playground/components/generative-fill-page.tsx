@@ -19,6 +19,7 @@ import {
   maskedRowImages,
   maskMissingMessage,
 } from "../lib/mask-requests";
+import { checkImageUpload } from "../lib/upload-checks";
 import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 import { PromptField } from "./prompt-box";
@@ -54,7 +55,13 @@ export function GenerativeFillPage() {
       rowImages={maskedRowImages}
       form={
         <>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={changeImage}
+          />
           <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
           <PromptField value={prompt} onChange={setPrompt} hint="What should appear in the masked area." />
           {isProduction ? null : (

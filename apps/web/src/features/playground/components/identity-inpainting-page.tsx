@@ -5,6 +5,7 @@ import { ImageUpload } from "../../../components/image-upload";
 import { useAppEnv } from "../../../lib/env";
 import { useSession } from "../../../lib/session";
 import type { HistoryItem } from "../api/use-history";
+import { checkImageUpload } from "../lib/upload-checks";
 import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { IdentityPicker } from "./identity-picker";
@@ -71,7 +72,13 @@ function IdentityInpaintingScreen() {
       rowHeaders={(item) => rowIdentityHeaders(item, identity)}
       form={
         <>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={changeImage}
+          />
           <MaskField label="Select Area to Inpaint" image={loadedImage} mask={mask} onChange={setMask} />
           <IdentityPicker projectId={selectedProject?.id ?? null} value={identity} onChange={setIdentity} />
           <CheckboxWithHelp

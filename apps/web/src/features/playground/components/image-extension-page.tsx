@@ -11,7 +11,7 @@ import {
   NO_EXTENSION,
   setExtension,
 } from "../lib/extension-bounds";
-import { type ImageSize, readImageSize } from "../lib/upload-checks";
+import { checkImageUpload, type ImageSize, readImageSize } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
 
 const imageInput = imageExtensionFeature.inputs.files[0];
@@ -117,7 +117,13 @@ export function ImageExtensionPage() {
       })}
       form={
         <>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={setImage}
+          />
           {size ? (
             <Text size="xs" c="dimmed" data-testid="extension-size">
               {`${size.width} × ${size.height} px → ${size.width + sides.left + sides.right} × ${

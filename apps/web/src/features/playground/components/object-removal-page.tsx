@@ -2,6 +2,7 @@ import { Text } from "@mantine/core";
 import { objectRemovalFeature } from "@prism/contract";
 import { ImageUpload } from "../../../components/image-upload";
 import { maskedRowImages, maskMissingMessage } from "../lib/mask-requests";
+import { checkImageUpload } from "../lib/upload-checks";
 import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 
@@ -35,7 +36,13 @@ export function ObjectRemovalPage() {
           <Text size="sm" c="dimmed">
             Upload an image, paint over the object to remove, then click Remove Object.
           </Text>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={changeImage}
+          />
           <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
         </>
       }

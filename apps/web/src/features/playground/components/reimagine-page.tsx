@@ -17,6 +17,7 @@ import {
   originalAndResult,
   reimagineMaskChoice,
 } from "../lib/mask-requests";
+import { checkImageUpload } from "../lib/upload-checks";
 import { asFile, type DrawnMask, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
 
@@ -61,7 +62,13 @@ export function ReimaginePage() {
       rowImages={originalAndResult}
       form={
         <>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={changeImage}
+          />
           <ValueSlider
             label="Denoise"
             min={REIMAGINE_DENOISE_MIN}

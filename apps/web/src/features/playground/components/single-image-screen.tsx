@@ -1,6 +1,7 @@
 import type { Feature } from "@prism/contract";
 import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
+import { checkImageUpload } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
 
 /**
@@ -18,7 +19,15 @@ export function SingleImageScreen({ feature, actionLabel }: { feature: Feature; 
       actionLabel={actionLabel}
       canRun={image !== null}
       buildRequest={() => ({ files: image ? { image: [image] } : ({} as Record<string, File[]>), body: {} })}
-      form={<ImageUpload input={input} label="Original Image" value={image} onChange={setImage} />}
+      form={
+        <ImageUpload
+          check={checkImageUpload}
+          input={input}
+          label="Original Image"
+          value={image}
+          onChange={setImage}
+        />
+      }
     />
   );
 }

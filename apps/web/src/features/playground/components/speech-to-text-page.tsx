@@ -10,10 +10,11 @@ import {
 import { IconAlertTriangle, IconLanguage } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { AudioUpload, type ChosenAudio } from "../../../components/audio-upload";
+import { formatDuration } from "../../../lib/format";
 import { useFeatureStatus } from "../api/use-feature-status";
 import type { HistoryItem } from "../api/use-history";
+import { checkAudioUpload } from "../lib/audio-checks";
 import {
-  formatDuration,
   formatTimestamp,
   jsonDataUrl,
   transcriptionOf,
@@ -177,7 +178,13 @@ export function SpeechToTextPage() {
       }
       form={
         <>
-          <AudioUpload input={audioInput} label="Audio Source File" value={audio} onChange={setAudio} />
+          <AudioUpload
+            check={checkAudioUpload}
+            input={audioInput}
+            label="Audio Source File"
+            value={audio}
+            onChange={setAudio}
+          />
           <Box>
             <Select
               label="Language"

@@ -3,6 +3,7 @@ import { TEXT_REMOVAL_HINT, textRemovalFeature } from "@prism/contract";
 import { useState } from "react";
 import { ImageUpload } from "../../../components/image-upload";
 import { useIsProduction } from "../../../lib/env";
+import { checkImageUpload } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
 
 const imageInput = textRemovalFeature.inputs.files[0];
@@ -32,7 +33,13 @@ export function TextRemovalPage() {
           <Text size="sm" c="dimmed">
             {TEXT_REMOVAL_HINT}
           </Text>
-          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
+          <ImageUpload
+            check={checkImageUpload}
+            input={imageInput}
+            label="Original Image"
+            value={image}
+            onChange={setImage}
+          />
           {isProduction ? null : (
             <Checkbox
               label="Use Fast Mode"

@@ -1,10 +1,5 @@
-import {
-  AUDIO_TOO_LARGE,
-  AUDIO_TOO_LONG,
-  AUDIO_UNREADABLE,
-  type FileInput,
-  type TitledMessage,
-} from "@prism/contract";
+import { AUDIO_TOO_LARGE, AUDIO_TOO_LONG, AUDIO_UNREADABLE, type FileInput } from "@prism/contract";
+import type { AudioCheckResult } from "../../../components/audio-upload";
 
 /** Reads how long an audio file plays by loading its metadata in an <audio> element. */
 export function readAudioDuration(file: Blob): Promise<number> {
@@ -35,7 +30,7 @@ function hasAcceptedType(file: File, input: FileInput): boolean {
   return file.type !== "" && input.acceptedMimeTypes.includes(file.type);
 }
 
-export type AudioCheck = { problem: TitledMessage } | { durationSeconds: number };
+export type AudioCheck = AudioCheckResult;
 
 /**
  * The browser-side audio checks of spec 001 §5: a file of another type or one the browser cannot play

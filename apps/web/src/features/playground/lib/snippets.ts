@@ -1,17 +1,10 @@
 import type { FeatureDefinition } from "@prism/contract";
+import type { Snippet, SnippetLanguage } from "../../../components/api-call-modal";
 
 /** The placeholder the user replaces with a key from Projects → API Keys. */
 export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
 
-export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
-
-export interface Snippet {
-  language: SnippetLanguage;
-  label: string;
-  /** The highlighter's language name (Mantine CodeHighlight-style). */
-  syntax: string;
-  code: string;
-}
+export type { Snippet, SnippetLanguage };
 
 export type SnippetValue = string | number | boolean;
 

@@ -8,12 +8,6 @@ import {
   usdToMicros,
 } from "@prism/contract";
 
-/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
-
 /** A segment's timestamp with tenths, e.g. 3.42 → "0:03.4". */
 export function formatTimestamp(seconds: number): string {
   const tenths = Math.max(0, Math.floor(seconds * 10));
