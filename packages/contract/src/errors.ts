@@ -1,6 +1,6 @@
 /**
  * The closed list of error codes the API answers with, each bound to one HTTP status.
- * Every error body is `{ error: <code>, message: <human text>, requestId }` (DESIGN.md §3); codes named
+ * Every error body is `{ error: <code>, message: <human text>, requestId }`; codes named
  * by the spec are used verbatim. Adding a code here is the only way to introduce a new error.
  */
 export const ERROR_STATUS = {
@@ -24,7 +24,7 @@ export const ERROR_STATUS = {
   "payment-method-required": 402,
   "card-declined": 402,
   "payment-failed": 402,
-  // Training stays locked for a new organization until its first deposit (spec 001 §6).
+  // Training stays locked for a new organization until its first deposit.
   "first-deposit-required": 402,
   // 403: signed in but not allowed.
   forbidden: 403,

@@ -30,7 +30,7 @@ export interface TitledMessage {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Password rules (000 §5, 001 §5).
+// Password rules.
 // ---------------------------------------------------------------------------------------------------
 
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
@@ -42,7 +42,7 @@ export const PASSWORD_STRONG = "Password is strong!";
 export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
 
 // ---------------------------------------------------------------------------------------------------
-// Sign-up, sign-in and recovery validation (000 §5).
+// Sign-up, sign-in and recovery validation.
 // ---------------------------------------------------------------------------------------------------
 
 export const FIRST_NAME_REQUIRED = "First Name is required";
@@ -77,7 +77,7 @@ export const API_CALL_DETAILS_TITLE = "API Call Details";
 export const NOT_FOUND_TITLE = "Not Found";
 
 // ---------------------------------------------------------------------------------------------------
-// Domain refusals (000 §5).
+// Domain refusals.
 // ---------------------------------------------------------------------------------------------------
 
 export const ARCHIVE_LAST_ORGANIZATION =
@@ -188,12 +188,12 @@ export function formatMicros(micros: bigint, decimals: number): string {
   return `${negative && shown !== 0n ? "-" : ""}$${whole}${fraction}`;
 }
 
-/** A cost with 3 decimals (001 §9): per-call prices and usage costs. */
+/** A cost with 3 decimals: per-call prices and usage costs. */
 export function formatCost(priceUsd: number): string {
   return formatMicros(usdToMicros(priceUsd), COST_DECIMALS);
 }
 
-/** Dollars with 2 decimals (000 §9): balances, invoices, recharge amounts. */
+/** Dollars with 2 decimals: balances, invoices, recharge amounts. */
 export function formatBalance(usd: number): string {
   return formatMicros(usdToMicros(usd), BALANCE_DECIMALS);
 }
@@ -204,7 +204,7 @@ export function chargeNoticeText(priceUsd: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Upload limits (001 §5).
+// Upload limits.
 // ---------------------------------------------------------------------------------------------------
 
 /** Where the API reference explains model servers, for those who run a deployment. */
@@ -308,7 +308,7 @@ export const API_KEY_NOT_VALID = "The API key is not valid, or has been revoked.
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
 
 // ---------------------------------------------------------------------------------------------------
-// Sign-in and account errors (000 §8).
+// Sign-in and account errors.
 // ---------------------------------------------------------------------------------------------------
 
 /** Ours: a console call made without a valid session. */
@@ -331,7 +331,7 @@ export const GITHUB_EMAIL_NOT_FOUND =
 export const SIGNUP_ERROR = "Signup error. Please try again later or contact support.";
 
 // ---------------------------------------------------------------------------------------------------
-// Error dialogs (000 §8, 001 §8): { title, message }.
+// Error dialogs: { title, message }.
 // ---------------------------------------------------------------------------------------------------
 
 function supportError(title: string, action: string): TitledMessage {
@@ -413,7 +413,7 @@ export const ERROR_DIALOGS = {
   logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
 } as const satisfies Record<string, TitledMessage>;
 
-/** Confirm dialog titles of history deletes (001 §8). */
+/** Confirm dialog titles of history deletes. */
 export const DELETE_IMAGE_TITLE = "Delete Image";
 export const DELETE_AI_CLONE_TITLE = "Delete AI Clone";
 export const DELETE_TRANSCRIPTION_TITLE = "Delete Transcription";

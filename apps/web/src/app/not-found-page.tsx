@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { productName } from "../lib/env";
 import { PATHS } from "../lib/paths";
 
-/** Any path outside the route table (spec 000 §2): plain, outside the shell, no sign-in needed. */
+/** Any path outside the route table: plain, outside the shell, no sign-in needed. */
 export function NotFoundPage() {
   return (
     <Center mih="100vh" p="md">

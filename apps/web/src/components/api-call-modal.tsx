@@ -92,7 +92,7 @@ export function ApiCallDetails({ snippets, onClose }: { snippets: readonly Snipp
   );
 }
 
-/** The "API Call Details" modal (001 §2): language tabs, the code, Copy and Close. */
+/** The "API Call Details" modal: language tabs, the code, Copy and Close. */
 export function openApiCallModal(snippets: readonly Snippet[]): void {
   const modalId = `api-call-${Date.now()}`;
   modals.open({

@@ -31,7 +31,7 @@ function formatMegabytes(bytes: number): string {
 }
 
 /**
- * The playground's audio drop area (001 §2 Transcription, §5): drag and drop or click, only the first
+ * The playground's audio drop area (Transcription): drag and drop or click, only the first
  * file is used, and it is checked in the browser (type, 20 MB, playable, 5 minutes) before it is
  * accepted. Shows the file, its duration and a player to listen to it.
  */

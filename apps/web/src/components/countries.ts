@@ -1,7 +1,7 @@
 import { getAlpha2Codes } from "i18n-iso-countries";
 
 /**
- * Countries of the billing form (spec 000 §2: "about 195 countries"). The codes are ISO 3166-1 alpha-2
+ * Countries of the billing form, where the spec asks for "about 195 countries". The codes are ISO 3166-1 alpha-2
  * from `i18n-iso-countries` (maintained as ISO changes), the names CLDR's English names through
  * `Intl.DisplayNames` (maintained by the browser). The list is every ISO 3166-1 entry rather than the
  * spec's ~195 sovereign states: territories with their own tax systems (Jersey, Bermuda, Puerto Rico,

@@ -17,7 +17,7 @@ export interface ImageUploadProps {
 }
 
 /**
- * The playground's image drop area (001 §2, §5): drag and drop or click, only the first file is used,
+ * The playground's image drop area: drag and drop or click, only the first file is used,
  * and the file is checked in the browser (type, 30 MB, the input's pixel limit, readability) before it
  * is accepted. Shows a preview of the chosen image with a button to clear it.
  */

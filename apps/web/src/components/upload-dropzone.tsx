@@ -21,7 +21,7 @@ export function formatUploadHint(input: FileInput): string {
   return `${formats} · up to ${megabytes} MB${extraLimit ? ` and ${extraLimit}` : ""}`;
 }
 
-/** The spec's limit dialog for a refused upload (001 §5). */
+/** The spec's limit dialog for a refused upload. */
 export function showUploadRejection(message: TitledMessage) {
   void openInfoModal({ title: message.title, html: escapeHtml(message.message) });
 }
@@ -90,7 +90,7 @@ export interface UploadDropzoneProps {
 }
 
 /**
- * The shared drop area of the uploads (001 §5): drag and drop or click, an icon that follows the drag
+ * The shared drop area of the uploads: drag and drop or click, an icon that follows the drag
  * (accept, reject, idle), the title line and the limits hint.
  */
 export function UploadDropzone({

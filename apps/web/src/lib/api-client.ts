@@ -13,7 +13,7 @@ export type ClientErrorCode = "network-error" | "timeout" | "aborted" | "invalid
 
 /**
  * Every failed call rejects with this. `status` is the HTTP status, or 0 when no response arrived
- * (network failure, timeout, abort); `code` is the server's error code (DESIGN.md §3) or a client code.
+ * (network failure, timeout, abort); `code` is the server's error code or a client code.
  */
 export class ApiError extends Error {
   override readonly name = "ApiError";

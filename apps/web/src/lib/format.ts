@@ -1,4 +1,4 @@
-// Display formats of spec 000 §9 and 001 §9. Every function is pure; the time zone is a parameter so
+// Display formats of the spec. Every function is pure; the time zone is a parameter so
 // tests are deterministic and the default (undefined) renders in the viewer's own time zone.
 
 import { formatBalance, formatCost as formatContractCost } from "@prism/contract";

@@ -6,7 +6,7 @@ import { emptyResponse, idSchema, rechargeUsdSchema, tokenSchema } from "../fiel
 import { MIN_RECHARGE_USD } from "../limits";
 import { CARD_NUMBER_INVALID, CARD_SECURITY_CODE_INVALID } from "../messages";
 
-/** Payment method, auto recharge and recharge (000 §7), plus the sandbox provider's card form. */
+/** Payment method, auto recharge and recharge, plus the sandbox provider's card form. */
 
 export const getPaymentInfoRequest = z.object({
   organizationId: idSchema,

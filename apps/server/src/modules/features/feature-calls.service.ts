@@ -291,7 +291,7 @@ export async function requireBalanceFor(
 }
 
 /**
- * One feature call, the same for the playground and the public API (DESIGN.md §5). The caller has
+ * One feature call, the same for the playground and the public API. The caller has
  * already been admitted ({@link admitFeatureCall}) and its inputs validated and measured; here: the
  * exact price is reserved in the same transaction that writes the request row `generating` (402 when
  * short, 429 when the organization has too many calls in flight) → inputs stored → provider with a

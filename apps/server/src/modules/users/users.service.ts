@@ -48,7 +48,7 @@ export function toOrganizationEntity(
   };
 }
 
-/** The spec's userInfo (000 §3): the user and every active organization with its projects. */
+/** The spec's userInfo: the user and every active organization with its projects. */
 export async function getUserInfo(db: Executor, userId: string): Promise<UserInfo> {
   const user = await findUserById(db, userId);
   if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);

@@ -7,7 +7,7 @@ import { useNavigate } from "react-router";
 import { productName } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 
-// Promise-returning dialogs of the shell (spec 000 §2, 001 §2). Each settles exactly once, whichever
+// Promise-returning dialogs of the shell. Each settles exactly once, whichever
 // way the modal closes (button, Escape, click outside), so callers can simply `await` the answer.
 
 let nextModalId = 0;
@@ -170,7 +170,7 @@ export interface NameInputModalOptions {
   label: string;
   placeholder?: string;
   submitLabel?: string;
-  /** Shown when the name is left empty; the organization dialog words it as spec 000 §5 does. */
+  /** Shown when the name is left empty; the organization dialog words it as the spec does. */
   requiredMessage?: string;
 }
 
@@ -219,7 +219,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The first-visit welcome (spec 000 §4); its button goes to /organization/payments. */
+/** The first-visit welcome; its button goes to /organization/payments. */
 export function openWelcomeModal(): Promise<void> {
   return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
     <WelcomeBody onDone={() => answer(undefined)} />

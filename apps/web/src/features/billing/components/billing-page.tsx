@@ -62,7 +62,7 @@ function BillingForm({ organization }: { organization: Organization }) {
     },
   });
 
-  // Spec 000 §2: no client checking before save; the server checks the required fields and says
+  // No client checking before save; the server checks the required fields and says
   // which one is missing.
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -169,7 +169,7 @@ function BillingForm({ organization }: { organization: Organization }) {
   );
 }
 
-/** /organization/billing (spec 000 §2): the organization's billing details. */
+/** /organization/billing: the organization's billing details. */
 export function BillingPage() {
   const { selectedOrganization } = useSession();
   const allowed = canInOrganization(selectedOrganization, "organization.billing");

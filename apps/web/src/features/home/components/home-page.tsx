@@ -62,7 +62,7 @@ function FeatureSwatch({ color }: { color: string }) {
   );
 }
 
-/** The usage dashboard (001 §2 Home). */
+/** The usage dashboard (Home). */
 export function HomePage() {
   const { selectedOrganization } = useSession();
   const canPay = useCan("organization.payments");

@@ -28,7 +28,7 @@ function fieldOfRefusal(field: string | undefined): keyof CardErrors {
 }
 
 /**
- * The "Add Payment Method" modal of spec 000 §2: the provider's card form for a setup intent already
+ * The "Add Payment Method" modal of the spec: the provider's card form for a setup intent already
  * started (`clientSecret`), with Save and Cancel. Resolves `onSaved` once the card is stored and the
  * payment info reloaded.
  */

@@ -8,7 +8,7 @@ import {
 import { ApiError } from "../../../lib/api-client";
 
 /**
- * One playground feature call (001 §7): `POST <feature.endpoint>` as multipart with the session cookie
+ * One playground feature call: `POST <feature.endpoint>` as multipart with the session cookie
  * and the project in `x-authorization-project`. Resolves `{ balance, request }`; every failure rejects
  * with the same `ApiError` the JSON client uses (402 insufficient-balance, 413/415/422 upload errors,
  * 502 feature-failed, 503 feature-unavailable, 504 feature-timeout, 0 for network failures).

@@ -22,7 +22,7 @@ const targetInput = fileInput("target");
 export const CUSTOM_MASK_TOOLTIP =
   "Paint where on the target image the new face may appear: the swap stays inside what you paint. With nothing painted, the whole face is swapped.";
 
-/** A row's pictures (001 §2): Original (the source face), Target, then the result. */
+/** A row's pictures: Original (the source face), Target, then the result. */
 export function faceSwappingRowImages(item: HistoryItem): RowImage[] {
   const images: RowImage[] = [];
   const source = item.request_data.files.source?.[0];
@@ -42,7 +42,7 @@ function Hint({ children }: { children: string }) {
 }
 
 /**
- * /playground/face-swapping (001 §2 Face swapping, §4 mask rules, §5): Source Image (the face to use)
+ * /playground/face-swapping (Face swapping, with the mask rules): Source Image (the face to use)
  * and Target Image (the face to replace), Use Custom Mask with Draw the Mask over the target, the price
  * line and Swap Face, which needs both images. A new target clears the mask; with the custom mask on
  * but nothing drawn an all-black JPEG of the target's size is sent as the mask. A failure opens Error

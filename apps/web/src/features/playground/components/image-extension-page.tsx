@@ -74,7 +74,7 @@ function ExtensionSlider({
 }
 
 /**
- * /playground/image-extension (001 §2 Image extension, §5): the upload, four sliders in pixels whose
+ * /playground/image-extension (Image extension): the upload, four sliders in pixels whose
  * ranges follow the image (no side of the result above 4096 px; moving one side reduces the opposite
  * one), the price note and Extend Image, which needs an image and at least one non-zero side.
  */

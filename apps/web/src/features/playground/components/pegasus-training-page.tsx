@@ -132,7 +132,7 @@ function CloneRow({ item }: { item: HistoryItem }) {
 }
 
 /**
- * /playground/pegasus-training (001 §2 Pegasus training, §4, §5): a drop area for 10 to 15 photos (extras
+ * /playground/pegasus-training (Pegasus training): a drop area for 10 to 15 photos (extras
  * beyond 15 ignored, each checked like any upload), their thumbnails, Clear Images, the clone's Name
  * (required) and Start Training, enabled with 10 to 15 photos. Each photo is sent resized to a short
  * side of 1024 as JPEG 0.95. An organization that has not made its first deposit cannot train yet.

@@ -32,7 +32,7 @@ async function maskFile(mask: DrawnMask, invert: boolean): Promise<File> {
 }
 
 /**
- * /playground/reimagine (001 §2 Reimagine, §4, §6, §9): one image upload, the Denoise slider (0.5–1
+ * /playground/reimagine (Reimagine): one image upload, the Denoise slider (0.5–1
  * step 0.01, default 0.7, 2 decimals; always shown and sent), outside production Use Mask with Select
  * Area To Change and Invert Mask, the price line and Reimagine, which needs an image. Invert Mask sends
  * the inverse of the drawn mask as PNG. With Use Mask on, a click before a mask is drawn explains that

@@ -5,7 +5,7 @@ import { checkImageUpload } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
 
 /**
- * A screen whose only input is one image (001 §2 Background removal, Upscaling): the Original Image
+ * A screen whose only input is one image (Background removal, Upscaling): the Original Image
  * upload, the price line and the action; history rows show original and result.
  */
 export function SingleImageScreen({ feature, actionLabel }: { feature: Feature; actionLabel: string }) {

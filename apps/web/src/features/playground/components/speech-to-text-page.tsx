@@ -129,7 +129,7 @@ function TranscriptionRow({ item }: { item: HistoryItem }) {
 }
 
 /**
- * /playground/speech-to-text (001 §2 Transcription, §5, §9): the Audio Source File upload with its
+ * /playground/speech-to-text (Transcription): the Audio Source File upload with its
  * duration and a player, the language dropdown (100 languages, English by default; those the
  * deployment's provider cannot transcribe are listed apart and disabled), the per-minute price with the
  * audio rounded up to whole minutes, and Transcribe Audio, which needs a file. Rows show the transcript

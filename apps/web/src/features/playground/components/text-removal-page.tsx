@@ -9,8 +9,8 @@ import { PlaygroundScreen } from "./playground-screen";
 const imageInput = textRemovalFeature.inputs.files[0];
 
 /**
- * /playground/text-removal (001 §2 Text removal): the Original Image upload with its hint, the Use
- * Fast Mode checkbox outside production only (001 §6), the price line and Remove Texts, which needs an
+ * /playground/text-removal (Text removal): the Original Image upload with its hint, the Use
+ * Fast Mode checkbox outside production only, the price line and Remove Texts, which needs an
  * image. History rows show original and result.
  */
 export function TextRemovalPage() {

@@ -33,7 +33,7 @@ function hasAcceptedType(file: File, input: FileInput): boolean {
 export type AudioCheck = AudioCheckResult;
 
 /**
- * The browser-side audio checks of spec 001 §5: a file of another type or one the browser cannot play
+ * The browser-side audio checks of the spec: a file of another type or one the browser cannot play
  * is unreadable; then the 20 MB limit (before decoding); then the 5 minute limit. On success gives the
  * duration, which the screen shows and prices. The server checks the same limits again.
  */

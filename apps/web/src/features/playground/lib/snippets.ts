@@ -151,7 +151,7 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
   return lines.join("\n");
 }
 
-/** The API Call Details snippets (001 §2, §7) of one feature for the current inputs. */
+/** The API Call Details snippets of one feature for the current inputs. */
 export function generateSnippets(
   feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
   inputs: SnippetInputs,

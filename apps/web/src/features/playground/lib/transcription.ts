@@ -17,7 +17,7 @@ export function formatTimestamp(seconds: number): string {
 }
 
 /**
- * The transcription price line (001 §9: priced per minute, the audio rounded up to whole minutes), e.g.
+ * The transcription price line (priced per minute, the audio rounded up to whole minutes), e.g.
  * "$0.006 per minute · 1 minute: $0.006 will be charged"; only the rate before a file is chosen.
  */
 export function transcriptionPriceLine(pricePerMinute: number, durationSeconds: number | null): string {

@@ -214,7 +214,7 @@ function LogoutAllSessions() {
   );
 }
 
-/** Profile settings (spec 001 §2): names, password, and ending every session. */
+/** Profile settings: names, password, and ending every session. */
 export function ProfilePage() {
   return (
     <>
