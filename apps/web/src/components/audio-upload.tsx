@@ -35,15 +35,8 @@ function formatMegabytes(bytes: number): string {
  * file is used, and it is checked in the browser (type, 20 MB, playable, 5 minutes) before it is
  * accepted. Shows the file, its duration and a player to listen to it.
  */
-export function AudioUpload({
-  input,
-  check,
-  label,
-  value,
-  onChange,
-  disabled,
-  onRejected,
-}: AudioUploadProps) {
+export function AudioUpload(props: AudioUploadProps) {
+  const { input, check, label, value, onChange, disabled, onRejected } = props;
   const previewUrl = useObjectUrl(value?.file ?? null);
   const { checking, accept } = useUploadCheck(
     async (file) => {

@@ -21,15 +21,8 @@ export interface ImageUploadProps {
  * and the file is checked in the browser (type, 30 MB, the input's pixel limit, readability) before it
  * is accepted. Shows a preview of the chosen image with a button to clear it.
  */
-export function ImageUpload({
-  input,
-  check,
-  label,
-  value,
-  onChange,
-  disabled,
-  onRejected,
-}: ImageUploadProps) {
+export function ImageUpload(props: ImageUploadProps) {
+  const { input, check, label, value, onChange, disabled, onRejected } = props;
   const previewUrl = useObjectUrl(value);
   const { checking, accept } = useUploadCheck(
     async (file) => {

@@ -2,12 +2,8 @@ import { describe, expect, it } from "vitest";
 import { detectCardBrand, formatCardNumber, formatExpiry, parseExpiry, validateCard } from "./card";
 
 describe("card checks", () => {
-  it("detects the brand from the leading digits", () => {
-    expect(detectCardBrand("4")).toBe("visa");
+  it("shows a logo brand for the contract's network, and the generic card for the others", () => {
     expect(detectCardBrand("5555 5555")).toBe("mastercard");
-    expect(detectCardBrand("2223003122003222")).toBe("mastercard");
-    expect(detectCardBrand("3782")).toBe("american express");
-    expect(detectCardBrand("6011111111111117")).toBe("discover");
     expect(detectCardBrand("3056930009020004")).toBe("generic");
   });
 

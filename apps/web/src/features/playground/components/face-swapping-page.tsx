@@ -1,14 +1,13 @@
 import { Stack, Text } from "@mantine/core";
 import { faceSwappingFeature } from "@prism/contract";
 import { useCallback, useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { blackJpeg } from "../../../components/mask-editor";
 import type { HistoryItem } from "../api/use-history";
-import { checkImageUpload } from "../lib/upload-checks";
 import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { asFile, MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 function fileInput(name: string) {
   const input = faceSwappingFeature.inputs.files.find((file) => file.name === name);
@@ -84,23 +83,11 @@ export function FaceSwappingPage() {
       form={
         <>
           <Stack gap={6}>
-            <ImageUpload
-              check={checkImageUpload}
-              input={sourceInput}
-              label="Source Image"
-              value={source}
-              onChange={setSource}
-            />
+            <ImageUpload input={sourceInput} label="Source Image" value={source} onChange={setSource} />
             <Hint>The face to use: a clear photo of the face you want to see in the result.</Hint>
           </Stack>
           <Stack gap={6}>
-            <ImageUpload
-              check={checkImageUpload}
-              input={targetInput}
-              label="Target Image"
-              value={target}
-              onChange={changeTarget}
-            />
+            <ImageUpload input={targetInput} label="Target Image" value={target} onChange={changeTarget} />
             <Hint>The face to replace: the photo that receives the new face.</Hint>
           </Stack>
           <Stack gap="xs">

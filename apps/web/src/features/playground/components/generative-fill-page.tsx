@@ -8,7 +8,6 @@ import {
   REIMAGINE_DENOISE_STEP,
 } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
 import {
@@ -19,9 +18,9 @@ import {
   maskedRowImages,
   maskMissingMessage,
 } from "../lib/mask-requests";
-import { checkImageUpload } from "../lib/upload-checks";
 import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 import { PromptField } from "./prompt-box";
 
 const imageInput = generativeFillFeature.inputs.files[0];
@@ -55,13 +54,7 @@ export function GenerativeFillPage() {
       rowImages={maskedRowImages}
       form={
         <>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={changeImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
           <PromptField value={prompt} onChange={setPrompt} hint="What should appear in the masked area." />
           {isProduction ? null : (

@@ -1,16 +1,15 @@
 import { IDENTITY_REQUEST_HEADER, identityInpaintingFeature, type TrainedIdentity } from "@prism/contract";
 import { useCallback, useState } from "react";
 import { NotFoundPage } from "../../../app/not-found-page";
-import { ImageUpload } from "../../../components/image-upload";
 import { useAppEnv } from "../../../lib/env";
 import { useSession } from "../../../lib/session";
 import type { HistoryItem } from "../api/use-history";
-import { checkImageUpload } from "../lib/upload-checks";
 import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { IdentityPicker } from "./identity-picker";
 import { MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 import { PromptField } from "./prompt-box";
 
 const imageInput = identityInpaintingFeature.inputs.files[0];
@@ -72,13 +71,7 @@ function IdentityInpaintingScreen() {
       rowHeaders={(item) => rowIdentityHeaders(item, identity)}
       form={
         <>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={changeImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <MaskField label="Select Area to Inpaint" image={loadedImage} mask={mask} onChange={setMask} />
           <IdentityPicker projectId={selectedProject?.id ?? null} value={identity} onChange={setIdentity} />
           <CheckboxWithHelp

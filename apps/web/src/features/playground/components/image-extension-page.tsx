@@ -1,7 +1,6 @@
 import { Group, NumberInput, Slider, Stack, Text } from "@mantine/core";
 import { imageExtensionFeature } from "@prism/contract";
 import { useEffect, useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import {
   type ExtensionSide,
   type ExtensionSides,
@@ -11,8 +10,9 @@ import {
   NO_EXTENSION,
   setExtension,
 } from "../lib/extension-bounds";
-import { checkImageUpload, type ImageSize, readImageSize } from "../lib/upload-checks";
+import { type ImageSize, readImageSize } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = imageExtensionFeature.inputs.files[0];
 
@@ -117,13 +117,7 @@ export function ImageExtensionPage() {
       })}
       form={
         <>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={setImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
           {size ? (
             <Text size="xs" c="dimmed" data-testid="extension-size">
               {`${size.width} × ${size.height} px → ${size.width + sides.left + sides.right} × ${

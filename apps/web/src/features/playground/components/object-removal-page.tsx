@@ -1,10 +1,9 @@
 import { Text } from "@mantine/core";
 import { objectRemovalFeature } from "@prism/contract";
-import { ImageUpload } from "../../../components/image-upload";
 import { maskedRowImages, maskMissingMessage } from "../lib/mask-requests";
-import { checkImageUpload } from "../lib/upload-checks";
 import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = objectRemovalFeature.inputs.files[0];
 const MASK_LABEL = "Select Object to Remove";
@@ -36,13 +35,7 @@ export function ObjectRemovalPage() {
           <Text size="sm" c="dimmed">
             Upload an image, paint over the object to remove, then click Remove Object.
           </Text>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={changeImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <MaskField label={MASK_LABEL} image={loaded} mask={mask} onChange={setMask} />
         </>
       }

@@ -7,7 +7,6 @@ import {
   reimagineFeature,
 } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { invertMask, maskToOpaquePng } from "../../../components/mask-editor";
 import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
@@ -17,9 +16,9 @@ import {
   originalAndResult,
   reimagineMaskChoice,
 } from "../lib/mask-requests";
-import { checkImageUpload } from "../lib/upload-checks";
 import { asFile, type DrawnMask, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = reimagineFeature.inputs.files[0];
 const MASK_LABEL = "Select Area To Change";
@@ -62,13 +61,7 @@ export function ReimaginePage() {
       rowImages={originalAndResult}
       form={
         <>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={changeImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={changeImage} />
           <ValueSlider
             label="Denoise"
             min={REIMAGINE_DENOISE_MIN}

@@ -1,8 +1,7 @@
 import type { Feature } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
-import { checkImageUpload } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 /**
  * A screen whose only input is one image (Background removal, Upscaling): the Original Image
@@ -19,15 +18,7 @@ export function SingleImageScreen({ feature, actionLabel }: { feature: Feature; 
       actionLabel={actionLabel}
       canRun={image !== null}
       buildRequest={() => ({ files: image ? { image: [image] } : ({} as Record<string, File[]>), body: {} })}
-      form={
-        <ImageUpload
-          check={checkImageUpload}
-          input={input}
-          label="Original Image"
-          value={image}
-          onChange={setImage}
-        />
-      }
+      form={<ImageUpload input={input} label="Original Image" value={image} onChange={setImage} />}
     />
   );
 }

@@ -9,11 +9,10 @@ import {
 } from "@prism/contract";
 import { IconAlertTriangle, IconLanguage } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
-import { AudioUpload, type ChosenAudio } from "../../../components/audio-upload";
+import type { ChosenAudio } from "../../../components/audio-upload";
 import { formatDuration } from "../../../lib/format";
 import { useFeatureStatus } from "../api/use-feature-status";
 import type { HistoryItem } from "../api/use-history";
-import { checkAudioUpload } from "../lib/audio-checks";
 import {
   formatTimestamp,
   jsonDataUrl,
@@ -23,6 +22,7 @@ import {
 } from "../lib/transcription";
 import { ElapsedTimer } from "./elapsed-timer";
 import { PlaygroundScreen } from "./playground-screen";
+import { AudioUpload } from "./playground-uploads";
 
 const audioInput = transcriptionFeature.inputs.files[0];
 
@@ -178,13 +178,7 @@ export function SpeechToTextPage() {
       }
       form={
         <>
-          <AudioUpload
-            check={checkAudioUpload}
-            input={audioInput}
-            label="Audio Source File"
-            value={audio}
-            onChange={setAudio}
-          />
+          <AudioUpload input={audioInput} label="Audio Source File" value={audio} onChange={setAudio} />
           <Box>
             <Select
               label="Language"

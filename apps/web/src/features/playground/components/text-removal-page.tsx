@@ -1,10 +1,9 @@
 import { Checkbox, Text } from "@mantine/core";
 import { TEXT_REMOVAL_HINT, textRemovalFeature } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { useIsProduction } from "../../../lib/env";
-import { checkImageUpload } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = textRemovalFeature.inputs.files[0];
 
@@ -33,13 +32,7 @@ export function TextRemovalPage() {
           <Text size="sm" c="dimmed">
             {TEXT_REMOVAL_HINT}
           </Text>
-          <ImageUpload
-            check={checkImageUpload}
-            input={imageInput}
-            label="Original Image"
-            value={image}
-            onChange={setImage}
-          />
+          <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
           {isProduction ? null : (
             <Checkbox
               label="Use Fast Mode"
