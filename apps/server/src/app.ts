@@ -8,7 +8,7 @@ import { registerErrorHandling } from "./http/error-handler";
 import { createRequestLogger, registerRequestContext, requestIdMixin } from "./http/request-context";
 import { requestLogSerializers } from "./http/request-log";
 import { registerRevalidation } from "./http/revalidation";
-import { registerRateLimiting, registerSecurityHeaders, thirdPartySources } from "./http/security";
+import { registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
 import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
@@ -84,7 +84,6 @@ export async function buildApp(
   registerRevalidation(app);
   await registerSecurityHeaders(app, deps.config, thirdPartySources(deps.config));
   await app.register(cookie);
-  await registerRateLimiting(app);
   registerCsrfProtection(app, deps.config);
 
   let draining = false;

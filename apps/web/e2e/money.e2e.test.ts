@@ -60,7 +60,7 @@ describe("money", () => {
     const { page, baseUrl, context } = session;
     await signInNewOwner(page, baseUrl, "recharge");
 
-    // Spec 000 §4: a user created today with a zero balance meets the welcome dialog once; its
+    // A user created today with a zero balance meets the welcome dialog once; its
     // button leads to the payments page.
     await page.goto("/home");
     const welcome = page.getByRole("heading", { name: "Welcome to Prism!" });
@@ -87,7 +87,7 @@ describe("money", () => {
     await page.locator('[data-testid="saved-card"] svg[data-brand="visa"]').waitFor();
     await session.screenshot("money-04-card-saved");
 
-    // Spec 000 §5: an amount below $20 is raised to $20 on leaving the field.
+    // An amount below $20 is raised to $20 on leaving the field.
     const amount = page.getByRole("region", { name: "Recharge Now" }).getByLabel("Amount");
     await amount.fill("5");
     await amount.blur();

@@ -279,7 +279,7 @@ describe("playground: face swapping and identity inpainting", () => {
         .locator('[aria-label="Original Image"] input[type=file]')
         .setInputFiles({ name: "astronaut.png", mimeType: "image/png", buffer: astronaut });
       await page.getByRole("img", { name: "Original Image: astronaut.png" }).waitFor();
-      // Image and clone: Inpaint is enabled even before a mask is drawn (001 §5).
+      // Image and clone: Inpaint is enabled even before a mask is drawn.
       expect(await inpaint.isDisabled()).toBe(false);
 
       const { popup: editor, box } = await openMaskPopup(page, "Select Area to Inpaint");

@@ -168,7 +168,7 @@ describe("playground: image generation and Pegasus generation", () => {
     await failed.waitFor({ timeout: 60_000 });
     expect(await failed.getByText("Generation Error").count()).toBeGreaterThan(0);
     expect(await failed.getByRole("button", { name: "Download" }).isDisabled()).toBe(true);
-    // Generation failures show no dialog (001 §8).
+    // Generation failures show no dialog.
     await page.waitForTimeout(500);
     expect(await page.getByRole("dialog").count()).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 0));

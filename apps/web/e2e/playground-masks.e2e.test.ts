@@ -85,7 +85,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.getByText(EMPTY_HISTORY).waitFor();
     expect(await page.getByTestId("price-line").textContent()).toMatch(CHARGED_PRICE_LINE);
 
-    // Without an image neither the mask tool nor the action is available (001 §5).
+    // Without an image neither the mask tool nor the action is available.
     const action = page.getByRole("button", { name: "Remove Object" });
     const maskButton = page.getByRole("button", { name: "Select Object to Remove" });
     expect(await action.isDisabled()).toBe(true);
@@ -238,7 +238,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await again.popup.getByRole("button", { name: "I'm Done" }).click();
     await page.getByText("Mask drawn").waitFor();
 
-    // A new image resets the mask (001 §4).
+    // A new image resets the mask.
     await page.getByRole("button", { name: "Remove image" }).click();
     await page.getByText("Upload an image to draw a mask.").waitFor();
     await page.locator("input[type=file]").setInputFiles(CHELSEA);
@@ -309,7 +309,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await session.screenshot("playground-masks-07-generative-fill-result");
     await deleteOnlyRow(page);
 
-    // A model failure: the row fails and fill shows the object removal dialog (001 §8).
+    // A model failure: the row fails and fill shows the object removal dialog.
     await failNextModelCall("generative-fill", 500, "The GPU ran out of memory.");
     await action.click();
     const dialog = await waitForDialog(page, ERROR_REMOVING_OBJECT);
@@ -383,7 +383,7 @@ describe("playground: object removal, generative fill and reimagine", () => {
 
     await deleteOnlyRow(page);
 
-    // A new image resets the mask (001 §4).
+    // A new image resets the mask.
     await page.getByRole("button", { name: "Remove image" }).click();
     await page.getByText("Upload an image to draw a mask.").waitFor();
     await page.locator("input[type=file]").setInputFiles(CHELSEA);

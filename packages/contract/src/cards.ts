@@ -36,3 +36,75 @@ export function cardBrandLabel(brand: string | null | undefined): string {
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(" ");
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Card number rules, shared by the sandbox card form (instant feedback) and the sandbox payments
+// provider (which decides). Stripe's own form applies the same rules in production.
+// ---------------------------------------------------------------------------------------------------
+
+/** Card networks recognised from a number's leading digits, named as providers name them. */
+export type CardNetwork =
+  | "visa"
+  | "mastercard"
+  | "american express"
+  | "discover"
+  | "jcb"
+  | "diners"
+  | "unknown";
+
+/** The shortest card number in use (some private-label cards); anything shorter is a typo. */
+export const CARD_NUMBER_MIN_DIGITS = 12;
+/** The longest card number ISO/IEC 7812 allows. */
+export const CARD_NUMBER_MAX_DIGITS = 19;
+
+/** Luhn's checksum, which every card number carries in its last digit (digits only, at least 12). */
+export function passesLuhn(digits: string): boolean {
+  if (!/^\d+$/.test(digits) || digits.length < CARD_NUMBER_MIN_DIGITS) return false;
+  let sum = 0;
+  let double = false;
+  for (let index = digits.length - 1; index >= 0; index -= 1) {
+    let digit = digits.charCodeAt(index) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** Whether the number's first `length` digits, read as a number, fall in [low, high]. */
+function prefixIn(digits: string, length: number, low: number, high: number): boolean {
+  if (digits.length < length) return false;
+  const prefix = Number(digits.slice(0, length));
+  return prefix >= low && prefix <= high;
+}
+
+/**
+ * The network by IIN range, as soon as the leading digits decide it (the form shows the logo while
+ * the user types); "unknown" until then or for a network we do not name.
+ */
+export function detectCardNetwork(digits: string): CardNetwork {
+  if (digits.startsWith("4")) return "visa";
+  if (prefixIn(digits, 2, 51, 55) || prefixIn(digits, 4, 2221, 2720)) return "mastercard";
+  if (prefixIn(digits, 2, 34, 34) || prefixIn(digits, 2, 37, 37)) return "american express";
+  if (
+    digits.startsWith("6011") ||
+    prefixIn(digits, 2, 65, 65) ||
+    prefixIn(digits, 3, 644, 649) ||
+    prefixIn(digits, 6, 622126, 622925)
+  ) {
+    return "discover";
+  }
+  if (prefixIn(digits, 4, 3528, 3589)) return "jcb";
+  if (prefixIn(digits, 3, 300, 305) || prefixIn(digits, 2, 36, 36) || prefixIn(digits, 2, 38, 38)) {
+    return "diners";
+  }
+  return "unknown";
+}
+
+/** Digits of the security code: four on the front of an American Express card, three elsewhere. */
+export function cardSecurityCodeLength(network: CardNetwork): number {
+  return network === "american express" ? 4 : 3;
+}

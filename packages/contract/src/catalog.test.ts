@@ -18,7 +18,7 @@ import {
 import { LANGUAGES } from "./languages";
 import { MAX_UPSCALE_PIXELS } from "./limits";
 
-/** The playground routes of spec 001 §2. */
+/** The playground routes of the spec. */
 const SPEC_PLAYGROUND_ROUTES = [
   "/playground/image-generation",
   "/playground/pegasus-generation",

@@ -27,6 +27,7 @@ import {
   REIMAGINE_DENOISE_MAX,
   REIMAGINE_DENOISE_MIN,
   REIMAGINE_DENOISE_STEP,
+  TRAINING_EXPECTED_MINUTES,
   TRAINING_MAX_IMAGES,
   TRAINING_MIN_IMAGES,
 } from "./limits";
@@ -44,7 +45,7 @@ import {
 } from "./messages";
 
 /**
- * The feature catalog (DESIGN.md §2, §5): the 13 paid feature calls of spec 001 §7 and everything the
+ * The feature catalog: the 13 paid feature calls of the spec and everything the
  * server, the playground screens, the usage page and the API snippets need to know about each. Feature
  * calls are multipart (`POST <endpoint>`, files plus string fields) and authenticate with a session plus
  * the `x-authorization-project` header, or with an API key.
@@ -179,7 +180,7 @@ export interface FeatureDefinition {
   /** The menu entry is shown only outside production. */
   readonly productionHidden: boolean;
   readonly mobileUnavailable: boolean;
-  /** Locked for an organization until its first deposit (001 §6). */
+  /** Locked for an organization until its first deposit. */
   readonly requiresFirstDeposit: boolean;
   /**
    * The call answers once the model has accepted the work, which goes on in the background (the job
@@ -367,7 +368,7 @@ function defineFeature<const T extends FeatureDefinition>(feature: T): T {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The features, in menu order (001 §2); orderPos descends with it.
+// The features, in menu order; orderPos descends with it.
 // ---------------------------------------------------------------------------------------------------
 
 export const imageGenerationFeature = defineFeature({
@@ -451,7 +452,7 @@ export const pegasusTrainingFeature = defineFeature({
   name: "AI Clone Training",
   orderPos: 110,
   color: "#f783ac",
-  description: "Trains an AI Clone of a person from 10 to 15 photos; training takes 30 minutes or more.",
+  description: `Trains an AI Clone of a person from ${TRAINING_MIN_IMAGES} to ${TRAINING_MAX_IMAGES} photos; training takes ${TRAINING_EXPECTED_MINUTES} minutes or more.`,
   inputs: {
     files: [
       imageFile("images", "Photos of the person, each resized so its short side is 1024 px.", {
@@ -823,7 +824,7 @@ export const FEATURES = [
 export type Feature = (typeof FEATURES)[number];
 export type FeatureId = Feature["id"];
 
-/** The endpoint values get-requests accepts, in the order spec 001 §7 lists them. */
+/** The endpoint values get-requests accepts, in the order the spec lists them. */
 export const FEATURE_ENDPOINTS = [
   "/v1/images/generation",
   "/v1/images/upscaling",

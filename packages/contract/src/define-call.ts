@@ -26,7 +26,7 @@ export interface CallDefinition<
    * project; it is documented in the public API's OpenAPI document.
    */
   readonly apiKey?: boolean;
-  /** Client-side timeout in milliseconds (spec 000 §7, 001 §7); the client default applies when absent. */
+  /** Client-side timeout in milliseconds; the client default applies when absent. */
   readonly timeoutMs?: number;
 }
 

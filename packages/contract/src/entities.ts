@@ -3,7 +3,7 @@ import { apiKeyLimitsSchema } from "./api-key-limits";
 import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "./fields";
 import { permissionsSchema } from "./permissions";
 
-/** The entities of spec 000 §3 and 001 §3 as they travel on the wire. Ids are strings (UUIDs). */
+/** The entities of the spec as they travel on the wire. Ids are strings (UUIDs). */
 
 export const projectSchema = z.object({
   id: idSchema,
@@ -160,7 +160,7 @@ export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
 /**
- * One past feature call of a project (001 §3), snake_case as the spec gives it. `request_data.files`
+ * One past feature call of a project, snake_case as the spec gives it. `request_data.files`
  * maps each file field (image, mask, source, target, images, audio) to stored file URLs; `body` holds
  * the non-file inputs. `response_data.file` is the result URL; `body` carries the transcription or the
  * training result.

@@ -1,6 +1,6 @@
 /**
  * The closed list of error codes the API answers with, each bound to one HTTP status.
- * Every error body is `{ error: <code>, message: <human text>, requestId }` (DESIGN.md §3); codes named
+ * Every error body is `{ error: <code>, message: <human text>, requestId }`; codes named
  * by the spec are used verbatim. Adding a code here is the only way to introduce a new error.
  */
 export const ERROR_STATUS = {
@@ -26,7 +26,7 @@ export const ERROR_STATUS = {
   "payment-method-required": 402,
   "card-declined": 402,
   "payment-failed": 402,
-  // Training stays locked for a new organization until its first deposit (spec 001 §6).
+  // Training stays locked for a new organization until its first deposit.
   "first-deposit-required": 402,
   /** The call would take the API key over its monthly or lifetime spend cap. */
   "key-spend-cap-reached": 402,
@@ -86,6 +86,11 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export interface ErrorBody {
   error: ErrorCode;
   message: string;
+  /**
+   * The request field the refusal is about (a dotted path such as `city` or `cvc`), when it is about
+   * one: forms mark that field without reading the message.
+   */
+  field?: string;
   /** The request's id (also in the `x-request-id` header), for the user to quote to support. */
   requestId?: string;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEFAULT_TRANSCRIPTION_LANGUAGE } from "./limits";
 
 /**
- * The 100 transcription languages (001 §9): Whisper's language set, with Whisper's codes (so `jw` for
+ * The 100 transcription languages: Whisper's language set, with Whisper's codes (so `jw` for
  * Javanese and `yue` for Cantonese), in Whisper's order, which puts the most used first.
  */
 export const LANGUAGES = [

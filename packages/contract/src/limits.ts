@@ -1,11 +1,11 @@
 /**
- * Every business constant and limit of the specification (000 §5, §9 and 001 §5, §9), defined once and
+ * Every business constant and limit of the specification, defined once and
  * named after its meaning. Values the spec leaves open but the server must still bound are marked
  * "our choice" so a reader knows they can move without breaking the spec.
  */
 
 // ---------------------------------------------------------------------------------------------------
-// Money (DESIGN.md §3, §4): integer micro-dollars in storage and arithmetic, dollars on the wire.
+// Money: integer micro-dollars in storage and arithmetic, dollars on the wire.
 // ---------------------------------------------------------------------------------------------------
 
 export const CURRENCY = "USD";
@@ -20,7 +20,7 @@ export const MIN_RECHARGE_USD = 20;
 export const DEFAULT_RECHARGE_USD = 100;
 /** Our choice: an upper bound so a typo cannot charge a card a fortune. */
 export const MAX_RECHARGE_USD = 10_000;
-/** Auto recharge when none was ever set: disabled, threshold 0, amount 0 (spec 000 §3). */
+/** Auto recharge when none was ever set: disabled, threshold 0, amount 0. */
 export const DEFAULT_AUTORECHARGE = { enabled: false, threshold: 0, amount: 0 } as const;
 
 /** After a recharge the client re-reads the user until the balance moves. */
@@ -28,7 +28,8 @@ export const BALANCE_POLL_ATTEMPTS = 5;
 export const BALANCE_POLL_INTERVAL_MS = 2_000;
 
 const MICROS_PER_USD_BIG = 1_000_000n;
-const MICRO_DIGITS = 6;
+/** Micro-dollars have six decimal digits. */
+export const MICRO_DIGITS = 6;
 
 /**
  * Converts dollars to integer micro-dollars, rounding half away from zero on the decimal value the
@@ -97,12 +98,13 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const REMEMBER_ME_SESSION_MS = 365 * DAY_MS;
 /** Session lifetime without Remember Me: 1 day. */
 export const SESSION_MS = DAY_MS;
-/** Our choice: verification and reset codes are short-lived and attempt-limited (DESIGN.md §3). */
+/** Our choice: verification and reset codes are short-lived and attempt-limited. */
 export const VERIFICATION_CODE_TTL_MS = 15 * MINUTE_MS;
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 5;
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Our choice: how long an invitation link stays valid. */
-export const INVITATION_TTL_MS = 7 * DAY_MS;
+export const INVITATION_TTL_DAYS = 7;
+export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 /** Our choice: how many addresses one invite may carry. */
 export const INVITE_MAX_EMAILS = 50;
 /** Our choice: invitations (one per address) one member may send per hour, across organizations. */
@@ -124,7 +126,7 @@ export const API_KEY_NO_NAME = "- no name -";
 export const API_KEY_UNKNOWN_CREATOR = "Unknown";
 
 // ---------------------------------------------------------------------------------------------------
-// Client timings (spec 000 §7, §9; 001 §7, §9).
+// Client timings.
 // ---------------------------------------------------------------------------------------------------
 
 export const NOTIFICATION_MS = 3_000;
@@ -155,7 +157,7 @@ export const RESEND_CODE_COOLDOWN_SECONDS = 30;
 
 /** Our choice: the spec shows the invoice pager but not its page size. */
 export const INVOICES_PAGE_SIZE = 10;
-/** Our choice: "page size is decided by the server" (001 §4). */
+/** Our choice: "page size is decided by the server". */
 export const HISTORY_PAGE_SIZE = 20;
 /** Pagination shows every page link up to this many pages; beyond, first, last and a window. */
 export const PAGINATION_FULL_LINKS = 9;
@@ -163,7 +165,7 @@ export const PAGINATION_FULL_LINKS = 9;
 export const PAGINATION_WINDOW = 2;
 
 // ---------------------------------------------------------------------------------------------------
-// Usage page (001 §2, §9).
+// Usage page.
 // ---------------------------------------------------------------------------------------------------
 
 /** The pie chart shows features above this share of the cost ... */
@@ -174,7 +176,7 @@ export const FEATURE_DROPDOWN_MAX_HEIGHT_PX = 500;
 export const MONTH_PICKER_FORMAT = "Y-m";
 
 // ---------------------------------------------------------------------------------------------------
-// Prompts and generation (001 §5, §9).
+// Prompts and generation.
 // ---------------------------------------------------------------------------------------------------
 
 export const PROMPT_MAX_LENGTH = 1_000;
@@ -208,8 +210,12 @@ export function resolutionLabel(width: number, height: number): string {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Uploads (001 §5, §9).
+// Uploads.
 // ---------------------------------------------------------------------------------------------------
+
+/** Limits in bytes and pixels are shown to people in binary megabytes and megapixels. */
+export const BYTES_PER_MB = 1_048_576;
+export const PIXELS_PER_MEGAPIXEL = 1_048_576;
 
 /** 30 MB. */
 export const MAX_IMAGE_BYTES = 31_457_280;
@@ -271,9 +277,11 @@ export const ACCEPTED_AUDIO_MIME_TYPES = [
 
 /** Stored images have a thumbnail at the same URL with this suffix before the extension. */
 export const THUMBNAIL_SUFFIX = "_thumb";
+/** A thumbnail fits in a square of this many pixels. */
+export const THUMBNAIL_MAX_SIDE = 320;
 
 // ---------------------------------------------------------------------------------------------------
-// AI Clone training (001 §5).
+// AI Clone training.
 // ---------------------------------------------------------------------------------------------------
 
 export const TRAINING_MIN_IMAGES = 10;
@@ -287,7 +295,7 @@ export const TRAINING_JPEG_QUALITY = 0.95;
 export const TRAINING_EXPECTED_MINUTES = 30;
 
 // ---------------------------------------------------------------------------------------------------
-// Mask editor and debug controls (001 §6, §9).
+// Mask editor and debug controls.
 // ---------------------------------------------------------------------------------------------------
 
 export const BRUSH_MIN = 2;
@@ -319,14 +327,18 @@ export const REIMAGINE_DENOISE_DECIMALS = 2;
 export const DEFAULT_TRANSCRIPTION_LANGUAGE = "en";
 
 // ---------------------------------------------------------------------------------------------------
-// Feature calls (001 §7).
+// Feature calls.
 // ---------------------------------------------------------------------------------------------------
 
 /** Feature calls from the console name their project in this header. */
 export const PROJECT_HEADER = "x-authorization-project";
 /** Calls that use an AI Clone name its training request in this header. */
 export const IDENTITY_REQUEST_HEADER = "x-authorization-identity-request-id";
-/** API users authenticate feature calls with `Authorization: Bearer <key>` (DESIGN.md §1). */
+/** API users authenticate feature calls with `Authorization: Bearer <key>`. */
 export const API_KEY_HEADER = "authorization";
+/** Every API key starts with this, so secret scanners can recognise a leaked one. */
+export const API_KEY_PREFIX = "psk_";
+/** The product's name in mails, invoices, page titles and the API reference. */
+export const PRODUCT_NAME = "Prism";
 /** Retry-After (seconds) on a feature call refused while a server drains for a restart. */
 export const RESTART_RETRY_AFTER_SECONDS = 5;

@@ -1,5 +1,7 @@
 import type { ErrorCode } from "./errors";
 import {
+  BALANCE_DECIMALS,
+  BYTES_PER_MB,
   COST_DECIMALS,
   MAX_AUDIO_BYTES,
   MAX_AUDIO_SECONDS,
@@ -7,7 +9,11 @@ import {
   MAX_IMAGE_PIXELS,
   MAX_RECHARGE_USD,
   MAX_UPSCALE_PIXELS,
+  MICRO_DIGITS,
   MIN_RECHARGE_USD,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PIXELS_PER_MEGAPIXEL,
   RESTART_RETRY_AFTER_SECONDS,
   usdToMicros,
 } from "./limits";
@@ -24,19 +30,19 @@ export interface TitledMessage {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Password rules (000 §5, 001 §5).
+// Password rules.
 // ---------------------------------------------------------------------------------------------------
 
-export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters long.";
+export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
 export const PASSWORD_TOO_WEAK =
   "Password must include at least one uppercase letter, one lowercase letter, one number, and one special character.";
 export const PASSWORDS_DO_NOT_MATCH = "Passwords do not match.";
 export const PASSWORD_STRONG = "Password is strong!";
 /** Ours: the spec sets no maximum; the server bounds hashing work. */
-export const PASSWORD_TOO_LONG = "Password must be at most 256 characters long.";
+export const PASSWORD_TOO_LONG = `Password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
 
 // ---------------------------------------------------------------------------------------------------
-// Sign-up, sign-in and recovery validation (000 §5).
+// Sign-up, sign-in and recovery validation.
 // ---------------------------------------------------------------------------------------------------
 
 export const FIRST_NAME_REQUIRED = "First Name is required";
@@ -71,7 +77,7 @@ export const API_CALL_DETAILS_TITLE = "API Call Details";
 export const NOT_FOUND_TITLE = "Not Found";
 
 // ---------------------------------------------------------------------------------------------------
-// Domain refusals (000 §5).
+// Domain refusals.
 // ---------------------------------------------------------------------------------------------------
 
 export const ARCHIVE_LAST_ORGANIZATION =
@@ -89,6 +95,10 @@ export const GRANT_NOT_HELD_NOTE = `Greyed-out boxes are rights you do not hold.
 export const ARCHIVE_LAST_PROJECT =
   "At least one project is required within the organization. Please create a new project before archiving this one.";
 export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
+/** Ours (Stripe's wording): the card form and the sandbox provider refuse a number failing its checks. */
+export const CARD_NUMBER_INVALID = "Your card number is invalid.";
+export const CARD_SECURITY_CODE_INVALID = "Your card's security code is invalid.";
+export const CARD_EXPIRED = "Your card has expired.";
 /** Ours: a member may give others only the rights they hold themself (the owner holds all). */
 export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
 /** Ours: the playground, its history and its files need the organization's playground permission. */
@@ -117,6 +127,8 @@ export const PASSWORD_CHANGED = "Password Changed!";
 export const TRAINING_STARTED = "Training has started!";
 export const CODE_COPIED = "Code copied to clipboard!";
 export const INVITATION_CONFIRMED = "Invitation Confirmed";
+/** Ours: an invitation that was revoked, used, expired or sent to another email. */
+export const INVITATION_INVALID = "This invitation is no longer valid.";
 
 // ---------------------------------------------------------------------------------------------------
 // Session and sign-in feedback (ours: the spec has no wording for these).
@@ -160,26 +172,39 @@ export function rechargeConfirmText(amount: number | string): string {
   return `Are you sure you want to recharge $${amount}?`;
 }
 
-/** The price line of the edit screens, e.g. "$0.010 will be charged". */
-const MICROS_PER_SHOWN_DIGIT = 10n ** BigInt(6 - COST_DECIMALS);
-
 /**
- * A cost with 3 decimals (001 §9), rounded half up on its exact micro-dollars: `toFixed` alone would
- * show $0.0375 as $0.037 because its binary value is just below it.
+ * "$1,234.568" / "-$3.00": micro-dollars with a number of decimals, rounded half away from zero on the
+ * exact integer. Every amount a person sees goes through here: `toFixed` on a float would show $0.0375
+ * as $0.037 because its binary value is just below it.
  */
-export function formatCost(priceUsd: number): string {
-  const micros = usdToMicros(priceUsd);
-  const shown = (micros + MICROS_PER_SHOWN_DIGIT / 2n) / MICROS_PER_SHOWN_DIGIT;
-  const digits = shown.toString().padStart(COST_DECIMALS + 1, "0");
-  return `$${digits.slice(0, -COST_DECIMALS)}.${digits.slice(-COST_DECIMALS)}`;
+export function formatMicros(micros: bigint, decimals: number): string {
+  const negative = micros < 0n;
+  const magnitude = negative ? -micros : micros;
+  const perShownDigit = 10n ** BigInt(MICRO_DIGITS - decimals);
+  const shown = (magnitude + perShownDigit / 2n) / perShownDigit;
+  const digits = shown.toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+$)/g, ",");
+  const fraction = decimals > 0 ? `.${digits.slice(-decimals)}` : "";
+  return `${negative && shown !== 0n ? "-" : ""}$${whole}${fraction}`;
 }
 
+/** A cost with 3 decimals: per-call prices and usage costs. */
+export function formatCost(priceUsd: number): string {
+  return formatMicros(usdToMicros(priceUsd), COST_DECIMALS);
+}
+
+/** Dollars with 2 decimals: balances, invoices, recharge amounts. */
+export function formatBalance(usd: number): string {
+  return formatMicros(usdToMicros(usd), BALANCE_DECIMALS);
+}
+
+/** The price line of the edit screens, e.g. "$0.010 will be charged". */
 export function chargeNoticeText(priceUsd: number): string {
   return `${formatCost(priceUsd)} will be charged`;
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Upload limits (001 §5).
+// Upload limits.
 // ---------------------------------------------------------------------------------------------------
 
 /** Where the API reference explains model servers, for those who run a deployment. */
@@ -196,8 +221,6 @@ export const NEEDS_MODEL_SERVER_BADGE = "Needs a model server";
 export const UNAVAILABLE_BADGE = "Unavailable";
 export const IMAGE_SIZE_LIMIT_TITLE = "Image Size Limit Exceeded";
 
-const BYTES_PER_MB = 1_048_576;
-const PIXELS_PER_MEGAPIXEL = 1_048_576;
 const IMAGE_MEGAPIXELS = MAX_IMAGE_PIXELS / PIXELS_PER_MEGAPIXEL;
 const IMAGE_PIXELS_LIMIT_SENTENCE = `The uploaded image exceeds the ${IMAGE_MEGAPIXELS} Megapixel limit.`;
 
@@ -311,9 +334,11 @@ export function idempotencyKeyInvalidText(maxLength: number): string {
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
 
 // ---------------------------------------------------------------------------------------------------
-// Sign-in and account errors (000 §8).
+// Sign-in and account errors.
 // ---------------------------------------------------------------------------------------------------
 
+/** Ours: a console call made without a valid session. */
+export const SIGN_IN_REQUIRED = "Please sign in to continue.";
 export const GENERIC_ERROR = "An error occurred. Please try again later or contact support.";
 export const RECAPTCHA_FAILED = "Recaptcha check failed. Please try again.";
 export const INVALID_PASSWORD = "Invalid password";
@@ -332,7 +357,7 @@ export const GITHUB_EMAIL_NOT_FOUND =
 export const SIGNUP_ERROR = "Signup error. Please try again later or contact support.";
 
 // ---------------------------------------------------------------------------------------------------
-// Error dialogs (000 §8, 001 §8): { title, message }.
+// Error dialogs: { title, message }.
 // ---------------------------------------------------------------------------------------------------
 
 function supportError(title: string, action: string): TitledMessage {
@@ -414,9 +439,7 @@ export const ERROR_DIALOGS = {
   logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
 } as const satisfies Record<string, TitledMessage>;
 
-export type ErrorDialogName = keyof typeof ERROR_DIALOGS;
-
-/** Confirm dialog titles of history deletes (001 §8). */
+/** Confirm dialog titles of history deletes. */
 export const DELETE_IMAGE_TITLE = "Delete Image";
 export const DELETE_AI_CLONE_TITLE = "Delete AI Clone";
 export const DELETE_TRANSCRIPTION_TITLE = "Delete Transcription";
@@ -424,6 +447,18 @@ export const DELETE_TRANSCRIPTION_TITLE = "Delete Transcription";
 // ---------------------------------------------------------------------------------------------------
 // The human text the server sends with each error code when it has nothing more specific.
 // ---------------------------------------------------------------------------------------------------
+
+/** Ends every refusal of a feature call that was refunded (or never reserved). */
+export const NOT_CHARGED = "You were not charged for it.";
+/** A failed feature call: the provider's or our reason, then that nothing was charged. */
+export function notChargedText(reason: string): string {
+  return `${reason} ${NOT_CHARGED}`;
+}
+/** Why a feature call failed when its input files could not be written to the file store. */
+export const FILES_NOT_STORED_REASON = "The uploaded files could not be stored.";
+export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);
+/** The reason of a failed feature call when the provider gave none. */
+export const CALL_NOT_COMPLETED_REASON = "The request could not be completed.";
 
 export const ERROR_MESSAGES = {
   "invalid-input": "The request is not valid.",
@@ -436,7 +471,7 @@ export const ERROR_MESSAGES = {
   "invalid-reset-code": INVALID_VERIFICATION_CODE,
   "email-credentials-not-found":
     "Unable to retrieve email from the identity provider. Please try again or contact support.",
-  "invitation-invalid": "This invitation is no longer valid.",
+  "invitation-invalid": INVITATION_INVALID,
   unauthenticated: "You are not signed in.",
   "invalid-credentials": INVALID_PASSWORD,
   "invalid-api-key": "The API key is missing or not valid.",
@@ -476,9 +511,9 @@ export const ERROR_MESSAGES = {
   "too-many-requests": "Too many requests. Please wait a moment and try again.",
   "recaptcha-failed": RECAPTCHA_FAILED,
   "internal-error": GENERIC_ERROR,
-  "feature-failed": "The request could not be completed. You were not charged for it.",
+  "feature-failed": notChargedText(CALL_NOT_COMPLETED_REASON),
   "feature-unavailable": "This feature is not available right now.",
-  "feature-timeout": "The request took too long and was stopped. You were not charged for it.",
+  "feature-timeout": notChargedText("The request took too long and was stopped."),
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
 } as const satisfies Record<ErrorCode, string>;
 

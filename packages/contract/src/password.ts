@@ -9,7 +9,7 @@ import {
   PASSWORDS_DO_NOT_MATCH,
 } from "./messages";
 
-/** The special characters a password must use one of (000 §5), backslash and slash included. */
+/** The special characters a password must use one of, backslash and slash included. */
 export const PASSWORD_SPECIAL_CHARACTERS = "!@#$%^&*()_+{}[]:;<>,.?~\\/-";
 
 export interface PasswordCheck {

@@ -4,7 +4,7 @@ import { ID_MAX_LENGTH } from "./limits";
 const PROJECT_KEY = new RegExp(`^[A-Za-z0-9-]{1,${ID_MAX_LENGTH}}$`);
 
 /**
- * A member's rights in one organization (000 §3). `owner` grants everything; otherwise each dotted path
+ * A member's rights in one organization. `owner` grants everything; otherwise each dotted path
  * must be truthy at every level. `projects` holds `all` plus one flag per project id.
  */
 export const permissionsSchema = z.object({
@@ -67,7 +67,7 @@ export const PERMISSION_PATHS = [
 ] as const satisfies readonly PermissionPath[];
 
 /**
- * The spec's permission check (000 §5): the owner flag grants everything; otherwise every level of the
+ * The spec's permission check: the owner flag grants everything; otherwise every level of the
  * dotted path must be truthy; no permissions at all gives false. Only own properties count, so a path
  * such as `projects.constructor` can never be satisfied by the object prototype.
  */

@@ -1,5 +1,5 @@
 /**
- * The prompts behind the generation screens' Random Prompt button (001 §2, §9: about 50, one is also
+ * The prompts behind the generation screens' Random Prompt button (about 50, one is also
  * filled in on load). Each is a complete, self-contained scene so a first click gives a useful image;
  * a test holds the list to RANDOM_PROMPT_COUNT distinct prompts within PROMPT_MAX_LENGTH.
  */

@@ -17,7 +17,7 @@ import {
 
 /**
  * The tenancy core every later module builds on: users, their sessions, organizations, memberships
- * and projects. Money is integer micro-dollars in `bigint` columns (DESIGN.md §4); times are
+ * and projects. Money is integer micro-dollars in `bigint` columns; times are
  * `timestamptz`. Archiving is a soft delete (`archived_at`), so history and ledger rows keep their
  * references.
  */
@@ -67,7 +67,7 @@ export const organizations = pgTable("organizations", {
   name: text("name").notNull(),
   /** Cached sum of the ledger, updated in the same transaction as every ledger entry. */
   balanceMicros: bigint("balance_micros", { mode: "bigint" }).notNull().default(sql`0`),
-  /** Spec 000 §3 properties.isNew: true until the first successful recharge. */
+  /** the spec properties.isNew: true until the first successful recharge. */
   isNew: boolean("is_new").notNull().default(true),
   billingName: text("billing_name"),
   billingEmail: text("billing_email"),

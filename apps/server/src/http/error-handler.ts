@@ -1,11 +1,11 @@
-import type { ErrorBody, ErrorCode } from "@prism/contract";
+import { type ErrorBody, type ErrorCode, errorMessageOf } from "@prism/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
 import { AppError } from "../errors";
 
 /** Fastify's own 4xx errors, mapped onto the contract's codes so clients see one error shape. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: "malformed-json", message: "The request body is not valid JSON." },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "malformed-json", message: errorMessageOf("malformed-json") },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: "malformed-json",
     message: "The request body is empty; send a JSON object.",
@@ -40,14 +40,17 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody):
 
 function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return new AppError("invalid-input", describeZodError(error));
+  if (error instanceof ZodError) {
+    const path = error.issues[0]?.path.join(".");
+    return new AppError("invalid-input", describeZodError(error), { field: path || undefined });
+  }
   const fastifyError = error as Partial<Pick<FastifyError, "code" | "statusCode" | "message">>;
   if (fastifyError.code && FASTIFY_CODES[fastifyError.code]) {
     const known = FASTIFY_CODES[fastifyError.code]!;
     return new AppError(known.code, known.message);
   }
   if (fastifyError.statusCode === 429) {
-    return new AppError("rate-limited", "Too many requests. Please wait a moment and try again.");
+    return new AppError("rate-limited", errorMessageOf("rate-limited"));
   }
   if (fastifyError.statusCode === 413)
     return new AppError("payload-too-large", "The request body is too large.");
@@ -77,7 +80,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (appError.code === "service-unavailable") request.log.warn(appError.message);
       else if (appError.status >= 500) request.log.error({ err: error }, appError.message);
       reply.headers(appError.headers);
-      return sendError(reply, appError.status, { error: appError.code, message: appError.message });
+      return sendError(reply, appError.status, {
+        error: appError.code,
+        message: appError.message,
+        ...(appError.field ? { field: appError.field } : {}),
+      });
     }
     request.log.error({ err: error }, "unhandled error");
     return sendError(reply, 500, {

@@ -1,5 +1,6 @@
 import type { CallDefinition, CallParsedRequest, CallResponse } from "@prism/contract";
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from "fastify";
+import { SIGN_IN_REQUIRED } from "@prism/contract";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
 import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
@@ -22,11 +23,6 @@ type Handler<C extends CallDefinition> = C["auth"] extends "session"
   ? (context: SessionCallContext<C>) => Promise<CallResponse<C>>
   : (context: CallContext<C>) => Promise<CallResponse<C>>;
 
-export interface RegisterCallOptions {
-  /** Per-route options such as `config.rateLimit`. */
-  route?: RouteShorthandOptions;
-}
-
 /**
  * Registers a contract call as `POST <path>`: authenticates per the call's `auth`, validates the body
  * with the contract's request schema (a ZodError becomes a 400 `invalid-input`), and checks the
@@ -37,13 +33,12 @@ export function registerCall<C extends CallDefinition>(
   deps: AppDependencies,
   call: C,
   handler: Handler<C>,
-  options: RegisterCallOptions = {},
 ): void {
-  app.post(call.path, options.route ?? {}, async (request, reply) => {
+  app.post(call.path, async (request, reply) => {
     let user: AuthenticatedUser | undefined;
     if (call.auth === "session") {
       user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
-      if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+      if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
     }
     // Calls without a payload may arrive with no body at all.
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;
@@ -73,19 +68,18 @@ export function registerSessionOrApiKeyCall<C extends CallDefinition>(
   deps: AppDependencies,
   call: C,
   handler: (context: PrincipalCallContext<C>) => Promise<CallResponse<C>>,
-  options: RegisterCallOptions = {},
 ): void {
   if (call.auth !== "session" || call.apiKey !== true) {
     throw new Error(`${call.path} is not a call API keys may make`);
   }
-  app.post(call.path, options.route ?? {}, async (request, reply) => {
+  app.post(call.path, async (request, reply) => {
     let principal: CallPrincipal;
     const key = bearerKeyOf(request);
     if (key !== undefined) {
       principal = { kind: "api-key", key: await requireApiKey(deps, key, request, reply) };
     } else {
       const user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
-      if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+      if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
       principal = { kind: "user", user };
     }
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;

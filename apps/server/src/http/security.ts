@@ -1,8 +1,6 @@
 import helmet from "@fastify/helmet";
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import type { AppConfig } from "../config";
-import { AppError } from "../errors";
 
 export type ExtraSources = Partial<
   Record<"scriptSrc" | "styleSrc" | "connectSrc" | "frameSrc" | "imgSrc", string[]>
@@ -70,20 +68,5 @@ export async function registerSecurityHeaders(
     // HSTS only makes sense where production is served over HTTPS.
     strictTransportSecurity: config.isProduction,
     crossOriginEmbedderPolicy: false,
-  });
-}
-
-/**
- * The rate limiter, registered once and off by default: routes opt in with `config.rateLimit`
- * (login, sign-up, codes). Keys are per IP unless a route supplies its own key generator.
- */
-export async function registerRateLimiting(app: FastifyInstance): Promise<void> {
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(
-        "rate-limited",
-        `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-      ),
   });
 }

@@ -7,7 +7,7 @@ import { RequirePermission } from "./guards/require-permission";
 import { RootLayout } from "./providers";
 
 // Every page is its own chunk, fetched when its route is first visited (React Router's `lazy`).
-// Route table: spec 000 §2 and 001 §2.
+// The route table: every page of the console and the playground, with its guard.
 
 const playgroundRoutes: RouteObject[] = FEATURES.map((feature) => ({
   path: feature.playgroundRoute,
@@ -102,7 +102,7 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
-                // Spec 001 §2: without organization.playground the playground pages lead to /home.
+                // Without organization.playground the playground pages lead to /home.
                 element: <RequirePermission permission="organization.playground" redirectTo={PATHS.home} />,
                 children: playgroundRoutes,
               },

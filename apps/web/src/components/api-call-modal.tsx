@@ -1,9 +1,19 @@
 import { Button, Code, Group, ScrollArea, Stack, Tabs, Text } from "@mantine/core";
 import { modals } from "@mantine/modals";
-import { CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
+import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
-import type { Snippet } from "../features/playground/lib/snippets";
+
+/** One language's code of a call, as the API Call Details modal shows it. */
+export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
+
+export interface Snippet {
+  language: SnippetLanguage;
+  label: string;
+  /** The highlighter's language name (Mantine CodeHighlight-style). */
+  syntax: string;
+  code: string;
+}
 
 /** Writes text to the clipboard, falling back to a hidden textarea where the async API is missing. */
 export async function copyText(text: string): Promise<void> {
@@ -82,12 +92,12 @@ export function ApiCallDetails({ snippets, onClose }: { snippets: readonly Snipp
   );
 }
 
-/** The "API Call Details" modal (001 §2): language tabs, the code, Copy and Close. */
+/** The "API Call Details" modal: language tabs, the code, Copy and Close. */
 export function openApiCallModal(snippets: readonly Snippet[]): void {
   const modalId = `api-call-${Date.now()}`;
   modals.open({
     modalId,
-    title: "API Call Details",
+    title: API_CALL_DETAILS_TITLE,
     size: "xl",
     centered: true,
     children: <ApiCallDetails snippets={snippets} onClose={() => modals.close(modalId)} />,

@@ -1,8 +1,7 @@
 import { Group, Paper, Stack, Text, ThemeIcon } from "@mantine/core";
-import type { FileInput, TitledMessage } from "@prism/contract";
+import { BYTES_PER_MB, type FileInput, type TitledMessage } from "@prism/contract";
 import { IconFileMusic, IconMusic } from "@tabler/icons-react";
-import { checkAudioUpload } from "../features/playground/lib/audio-checks";
-import { formatDuration } from "../features/playground/lib/transcription";
+import { formatDuration } from "../lib/format";
 import { formatUploadHint, RemoveButton, UploadField, useObjectUrl, useUploadCheck } from "./upload-dropzone";
 
 /** A chosen audio file with the duration the browser read from it. */
@@ -11,9 +10,14 @@ export interface ChosenAudio {
   durationSeconds: number;
 }
 
+/** The caller's verdict on a dropped audio file: a refusal to show, or the duration it read. */
+export type AudioCheckResult = { problem: TitledMessage } | { durationSeconds: number };
+
 export interface AudioUploadProps {
   /** The catalog's file input: accepted types, the byte limit and the duration limit come from it. */
   input: FileInput;
+  /** The caller's checks of a dropped file against `input`. */
+  check: (file: File, input: FileInput) => Promise<AudioCheckResult>;
   label: string;
   value: ChosenAudio | null;
   onChange: (audio: ChosenAudio | null) => void;
@@ -23,27 +27,29 @@ export interface AudioUploadProps {
 }
 
 function formatMegabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+  return `${(bytes / BYTES_PER_MB).toFixed(1)} MB`;
 }
 
 /**
- * The playground's audio drop area (001 §2 Transcription, §5): drag and drop or click, only the first
+ * The playground's audio drop area (Transcription): drag and drop or click, only the first
  * file is used, and it is checked in the browser (type, 20 MB, playable, 5 minutes) before it is
  * accepted. Shows the file, its duration and a player to listen to it.
  */
-export function AudioUpload({ input, label, value, onChange, disabled, onRejected }: AudioUploadProps) {
+export function AudioUpload(props: AudioUploadProps) {
+  const { input, check, label, value, onChange, disabled, onRejected } = props;
   const previewUrl = useObjectUrl(value?.file ?? null);
   const { checking, accept } = useUploadCheck(
     async (file) => {
-      const check = await checkAudioUpload(file, input);
-      return "problem" in check ? check : { accepted: { file, durationSeconds: check.durationSeconds } };
+      const verdict = await check(file, input);
+      return "problem" in verdict
+        ? verdict
+        : { accepted: { file, durationSeconds: verdict.durationSeconds } };
     },
     onChange,
     onRejected,
   );
 
-  const minutes = input.maxSeconds ? Math.round(input.maxSeconds / 60) : null;
-  const hint = formatUploadHint(input, minutes ? `${minutes} minutes` : null);
+  const hint = formatUploadHint(input);
 
   return (
     <UploadField

@@ -1,5 +1,6 @@
 import { Group, Text } from "@mantine/core";
 import { useId } from "react";
+import { productName } from "../lib/env";
 
 const SIZES = { sm: { icon: 26, text: 18 }, md: { icon: 30, text: 20 }, lg: { icon: 40, text: 26 } } as const;
 
@@ -16,7 +17,7 @@ export function BrandMark({
   // id would be taken from whichever copy is hidden.
   const gradientId = useId();
   return (
-    <Group gap={10} wrap="nowrap" aria-label="Prism">
+    <Group gap={10} wrap="nowrap" aria-label={productName()}>
       <svg width={icon} height={icon} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <defs>
           <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
@@ -30,7 +31,7 @@ export function BrandMark({
       </svg>
       {withText ? (
         <Text fz={text} fw={700} lh={1} style={{ letterSpacing: "-0.02em" }}>
-          Prism
+          {productName()}
           <Text span c="dimmed" fw={500} fz={text * 0.72} ml={6}>
             Console
           </Text>

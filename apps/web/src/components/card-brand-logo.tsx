@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** The brands with their own logo (spec 000 §2); every other brand gets the generic card. */
+/** The brands with their own logo; every other brand gets the generic card. */
 export type CardBrand = "visa" | "mastercard" | "american express" | "discover" | "generic";
 
 const BRAND_ALIASES: Record<string, CardBrand> = {

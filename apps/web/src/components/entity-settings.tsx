@@ -15,7 +15,7 @@ export interface EntitySettingsProps {
   readOnlyHint: string;
   /** The text shown when Save is pressed with an empty name. */
   emptyNameError: string;
-  /** Only the owner renames and archives (spec 000 §2, §6). */
+  /** Only the owner renames and archives. */
   canEdit: boolean;
   saving: boolean;
   /** Saves the trimmed name; resolves true when it was saved. */
@@ -26,7 +26,7 @@ export interface EntitySettingsProps {
 }
 
 /**
- * The General settings of an organization or a project (spec 000 §2): the read-only id to copy, the
+ * The General settings of an organization or a project: the read-only id to copy, the
  * name with Save, and the danger card with Archive, both for the owner only.
  */
 export function EntitySettings({

@@ -1,12 +1,13 @@
 import { Box, Group, Image, Text } from "@mantine/core";
 import type { FileInput, TitledMessage } from "@prism/contract";
 import { IconPhoto } from "@tabler/icons-react";
-import { checkImageUpload } from "../features/playground/lib/upload-checks";
 import { formatUploadHint, RemoveButton, UploadField, useObjectUrl, useUploadCheck } from "./upload-dropzone";
 
 export interface ImageUploadProps {
   /** The catalog's file input: accepted types and the byte and pixel limits come from it. */
   input: FileInput;
+  /** The caller's checks of a dropped file against `input`: a refusal to show, or null to accept it. */
+  check: (file: File, input: FileInput) => Promise<TitledMessage | null>;
   label: string;
   value: File | null;
   onChange: (file: File | null) => void;
@@ -16,23 +17,23 @@ export interface ImageUploadProps {
 }
 
 /**
- * The playground's image drop area (001 §2, §5): drag and drop or click, only the first file is used,
+ * The playground's image drop area: drag and drop or click, only the first file is used,
  * and the file is checked in the browser (type, 30 MB, the input's pixel limit, readability) before it
  * is accepted. Shows a preview of the chosen image with a button to clear it.
  */
-export function ImageUpload({ input, label, value, onChange, disabled, onRejected }: ImageUploadProps) {
+export function ImageUpload(props: ImageUploadProps) {
+  const { input, check, label, value, onChange, disabled, onRejected } = props;
   const previewUrl = useObjectUrl(value);
   const { checking, accept } = useUploadCheck(
     async (file) => {
-      const problem = await checkImageUpload(file, input);
+      const problem = await check(file, input);
       return problem ? { problem } : { accepted: file };
     },
     onChange,
     onRejected,
   );
 
-  const megapixels = input.maxPixels ? Math.round(input.maxPixels / 1_048_576) : null;
-  const hint = formatUploadHint(input, megapixels ? `${megapixels} megapixels` : null);
+  const hint = formatUploadHint(input);
 
   return (
     <UploadField

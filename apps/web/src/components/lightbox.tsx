@@ -51,7 +51,7 @@ const LABELS = {
 };
 
 /**
- * The history gallery (001 §2) on yet-another-react-lightbox: opens on one image and steps through
+ * The history gallery on yet-another-react-lightbox: opens on one image and steps through
  * all of them with wrap-around (buttons, arrow keys, swipe). The spec's timings: the gallery fades in
  * over 200 ms, moving to another image (and its size) takes 200 ms, and each image fades in over 100 ms.
  * Pictures are fitted to the screen, with their caption and size in pixels below.

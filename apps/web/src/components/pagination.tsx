@@ -6,7 +6,7 @@ import classes from "./pagination.module.css";
 export type PaginationItem = number | "ellipsis-start" | "ellipsis-end";
 
 /**
- * The page links of spec 000 §2: every page up to 9 pages; beyond that the first, the last, two pages
+ * The page links of the spec: every page up to 9 pages; beyond that the first, the last, two pages
  * either side of the current one, and an ellipsis wherever pages are left out. The rule is followed
  * literally (an ellipsis may stand for one page) so the pager never grows past 9 slots.
  */

@@ -3,7 +3,7 @@ import { checkPassword } from "@prism/contract";
 import { IconAlertCircle, IconCircleCheck } from "@tabler/icons-react";
 
 /**
- * The live password check of spec 000 §5 under a new-password field: the first broken rule, or
+ * The live password check of the spec under a new-password field: the first broken rule, or
  * "Password is strong!", and nothing while the password is empty.
  */
 export function PasswordFeedback({ password, confirmation }: { password: string; confirmation: string }) {

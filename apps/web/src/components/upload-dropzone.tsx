@@ -1,24 +1,27 @@
 import "@mantine/dropzone/styles.css";
 import { ActionIcon, Stack, Text, Tooltip } from "@mantine/core";
 import { Dropzone, type FileRejection } from "@mantine/dropzone";
-import type { FileInput, TitledMessage } from "@prism/contract";
+import { BYTES_PER_MB, type FileInput, PIXELS_PER_MEGAPIXEL, type TitledMessage } from "@prism/contract";
 import { IconUpload, IconX, type TablerIcon } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { escapeHtml } from "../lib/html";
 import { openInfoModal } from "./overlays/modals";
 
-const BYTES_PER_MEGABYTE = 1_048_576;
-
 /** The upload limits line of a file input, e.g. "JPG, PNG · up to 30 MB and 16 megapixels". */
-export function formatUploadHint(input: FileInput, extraLimit: string | null): string {
+export function formatUploadHint(input: FileInput): string {
+  const extraLimit = input.maxPixels
+    ? `${Math.round(input.maxPixels / PIXELS_PER_MEGAPIXEL)} megapixels`
+    : input.maxSeconds
+      ? `${Math.round(input.maxSeconds / 60)} minutes`
+      : null;
   const formats = input.acceptedExtensions
     .map((extension) => extension.replace(/^\./, "").toUpperCase())
     .join(", ");
-  const megabytes = Math.round(input.maxBytes / BYTES_PER_MEGABYTE);
+  const megabytes = Math.round(input.maxBytes / BYTES_PER_MB);
   return `${formats} · up to ${megabytes} MB${extraLimit ? ` and ${extraLimit}` : ""}`;
 }
 
-/** The spec's limit dialog for a refused upload (001 §5). */
+/** The spec's limit dialog for a refused upload. */
 export function showUploadRejection(message: TitledMessage) {
   void openInfoModal({ title: message.title, html: escapeHtml(message.message) });
 }
@@ -87,7 +90,7 @@ export interface UploadDropzoneProps {
 }
 
 /**
- * The shared drop area of the uploads (001 §5): drag and drop or click, an icon that follows the drag
+ * The shared drop area of the uploads: drag and drop or click, an icon that follows the drag
  * (accept, reject, idle), the title line and the limits hint.
  */
 export function UploadDropzone({

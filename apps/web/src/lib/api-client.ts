@@ -13,7 +13,7 @@ export type ClientErrorCode = "network-error" | "timeout" | "aborted" | "invalid
 
 /**
  * Every failed call rejects with this. `status` is the HTTP status, or 0 when no response arrived
- * (network failure, timeout, abort); `code` is the server's error code (DESIGN.md §3) or a client code.
+ * (network failure, timeout, abort); `code` is the server's error code or a client code.
  */
 export class ApiError extends Error {
   override readonly name = "ApiError";
@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ErrorCode | ClientErrorCode,
     message: string,
+    /** The request field the server's refusal is about (ErrorBody.field), when it names one. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -107,7 +109,7 @@ export async function callApi<C extends CallDefinition>(
 
   if (!response.ok) {
     const error = isErrorBody(body)
-      ? new ApiError(response.status, body.error, body.message)
+      ? new ApiError(response.status, body.error, body.message, body.field)
       : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
     if (response.status === 401 && definition.auth !== "public") unauthorizedHandler?.(error, definition);
     throw error;

@@ -1,4 +1,4 @@
-/** Names of the cookies the console keeps (spec 000 §3). */
+/** Names of the cookies the console keeps. */
 export const COOKIE = {
   selectedOrganizationId: "selectedOrganizationId",
   selectedProjectId: "selectedProjectId",

@@ -1,4 +1,4 @@
-import type { PublicConfig } from "@prism/contract";
+import { PRODUCT_NAME, type PublicConfig } from "@prism/contract";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api } from "./api-client";
 
@@ -45,4 +45,13 @@ export function useIsProduction(): boolean {
 /** The synchronous reading of {@link useIsProduction}, for code that is not a component. */
 export function isProductionEnv(): boolean {
   return loadedConfig?.appEnv === "production";
+}
+
+/**
+ * The product's name as the deployment states it (public config), for page titles and the brand; the
+ * contract's name until the config has arrived. Synchronous, so widgets rendered without a query
+ * client (tests of shared components) can call it too.
+ */
+export function productName(): string {
+  return loadedConfig?.productName ?? PRODUCT_NAME;
 }

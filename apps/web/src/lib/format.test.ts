@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatDateTime, formatShortDate, formatUsd, parseUtcTimestamp } from "./format";
+import {
+  formatCost,
+  formatDateTime,
+  formatDuration,
+  formatShortDate,
+  formatUsd,
+  parseUtcTimestamp,
+} from "./format";
 
 describe("parseUtcTimestamp", () => {
   it("reads a zone-less timestamp as UTC", () => {
@@ -69,5 +76,14 @@ describe("formatCost", () => {
   it("rounds to the nearest tenth of a cent", () => {
     expect(formatCost(0.12345)).toBe("$0.123");
     expect(formatCost(0.0125)).toBe("$0.013");
+  });
+});
+
+describe("formatDuration", () => {
+  it("shows minutes and two-digit seconds", () => {
+    expect(formatDuration(2.79)).toBe("0:03");
+    expect(formatDuration(75)).toBe("1:15");
+    expect(formatDuration(300)).toBe("5:00");
+    expect(formatDuration(0)).toBe("0:00");
   });
 });

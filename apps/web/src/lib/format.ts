@@ -1,5 +1,7 @@
-// Display formats of spec 000 §9 and 001 §9. Every function is pure; the time zone is a parameter so
+// Display formats of the spec. Every function is pure; the time zone is a parameter so
 // tests are deterministic and the default (undefined) renders in the viewer's own time zone.
+
+import { formatBalance, formatCost as formatContractCost } from "@prism/contract";
 
 const INVALID = "—";
 
@@ -59,26 +61,18 @@ export function formatShortDate(value: string | number | Date): string {
   return shortDateFormat.format(date);
 }
 
-const usdFormat = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-const costFormat = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 3,
-  maximumFractionDigits: 3,
-});
-
-/** "$1,234.50": balances, invoices, recharge amounts. */
+/** "$1,234.50": balances, invoices, recharge amounts (the contract's exact rounding). */
 export function formatUsd(amount: number): string {
-  return Number.isFinite(amount) ? usdFormat.format(amount) : INVALID;
+  return Number.isFinite(amount) ? formatBalance(amount) : INVALID;
 }
 
-/** "$0.125": per-call prices and usage costs. */
+/** "$0.125": per-call prices and usage costs (the contract's exact rounding). */
 export function formatCost(amount: number): string {
-  return Number.isFinite(amount) ? costFormat.format(amount) : INVALID;
+  return Number.isFinite(amount) ? formatContractCost(amount) : INVALID;
+}
+
+/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }

@@ -1,7 +1,7 @@
 import { checkPassword, PASSWORD_REQUIRED } from "@prism/contract";
 
 /**
- * A new password on any form (sign-up, reset, profile): required, then every live rule of spec 000 §5.
+ * A new password on any form (sign-up, reset, profile): required, then every live rule of the spec.
  * The live feedback under the fields already names the failing rule, so a failing rule only blocks
  * the submit (`blocked`) and adds no second message; `error` is set for an empty password.
  */

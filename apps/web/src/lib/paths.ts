@@ -1,4 +1,4 @@
-/** Every console route (spec 000 §2, 001 §2). Playground routes come from the feature catalog. */
+/** Every console route. Playground routes come from the feature catalog. */
 export const PATHS = {
   root: "/",
   home: "/home",

@@ -3,7 +3,7 @@ import { useSession } from "./session";
 
 export { hasPermission, type PermissionPath };
 
-/** Spec 000 §5: no organization (or no permissions) means no right; the owner flag grants all. */
+/** No organization (or no permissions) means no right; the owner flag grants all. */
 export function canInOrganization(
   organization: Organization | null | undefined,
   path: PermissionPath,

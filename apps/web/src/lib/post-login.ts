@@ -1,11 +1,11 @@
 import { COOKIE, readCookie, writeCookie } from "./cookies";
 import { PATHS } from "./paths";
 
-/** The query parameter of invitation links (spec 000 §2). */
+/** The query parameter of invitation links. */
 export const INVITATION_PARAM = "invitation";
 
 /**
- * Spec 000 §2: an invitation link that reaches /login is kept in the invitationId cookie before
+ * An invitation link that reaches /login is kept in the invitationId cookie before
  * anything else happens, so it survives sign-up, e-mail verification and third-party sign-in.
  * Returns whether the search string carried one.
  */

@@ -5,7 +5,7 @@ import { apiKeySchema, createdApiKeySchema } from "../entities";
 import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
 import { API_KEY_NO_NAME, NAME_MAX_LENGTH } from "../limits";
 
-/** API keys of a project (000 §7). */
+/** API keys of a project. */
 
 /** An empty name is stored as the spec's "- no name -" placeholder. */
 const apiKeyNameSchema = z

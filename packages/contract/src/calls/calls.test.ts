@@ -15,9 +15,9 @@ describe("call registry", () => {
   });
 
   it("covers both call tables of the spec", () => {
-    // 37 rows in 000 §7; 6 new ones in 001 §7 (recharge, users/me and logout-all are shared); the sandbox
-    // card form; the deployment's public configuration; the playground's feature status; an API key's
-    // details (issue 17).
+    // 37 calls of the console; 6 more of the playground (recharge, users/me and logout-all are shared);
+    // the sandbox card form; the deployment's public configuration; the playground's feature status; an
+    // API key's details (issue 17).
     expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1);
     const areaCount = Object.values(calls).reduce((sum, area) => sum + Object.keys(area).length, 0);
     expect(areaCount).toBe(allCalls.length);

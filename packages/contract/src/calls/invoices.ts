@@ -3,7 +3,7 @@ import { defineCall } from "../define-call";
 import { invoiceSchema } from "../entities";
 import { idSchema } from "../fields";
 
-/** Invoices of an organization (000 §7). */
+/** Invoices of an organization. */
 
 export const getInvoicesRequest = z.object({
   organizationId: idSchema,

@@ -5,14 +5,14 @@ import { emptyResponse, idSchema } from "../fields";
 import { EMAIL_MAX_LENGTH, INVITE_MAX_EMAILS } from "../limits";
 import { permissionsSchema } from "../permissions";
 
-/** Organization members and invitations (000 §7). */
+/** Organization members and invitations. */
 
 const emailShape = z.email();
 
 /**
  * Splits the invite box into addresses. The spec separates by spaces while the placeholder says commas,
  * so both are accepted. Returns null when the list is empty or any address is malformed: then nothing
- * is sent (000 §5).
+ * is sent.
  */
 export function parseEmailList(text: string): string[] | null {
   const emails = text

@@ -6,7 +6,7 @@ import { BILLING_FIELD_MAX_LENGTH, NAME_MAX_LENGTH } from "../limits";
 import { REQUIRED_FIELDS_MISSING } from "../messages";
 import { permissionsSchema } from "../permissions";
 
-/** Organization calls (000 §7). Every call naming an organization is checked against the caller's memberships. */
+/** Organization calls. Every call naming an organization is checked against the caller's memberships. */
 
 const organizationNameSchema = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH);
 const requiredBillingField = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(BILLING_FIELD_MAX_LENGTH);

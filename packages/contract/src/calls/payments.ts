@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS } from "../cards";
 import { defineCall } from "../define-call";
 import { autorechargeSchema, paymentInfoSchema } from "../entities";
 import { emptyResponse, idSchema, rechargeUsdSchema, tokenSchema } from "../fields";
 import { MIN_RECHARGE_USD } from "../limits";
+import { CARD_NUMBER_INVALID, CARD_SECURITY_CODE_INVALID } from "../messages";
 
-/** Payment method, auto recharge and recharge (000 §7), plus the sandbox provider's card form. */
+/** Payment method, auto recharge and recharge, plus the sandbox provider's card form. */
 
 export const getPaymentInfoRequest = z.object({
   organizationId: idSchema,
@@ -114,7 +116,11 @@ export const sandboxConfirmSetupRequest = z.object({
   number: z
     .string()
     .transform((number) => number.replace(/[\s-]/g, ""))
-    .pipe(z.string().regex(/^\d{12,19}$/, "Your card number is invalid.")),
+    .pipe(
+      z
+        .string()
+        .regex(new RegExp(`^\\d{${CARD_NUMBER_MIN_DIGITS},${CARD_NUMBER_MAX_DIGITS}}$`), CARD_NUMBER_INVALID),
+    ),
   expMonth: z.coerce.number().int().min(1).max(12),
   /** Two-digit years mean 20xx, as card forms show them. */
   expYear: z.coerce
@@ -127,7 +133,7 @@ export const sandboxConfirmSetupRequest = z.object({
   cvc: z
     .string()
     .trim()
-    .regex(/^\d{3,4}$/, "Your card's security code is invalid."),
+    .regex(/^\d{3,4}$/, CARD_SECURITY_CODE_INVALID),
 });
 export const sandboxConfirmSetupResponse = z.object({
   setupIntentId: z.string(),

@@ -4,9 +4,9 @@ import { defineCall } from "../define-call";
 import { historyRequestRecordSchema, trainedIdentitySchema } from "../entities";
 import { emptyResponse, idSchema, usdSchema } from "../fields";
 
-/** Playground history (001 §7): the past feature calls of a project, their price, and the AI Clones. */
+/** Playground history: the past feature calls of a project, their price, and the AI Clones. */
 
-/** Offset paging: the client passes the count of finished items it holds (001 §4). */
+/** Offset paging: the client passes the count of finished items it holds. */
 const offsetSchema = z.number().int().min(0).default(0);
 
 export const getRequestsRequest = z.object({

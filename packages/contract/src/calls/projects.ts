@@ -4,7 +4,7 @@ import { projectSchema } from "../entities";
 import { emptyResponse, idSchema, nameSchema } from "../fields";
 import { SHORT_CALL_TIMEOUT_MS } from "../limits";
 
-/** Project calls (000 §7). */
+/** Project calls. */
 
 export const createProjectRequest = z.object({
   name: nameSchema,

@@ -4,7 +4,7 @@ import { endpointDescriptorSchema, statisticsRecordSchema } from "../entities";
 import { idSchema, isoDateTimeSchema } from "../fields";
 import { STATISTICS_TIMEOUT_MS } from "../limits";
 
-/** Usage statistics of the home page (001 §7). */
+/** Usage statistics of the home page. */
 
 /**
  * The instant the client sends for a month: its first day at midnight UTC. Computing it in UTC matters:

@@ -17,7 +17,7 @@ import {
 } from "../messages";
 import { passwordSchema } from "../password";
 
-/** Account calls: sign-up, sign-in (password, Google, GitHub), recovery, session and profile (000 §7, 001 §7). */
+/** Account calls: sign-up, sign-in (password, Google, GitHub), recovery, session and profile. */
 
 const rememberMe = z.boolean().optional().default(false);
 
@@ -95,7 +95,7 @@ export const resetPasswordRequest = z.object({
   resetCode: codeSchema,
   ...recaptchaFields,
 });
-/** The client signs in with the new password afterwards (000 §4); a reset also ends every other session. */
+/** The client signs in with the new password afterwards; a reset also ends every other session. */
 export const resetPasswordResponse = emptyResponse;
 export const resetPasswordCall = defineCall({
   path: "/v1/users/reset-password",

@@ -1,10 +1,8 @@
+import { MAX_EXTENSION_SIDE } from "@prism/contract";
 import { EngineError } from "../errors";
 import { decodeImage, encodePng } from "../lib/image";
 import { completeImage } from "../lib/patchmatch";
 import type { Feature } from "./feature";
-
-/** No side of an extended image may exceed this (the contract's MAX_EXTENSION_SIDE). */
-export const MAX_EXTENSION_SIDE = 4_096;
 
 const SIDES = ["top", "bottom", "left", "right"] as const;
 

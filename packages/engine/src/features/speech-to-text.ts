@@ -3,12 +3,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { MAX_AUDIO_SECONDS } from "@prism/contract";
 import { EngineError } from "../errors";
 import { TRANSCRIPTION_LANGUAGES } from "../types";
 import type { Feature } from "./feature";
 
-/** The contract's MAX_AUDIO_SECONDS. */
-export const MAX_AUDIO_SECONDS = 300;
 const SAMPLE_RATE = 16_000;
 const DECODER = "pocketsphinx_continuous";
 const CONVERTER = "ffmpeg";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { MAX_UPSCALE_PIXELS } from "@prism/contract";
 import type { LayersModel } from "@tensorflow/tfjs-layers";
 import { EngineError } from "../errors";
 import { decodeImage, encodePng } from "../lib/image";
@@ -13,8 +14,6 @@ export const UPSCALE_FACTOR = 2;
 /** Tile side in input pixels, and how much neighbouring tiles share for the cross-fade. */
 export const TILE_SIZE = 96;
 export const TILE_OVERLAP = 12;
-/** The contract's MAX_UPSCALE_PIXELS: 4 megapixels. */
-export const MAX_UPSCALE_PIXELS = 4_194_304;
 /**
  * ESRGAN "slim" (RDN, 0.9 MB): measured 0.2 dB below "medium" on the benchmark but six times faster, which
  * matters on a one-core WebAssembly backend.

@@ -1,12 +1,12 @@
 import { createHash, randomInt } from "node:crypto";
 import { crc32 } from "node:zlib";
+import { API_KEY_PREFIX } from "@prism/contract";
 
 /**
  * GitHub's token scheme: a recognisable prefix (secret scanners can find leaked keys), 32 random
  * base62 characters (~190 bits), and a 6-character base62 CRC32 of them, so a mistyped key is
  * refused without a database hit.
  */
-export const API_KEY_PREFIX = "psk_";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;

@@ -1,4 +1,4 @@
-import { calls } from "@prism/contract";
+import { calls, RECAPTCHA_FAILED } from "@prism/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
@@ -69,7 +69,7 @@ async function guardPublicCall(
     kind: body.recaptchaType,
     ip: request.ip,
   });
-  if (!human) throw new AppError("recaptcha-failed", "Recaptcha check failed. Please try again.");
+  if (!human) throw new AppError("recaptcha-failed", RECAPTCHA_FAILED);
 }
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies): void {

@@ -1,10 +1,14 @@
 import {
+  GITHUB_EMAIL_NOT_FOUND,
+  GOOGLE_EMAIL_NOT_FOUND,
   INVALID_PASSWORD,
   INVALID_VERIFICATION_CODE,
   LOGIN_USER_NOT_FOUND,
+  RESET_USER_NOT_FOUND,
   USER_ALREADY_ACTIVE,
   USER_ALREADY_EXISTS,
   VERIFICATION_CODE_NOT_FOUND,
+  VERIFICATION_CODE_RESENT,
   VERIFICATION_CODE_TTL_MS,
 } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
@@ -159,7 +163,7 @@ export async function logIn(
     });
     throw new AppError(
       "user-not-active",
-      "Your email address is not verified yet. We have sent you a new verification code.",
+      `Your email address is not verified yet. ${VERIFICATION_CODE_RESENT}`,
     );
   }
   return user.id;
@@ -167,7 +171,7 @@ export async function logIn(
 
 export async function requestPasswordReset(deps: Deps, input: { email: string }): Promise<void> {
   const user = await findUserByEmail(deps.database.db, input.email);
-  if (!user) throw new AppError("user-not-found", "Email address not found.");
+  if (!user) throw new AppError("user-not-found", RESET_USER_NOT_FOUND);
   const code = await issueVerificationCode(deps.database.db, user.id, "reset-password");
   await deps.mailer.send(passwordResetMail(user.email, user.firstName, code, CODE_VALID_MINUTES));
 }
@@ -184,7 +188,7 @@ export async function resetPassword(
 ): Promise<void> {
   const db = deps.database.db;
   const user = await findUserByEmail(db, input.email);
-  if (!user) throw new AppError("user-not-found", "Email address not found.");
+  if (!user) throw new AppError("user-not-found", RESET_USER_NOT_FOUND);
   const check = await consumeVerificationCode(db, user.id, "reset-password", input.resetCode);
   if (check.result !== "valid") throw new AppError("invalid-reset-code", INVALID_VERIFICATION_CODE);
   const passwordHash = await deps.passwords.hash(input.password);
@@ -212,11 +216,10 @@ export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promis
     .limit(1);
   if (linked[0]) return linked[0].userId;
 
-  const providerName = profile.provider === "google" ? "Google" : "GitHub";
   if (!profile.email) {
     throw new AppError(
       "email-credentials-not-found",
-      `Unable to retrieve email from ${providerName}. Please try again or contact support.`,
+      profile.provider === "google" ? GOOGLE_EMAIL_NOT_FOUND : GITHUB_EMAIL_NOT_FOUND,
     );
   }
   const email = profile.email.trim().toLowerCase();

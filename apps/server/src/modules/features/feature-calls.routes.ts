@@ -12,6 +12,7 @@ import {
   MAX_IMAGE_BYTES,
   microsToUsd,
   PROJECT_HEADER,
+  THUMBNAIL_SUFFIX,
   TRAINING_MAX_IMAGES,
 } from "@prism/contract";
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
@@ -209,6 +210,7 @@ export function registerFeatureRoutes(
         throw new AppError(
           "invalid-input",
           `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+          { field: issue?.path.join(".") || undefined },
         );
       }
       const body = parsed.data as Record<string, unknown>;
@@ -319,7 +321,7 @@ export function registerFeatureRoutes(
       deleted.responseFile,
     ].filter((key): key is string => Boolean(key));
     await Promise.all(
-      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}_thumb`)]),
+      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}${THUMBNAIL_SUFFIX}`)]),
     );
     return {};
   });

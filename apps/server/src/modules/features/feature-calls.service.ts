@@ -4,18 +4,23 @@ import {
   AI_CLONE_NOT_READY,
   billableUnits,
   CALL_INTERRUPTED_BY_RESTART,
+  CALL_NOT_COMPLETED_REASON,
   concurrentCallsLimitedText,
   ERROR_DIALOGS,
-  ERROR_MESSAGES,
+  errorMessageOf,
   type Feature,
   type FeatureCallResponse,
+  FILES_NOT_STORED,
+  FILES_NOT_STORED_REASON,
   IDENTITY_REQUEST_HEADER,
   type IdentityStatus,
   identityStatusSchema,
   keySpendCapReachedText,
   MAX_EXTENSION_SIDE,
   microsToUsd,
+  notChargedText,
   RESTART_RETRY_AFTER_SECONDS,
+  THUMBNAIL_MAX_SIDE,
   THUMBNAIL_SUFFIX,
   TRAINING_NO_IDENTITY,
 } from "@prism/contract";
@@ -32,7 +37,7 @@ import {
 } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
-import { isUuid } from "../access/access.service";
+import { isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
 import {
   type ApiKeyRules,
   type BrokenCap,
@@ -85,8 +90,6 @@ export interface GatewayDeps {
   afterCharge?: (organizationId: string) => Promise<unknown>;
 }
 
-const THUMBNAIL_BOX = 320;
-
 function newFileKey(caller: FeatureCaller): string {
   return `${caller.organizationId}/${caller.projectId}/${randomBytes(18).toString("base64url")}`;
 }
@@ -111,7 +114,7 @@ async function storeImage(
     format === "jpeg" ? pipeline.clone().jpeg({ quality: 95 }).toBuffer() : pipeline.clone().png().toBuffer(),
     pipeline
       .clone()
-      .resize(THUMBNAIL_BOX, THUMBNAIL_BOX, { fit: "inside", withoutEnlargement: true })
+      .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer(),
   ]);
@@ -161,13 +164,9 @@ function checkExtensionBounds(
 
 function toCallError(error: ProviderError): AppError {
   if (error.code === "invalid-input") return new AppError("unprocessable-input", error.message);
-  if (error.code === "timeout")
-    return new AppError(
-      "feature-timeout",
-      "The request took too long and was stopped. You were not charged for it.",
-    );
+  if (error.code === "timeout") return new AppError("feature-timeout", errorMessageOf("feature-timeout"));
   if (error.code === "unavailable") return new AppError("feature-unavailable", error.message);
-  return new AppError("feature-failed", `${error.message} You were not charged for it.`);
+  return new AppError("feature-failed", notChargedText(error.message));
 }
 
 /** The provider that serves a feature now, or the 503 that says why none does (nothing is charged). */
@@ -287,9 +286,9 @@ export async function admitFeatureCall(
     })
     .from(organizations)
     .where(eq(organizations.id, caller.organizationId));
-  if (!organization) throw new AppError("not-found", "Organization not found.");
+  if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   if (feature.requiresFirstDeposit && organization.isNew) {
-    throw new AppError("first-deposit-required", ERROR_MESSAGES["first-deposit-required"]);
+    throw new AppError("first-deposit-required", errorMessageOf("first-deposit-required"));
   }
   const limit = deps.organizationConcurrentCalls;
   if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
@@ -319,7 +318,7 @@ export async function requireBalanceFor(
 }
 
 /**
- * One feature call, the same for the playground and the public API (DESIGN.md §5). The caller has
+ * One feature call, the same for the playground and the public API. The caller has
  * already been admitted ({@link admitFeatureCall}) and its inputs validated and measured; here: the
  * exact price is reserved in the same transaction that writes the request row `generating` (402 when
  * short, 429 when the organization has too many calls in flight) → inputs stored → provider with a
@@ -407,11 +406,8 @@ export async function runFeatureCall(
     await storeInputs(deps, call.files, inputKeys);
   } catch (error) {
     deps.log.error({ err: error, requestId }, "could not store the inputs");
-    await failRequest(deps.db, requestId, "The uploaded files could not be stored.");
-    throw new AppError(
-      "feature-failed",
-      "The uploaded files could not be stored. You were not charged for it.",
-    );
+    await failRequest(deps.db, requestId, FILES_NOT_STORED_REASON);
+    throw new AppError("feature-failed", FILES_NOT_STORED);
   }
 
   let output: ProviderOutput;
@@ -432,9 +428,7 @@ export async function runFeatureCall(
       });
     }
     const providerError =
-      error instanceof ProviderError
-        ? error
-        : new ProviderError("failed", "The request could not be completed.");
+      error instanceof ProviderError ? error : new ProviderError("failed", CALL_NOT_COMPLETED_REASON);
     if (!(error instanceof ProviderError)) deps.log.error({ err: error, requestId }, "provider crashed");
     await failRequest(deps.db, requestId, providerError.message);
     throw toCallError(providerError);
@@ -457,7 +451,7 @@ export async function runFeatureCall(
     const message = error instanceof AppError ? error.message : "The result could not be stored.";
     if (!(error instanceof AppError)) deps.log.error({ err: error, requestId }, "could not store the result");
     await failRequest(deps.db, requestId, message);
-    throw new AppError("feature-failed", `${message} You were not charged for it.`);
+    throw new AppError("feature-failed", notChargedText(message));
   }
 
   const day = new Date().toISOString().slice(0, 10);
@@ -485,7 +479,7 @@ export async function runFeatureCall(
   });
   if (!settled) {
     // The sweeper took the call for abandoned and refunded it first: it was not charged, so it failed.
-    throw new AppError("feature-timeout", ERROR_MESSAGES["feature-timeout"]);
+    throw new AppError("feature-timeout", errorMessageOf("feature-timeout"));
   }
   if (deps.afterCharge) {
     deps

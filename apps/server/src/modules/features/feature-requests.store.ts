@@ -13,7 +13,7 @@ export function fileUrl(key: string): string {
   return `${FILE_URL_PREFIX}${key}`;
 }
 
-/** The history record of spec 001 §3, as the playground and API users receive it. */
+/** The history record of the spec, as the playground and API users receive it. */
 export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
   const files = Object.fromEntries(
     Object.entries(row.requestFiles as Record<string, string[]>).map(([field, keys]) => [

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { FEATURES, type Feature, type FeatureBilling } from "@prism/contract";
+import { FEATURES, type Feature, type FeatureBilling, usdToMicros } from "@prism/contract";
 import { z } from "zod";
 
 const priceFileSchema = z.record(
@@ -27,12 +27,11 @@ export class PriceBook {
     for (const feature of FEATURES) {
       const billing: FeatureBilling = feature.billing;
       const override = overrides[feature.id];
-      const toMicros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
       this.prices.set(feature.id, {
-        unitMicros: override ? toMicros(override.price) : BigInt(billing.defaultPriceMicros),
+        unitMicros: override ? usdToMicros(override.price) : BigInt(billing.defaultPriceMicros),
         identityUnitMicros:
           override?.priceIdentity !== undefined
-            ? toMicros(override.priceIdentity)
+            ? usdToMicros(override.priceIdentity)
             : billing.identityPriceMicros !== undefined
               ? BigInt(billing.identityPriceMicros)
               : undefined,

@@ -1,7 +1,6 @@
-import { cardBrandLabel, microsToUsd } from "@prism/contract";
+import { cardBrandLabel, microsToUsd, PRODUCT_NAME } from "@prism/contract";
 import type { SellerDetails } from "../../config";
 import type { InvoiceKind } from "../../db/schema";
-import { PRODUCT_NAME } from "../../providers/mail/templates";
 
 /** What a document keeps from the moment it was issued (the `billing` column). */
 export interface InvoiceSnapshot {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, lte, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Executor } from "../../db/client";
 import { jobs } from "../../db/schema";
@@ -264,17 +264,4 @@ export class JobRetryLater extends Error {
   constructor(readonly delayMs: number) {
     super("retry later");
   }
-}
-
-export async function pendingJobs(db: Database, kind: string) {
-  return db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.kind, kind),
-        or(eq(jobs.status, "queued"), eq(jobs.status, "running")),
-        lte(jobs.createdAt, new Date()),
-      ),
-    );
 }

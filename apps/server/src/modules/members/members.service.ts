@@ -1,9 +1,12 @@
 import {
+  EDIT_OWN_PERMISSIONS_REFUSED,
+  INVITATION_INVALID,
   INVITATION_TTL_MS,
   INVITATIONS_PER_INVITER_PER_HOUR,
   INVITATIONS_PER_ORGANIZATION_PER_HOUR,
   LEAVE_ORGANIZATION_REFUSED,
   type ListMembersResponse,
+  OWNER_PERMISSIONS_FIXED,
   type Permissions,
   parseEmailList,
 } from "@prism/contract";
@@ -22,8 +25,6 @@ import {
   storablePermissions,
 } from "../access/access.service";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
-
-const INVITATION_NOT_FOUND = "This invitation is no longer valid.";
 
 export async function listMembers(
   db: Database,
@@ -178,7 +179,7 @@ export async function answerInvitation(
   accept: boolean,
 ): Promise<{ organizationId: string }> {
   const found = await findLiveInvitation(db, invitationId);
-  if (!found || found.invitation.email !== user.email) throw new AppError("not-found", INVITATION_NOT_FOUND);
+  if (!found || found.invitation.email !== user.email) throw new AppError("not-found", INVITATION_INVALID);
   const { invitation } = found;
   await db.transaction(async (tx) => {
     const used = await tx
@@ -186,7 +187,7 @@ export async function answerInvitation(
       .where(eq(invitations.id, invitation.id))
       .returning({ id: invitations.id });
     // A parallel answer got there first.
-    if (used.length === 0) throw new AppError("not-found", INVITATION_NOT_FOUND);
+    if (used.length === 0) throw new AppError("not-found", INVITATION_INVALID);
     if (!accept) return;
     await tx
       .insert(organizationMembers)
@@ -209,12 +210,12 @@ export async function revokeInvitation(
 ) {
   const membership = await requireMembership(db, userId, organizationId);
   requirePermission(membership, "members.invite");
-  if (!isUuid(invitationId)) throw new AppError("not-found", INVITATION_NOT_FOUND);
+  if (!isUuid(invitationId)) throw new AppError("not-found", INVITATION_INVALID);
   const revoked = await db
     .delete(invitations)
     .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)))
     .returning({ id: invitations.id });
-  if (revoked.length === 0) throw new AppError("not-found", INVITATION_NOT_FOUND);
+  if (revoked.length === 0) throw new AppError("not-found", INVITATION_INVALID);
 }
 
 async function findMember(db: Database, organizationId: string, memberUserId: string) {
@@ -270,9 +271,8 @@ export async function editMemberPermissions(
   requirePermission(membership, "members.edit");
   const target = await findMember(db, input.organizationId, input.memberUserId);
   if (!target) throw new AppError("not-found", "That user is not a member of this organization.");
-  if (target.isOwner) throw new AppError("owner-immutable", "The owner's permissions cannot be changed.");
-  if (input.memberUserId === userId)
-    throw new AppError("forbidden", "You cannot change your own permissions.");
+  if (target.isOwner) throw new AppError("owner-immutable", OWNER_PERMISSIONS_FIXED);
+  if (input.memberUserId === userId) throw new AppError("forbidden", EDIT_OWN_PERMISSIONS_REFUSED);
   requireGrantable(
     membership,
     input.permissions,

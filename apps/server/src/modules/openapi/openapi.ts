@@ -1,6 +1,8 @@
 import {
+  API_KEY_PREFIX,
   apiKeyLimitsSchema,
   type BodyField,
+  COST_DECIMALS,
   calls,
   ERROR_CODES,
   type ErrorCode,
@@ -10,6 +12,7 @@ import {
   type FeatureCallResponse,
   type FileInput,
   featureCallResponse,
+  formatMicros,
   type GetTrainedIdentitiesResponse,
   IDEMPOTENCY_KEY_HEADER_NAME,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -18,9 +21,12 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_REQUEST_HEADER,
   MODEL_SERVERS_DOCS_ANCHOR,
+  microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
+  PRODUCT_NAME,
   pegasusTrainingFeature,
   statusOf,
+  THUMBNAIL_MAX_SIDE,
   THUMBNAIL_SUFFIX,
   TRAINING_EXPECTED_MINUTES,
   trainingResultSchema,
@@ -107,8 +113,7 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
   401: {
     name: "Unauthorized",
-    meaning:
-      "No credentials, or the API key is unknown, revoked or past its expiry (`api-key-expired`). Send `Authorization: Bearer psk_...`.",
+    meaning: `No credentials, or the API key is unknown, revoked or past its expiry (\`api-key-expired\`). Send \`Authorization: Bearer ${API_KEY_PREFIX}...\`.`,
   },
   402: {
     name: "PaymentRequired",
@@ -286,7 +291,7 @@ const UNIT_TEXT: Record<Feature["billing"]["unit"], string> = {
 };
 
 export function usd(micros: number): string {
-  return `$${(micros / 1_000_000).toFixed(3)}`;
+  return formatMicros(BigInt(micros), COST_DECIMALS);
 }
 
 export function priceText(feature: Feature): string {
@@ -474,7 +479,7 @@ function fileDownloadOperation(): JsonObject {
       "The URLs are paths on this origin (`/v1/files/...`), or absolute URLs when the deployment has its",
       "public address configured. Images are PNG or JPEG; add `" +
         THUMBNAIL_SUFFIX +
-        "` to an image's URL for a WebP thumbnail of at most 320 px. Audio inputs are returned as uploaded.",
+        `\` to an image's URL for a WebP thumbnail of at most ${THUMBNAIL_MAX_SIDE} px. Audio inputs are returned as uploaded.`,
     ].join("\n"),
     tags: [TAGS.files.name],
     security: [{ [SECURITY_SCHEME]: [] }],
@@ -536,7 +541,7 @@ function fileDownloadOperation(): JsonObject {
 /** The features the builtin CPU engine cannot run: they need a model server (or an OpenAI-compatible API). */
 function modelServerGuide(): string {
   return [
-    "Some features need an AI model on a GPU. Prism runs them on a **model server**: an HTTP service",
+    `Some features need an AI model on a GPU. ${PRODUCT_NAME} runs them on a **model server**: an HTTP service`,
     "you run next to the console (a ComfyUI workflow behind a small adapter, a diffusers or",
     "faster-whisper script...) that speaks Prism's model-server protocol. The console does everything",
     "else: keys, validation, billing, storage, history and refunds. Until one is connected, those features",
@@ -740,9 +745,9 @@ function operationOf(feature: Feature): JsonObject {
       id: feature.id,
       billing: {
         unit: feature.billing.unit,
-        defaultPrice: feature.billing.defaultPriceMicros / 1_000_000,
+        defaultPrice: microsToUsd(feature.billing.defaultPriceMicros),
         ...("identityPriceMicros" in feature.billing
-          ? { identityPrice: feature.billing.identityPriceMicros / 1_000_000 }
+          ? { identityPrice: microsToUsd(feature.billing.identityPriceMicros) }
           : {}),
         text: priceText(feature),
       },
@@ -860,12 +865,12 @@ function infoDescription(): string {
     (feature) => `| ${feature.name} | \`POST ${feature.endpoint}\` | ${priceText(feature)} |`,
   );
   return [
-    "The Prism API runs the image and speech features of the Prism console from your own code.",
+    `The ${PRODUCT_NAME} API runs the image and speech features of the ${PRODUCT_NAME} console from your own code.`,
     "",
     "### Authentication",
     "",
     "Create an API key in the console (**Project → API Keys**) and send it on every call:",
-    "`Authorization: Bearer psk_...`. A key belongs to one project; its calls are charged to that",
+    `\`Authorization: Bearer ${API_KEY_PREFIX}...\`. A key belongs to one project; its calls are charged to that`,
     "project's organization and appear in the project's history and usage.",
     "",
     "### Calls",
@@ -930,7 +935,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name]);
   return {
     openapi: "3.1.0",
-    info: { title: "Prism API", version: options.version ?? "1.0.0", description: infoDescription() },
+    info: {
+      title: `${PRODUCT_NAME} API`,
+      version: options.version ?? "1.0.0",
+      description: infoDescription(),
+    },
     servers: [{ url: "/" }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: Object.values(TAGS)
@@ -942,8 +951,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         [SECURITY_SCHEME]: {
           type: "http",
           scheme: "bearer",
-          bearerFormat: "psk_...",
-          description: "An API key created in the console: `Authorization: Bearer psk_...`.",
+          bearerFormat: `${API_KEY_PREFIX}...`,
+          description: `An API key created in the console: \`Authorization: Bearer ${API_KEY_PREFIX}...\`.`,
         },
       },
       schemas: {

@@ -4,7 +4,6 @@ import type Stripe from "stripe";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
-import { PaymentProviderError } from "../../providers/payments/payments-provider";
 import { requireMembership, requirePermission } from "../access/access.service";
 import {
   deletePaymentMethod,
@@ -12,6 +11,7 @@ import {
   getPaymentInfo,
   type MoneyDeps,
   rechargeAccount,
+  rethrowPaymentProviderError,
   startPaymentSetup,
   updateAutoRecharge,
 } from "./payments.service";
@@ -71,16 +71,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
   registerCall(app, deps, calls.payments.sandboxConfirmSetup, async ({ body }) => {
     const sandbox = deps.sandboxPayments;
     if (!sandbox) throw new AppError("not-found", "The sandbox payments provider is not in use.");
-    try {
-      return await sandbox.confirmSetup(body);
-    } catch (error) {
-      if (error instanceof PaymentProviderError) {
-        if (error.kind === "declined") throw new AppError("card-declined", error.message);
-        if (error.kind === "not-found") throw new AppError("not-found", error.message);
-        throw new AppError("invalid-input", error.message);
-      }
-      throw error;
-    }
+    return sandbox.confirmSetup(body).catch(rethrowPaymentProviderError);
   });
 
   if (deps.stripe && deps.config.stripe?.webhookSecret) {

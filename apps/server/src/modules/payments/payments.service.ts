@@ -1,7 +1,8 @@
-import { randomUUID } from "node:crypto";
 import {
   type Autorecharge,
+  BALANCE_DECIMALS,
   DEFAULT_AUTORECHARGE,
+  formatMicros,
   microsToUsd,
   PAYMENT_METHOD_REQUIRED,
   PAYMENT_UNCONFIRMED,
@@ -24,6 +25,7 @@ import { AppError } from "../../errors";
 import type { Mailer } from "../../providers/mail/mailer";
 import { autoRechargeFailedMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
+import { NOT_FOUND_ORGANIZATION } from "../access/access.service";
 import { issueDocument } from "../invoices/invoices.service";
 import { credit } from "../ledger/ledger.service";
 
@@ -71,7 +73,7 @@ export async function getPaymentInfo(
 
 async function loadOrganization(db: Executor, organizationId: string) {
   const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
-  if (!organization) throw new AppError("not-found", "Organization not found.");
+  if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   return organization;
 }
 
@@ -80,18 +82,21 @@ export async function startPaymentSetup(deps: MoneyDeps, organizationId: string)
   return deps.payments.startSetup(organization);
 }
 
-function toAppError(error: unknown): never {
+/** Rethrows a provider's refusal as the contract's error (naming the card field it is about). */
+export function rethrowPaymentProviderError(error: unknown): never {
   if (error instanceof PaymentProviderError) {
     if (error.kind === "declined") throw new AppError("card-declined", error.message);
     if (error.kind === "not-found") throw new AppError("not-found", error.message);
-    throw new AppError("invalid-input", error.message);
+    throw new AppError("invalid-input", error.message, { field: error.field });
   }
   throw error;
 }
 
 /** Saves the card of a confirmed setup intent, replacing the previous one. */
 export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string, setupIntentId: string) {
-  const saved = await deps.payments.finishSetup(organizationId, setupIntentId).catch(toAppError);
+  const saved = await deps.payments
+    .finishSetup(organizationId, setupIntentId)
+    .catch(rethrowPaymentProviderError);
   const [previous] = await deps.db
     .select()
     .from(paymentMethods)
@@ -288,7 +293,7 @@ export async function chargeOrganization(
     paymentMethodId: method.providerPaymentMethodId,
     amountMicros: input.amountMicros,
     idempotencyKey: `recharge-${payment.id}`,
-    description: `${input.kind === "auto" ? "Auto recharge" : "Recharge"} of $${microsToUsd(input.amountMicros).toFixed(2)}`,
+    description: `${input.kind === "auto" ? "Auto recharge" : "Recharge"} of ${formatMicros(input.amountMicros, BALANCE_DECIMALS)}`,
   });
   if (outcome.status === "unconfirmed") {
     deps.log?.warn(
@@ -462,8 +467,4 @@ export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationI
     }
   }
   return true;
-}
-
-export function newIdempotencyKey(): string {
-  return randomUUID();
 }

@@ -1,4 +1,10 @@
-import { emptyPermissions } from "@prism/contract";
+import {
+  CARD_EXPIRED,
+  CARD_NUMBER_INVALID,
+  CARD_SECURITY_CODE_INVALID,
+  emptyPermissions,
+  REQUIRED_FIELDS_MISSING,
+} from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
@@ -82,9 +88,45 @@ describe("payments (sandbox provider)", () => {
     expect(declined.json()).toMatchObject({ error: "card-declined", message: "Your card was declined." });
     const invalid = await addSandboxCard(testApp, session, organizationId, "4242424242424241");
     expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({
+      error: "invalid-input",
+      field: "number",
+      message: CARD_NUMBER_INVALID,
+    });
     expect(
       (await post(testApp, "/v1/payments/get-payment-info", { organizationId }, { session })).json().payment,
     ).toEqual({});
+  });
+
+  it("names the card field of a refused sandbox card: an expired month, a short security code", async () => {
+    const { session, organizationId } = await owner();
+    const confirm = async (card: Record<string, unknown>) => {
+      const started = await post(
+        testApp,
+        "/v1/payments/start-setup-payment",
+        { organizationId },
+        { session },
+      );
+      return post(testApp, "/v1/payments/sandbox/confirm-setup", {
+        clientSecret: started.json().clientSecret,
+        number: "4242424242424242",
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 2,
+        cvc: "123",
+        ...card,
+      });
+    };
+    const expired = await confirm({ expMonth: 1, expYear: 2020 });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ field: "expMonth", message: CARD_EXPIRED });
+    const shortCode = await confirm({ number: "378282246310005", cvc: "123" });
+    expect(shortCode.statusCode).toBe(400);
+    expect(shortCode.json()).toMatchObject({ field: "cvc", message: CARD_SECURITY_CODE_INVALID });
+    const lettersInCode = await confirm({ cvc: "12a" });
+    expect(lettersInCode.json()).toMatchObject({
+      field: "cvc",
+      message: `cvc: ${CARD_SECURITY_CODE_INVALID}`,
+    });
   });
 
   it("recharges: balance credited once, isNew cleared, one invoice with a PDF", async () => {
@@ -316,7 +358,11 @@ describe("payments (sandbox provider)", () => {
         { session },
       );
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().message).toMatch(/^city: /);
+      expect(missing.json()).toMatchObject({
+        error: "invalid-input",
+        field: "city",
+        message: `city: ${REQUIRED_FIELDS_MISSING}`,
+      });
     });
   });
 

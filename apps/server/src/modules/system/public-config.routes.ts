@@ -1,8 +1,7 @@
-import { calls } from "@prism/contract";
+import { calls, PRODUCT_NAME } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
-import { PRODUCT_NAME } from "../../providers/mail/templates";
 
 export function registerPublicConfigRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const { config } = deps;

@@ -1,4 +1,10 @@
-import { canAccessProject, microsToUsd, type Organization, type UserInfo } from "@prism/contract";
+import {
+  canAccessProject,
+  microsToUsd,
+  type Organization,
+  SIGN_IN_REQUIRED,
+  type UserInfo,
+} from "@prism/contract";
 import type { Executor } from "../../db/client";
 import type { organizations, projects } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -42,10 +48,10 @@ export function toOrganizationEntity(
   };
 }
 
-/** The spec's userInfo (000 §3): the user and every active organization with its projects. */
+/** The spec's userInfo: the user and every active organization with its projects. */
 export async function getUserInfo(db: Executor, userId: string): Promise<UserInfo> {
   const user = await findUserById(db, userId);
-  if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+  if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
   const memberships = await listActiveMemberships(db, userId);
   const projectRows = await listActiveProjects(
     db,

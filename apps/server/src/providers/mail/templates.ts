@@ -1,6 +1,5 @@
+import { formatBalance, INVITATION_TTL_DAYS, PRODUCT_NAME } from "@prism/contract";
 import type { MailMessage } from "./mailer";
-
-export const PRODUCT_NAME = "Prism";
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -83,11 +82,11 @@ export function invitationMail(
       "",
       `${inviterName} invited you to join the organization "${organizationName}" on ${PRODUCT_NAME}.`,
       `Open this link to accept: ${link}`,
-      "The invitation is valid for 7 days. If you do not have an account yet, sign up with this email address first.",
+      `The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.`,
     ].join("\n"),
     html: layout(
       subject,
-      `<p>Hello,</p><p><strong>${escapeHtml(inviterName)}</strong> invited you to join the organization <strong>${escapeHtml(organizationName)}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for 7 days. If you do not have an account yet, sign up with this email address first.</p>`,
+      `<p>Hello,</p><p><strong>${escapeHtml(inviterName)}</strong> invited you to join the organization <strong>${escapeHtml(organizationName)}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
     ),
   };
 }
@@ -99,7 +98,7 @@ export function autoRechargeFailedMail(
   reason: string,
 ): MailMessage {
   const subject = `Auto recharge failed for ${organizationName}`;
-  const amount = `$${amountUsd.toFixed(2)}`;
+  const amount = formatBalance(amountUsd);
   return {
     to,
     subject,

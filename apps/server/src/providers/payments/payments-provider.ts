@@ -27,6 +27,8 @@ export class PaymentProviderError extends Error {
   constructor(
     message: string,
     readonly kind: "declined" | "invalid" | "not-found",
+    /** The card field an "invalid" refusal is about, as the sandbox confirm-setup request names it. */
+    readonly field?: "number" | "expMonth" | "cvc",
   ) {
     super(message);
   }

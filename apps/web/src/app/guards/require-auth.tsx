@@ -31,7 +31,7 @@ export function RequireAuth() {
   if (status === "signed-out") {
     if (!wasSignedIn.current) rememberReturnPath(location);
     // An invitation link opened while signed out keeps its parameter on /login, which stores it
-    // (spec 000 §2) so the invitation waits through sign-in or sign-up.
+    // so the invitation waits through sign-in or sign-up.
     const invitationId = new URLSearchParams(location.search).get(INVITATION_PARAM);
     const search = invitationId ? `?${new URLSearchParams({ [INVITATION_PARAM]: invitationId })}` : "";
     return <Navigate to={{ pathname: PATHS.login, search }} replace />;

@@ -2,7 +2,7 @@ import { Navigate, Outlet } from "react-router";
 import type { PermissionPath } from "../../lib/permissions";
 import { useCan } from "../../lib/permissions";
 
-/** Pages needing a right in the selected organization send others elsewhere (001 §2: playground → /home). */
+/** Pages needing a right in the selected organization send others elsewhere (playground → /home). */
 export function RequirePermission({
   permission,
   redirectTo,

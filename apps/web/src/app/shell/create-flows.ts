@@ -5,7 +5,7 @@ import { openInfoModal, openNameInputModal } from "../../components/overlays/mod
 import { api } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 
-/** Spec 000 §2: creating an organization selects it and its first project. */
+/** Creating an organization selects it and its first project. */
 export function useCreateOrganization(): () => Promise<void> {
   const { updateUserInfo, selectOrganization } = useSession();
   return useCallback(async () => {
@@ -32,7 +32,7 @@ export function useCreateOrganization(): () => Promise<void> {
   }, [updateUserInfo, selectOrganization]);
 }
 
-/** Spec 000 §2: creating a project (in the selected organization) selects it. */
+/** Creating a project (in the selected organization) selects it. */
 export function useCreateProject(): () => Promise<void> {
   const { selectedOrganization, updateUserInfo, selectProject } = useSession();
   const organizationId = selectedOrganization?.id ?? null;

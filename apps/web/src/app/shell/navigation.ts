@@ -29,9 +29,9 @@ export interface NavigationContext {
 }
 
 /**
- * The sidebar of spec 000 §6: General, Payments, Billing and Invoices each need their right, the
+ * The sidebar of the spec: General, Payments, Billing and Invoices each need their right, the
  * Playground needs organization.playground, Members and Projects are always shown; identity
- * inpainting (productionHidden) is listed only outside production (001 §2).
+ * inpainting (productionHidden) is listed only outside production.
  */
 export function buildNavigation({ can, isProduction, playground }: NavigationContext): NavSection[] {
   const organizationItems: (NavItem & { permission?: PermissionPath })[] = [

@@ -89,7 +89,7 @@ function Picker({
   );
 }
 
-/** Selecting an organization selects its first project and goes to /home (spec 000 §2). */
+/** Selecting an organization selects its first project and goes to /home. */
 export function OrganizationPicker() {
   const { userInfo, selectedOrganization, selectOrganization } = useSession();
   const navigate = useNavigate();
@@ -112,7 +112,7 @@ export function OrganizationPicker() {
 }
 
 /**
- * Selecting a project goes to /home (spec 000 §2). Creating one needs organization.general (the owner
+ * Selecting a project goes to /home. Creating one needs organization.general (the owner
  * holds it), as the server requires; others are not offered it.
  */
 export function ProjectPicker() {

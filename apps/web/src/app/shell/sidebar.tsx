@@ -24,7 +24,7 @@ import { type ComponentType, useEffect, useMemo, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { BrandMark } from "../../components/brand-mark";
 import { needsModelServer, useFeatureStatuses } from "../../features/playground/api/use-feature-status";
-import { useIsProduction } from "../../lib/env";
+import { productName, useIsProduction } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 import { hasPermission, type PermissionPath } from "../../lib/permissions";
 import { useSession } from "../../lib/session";
@@ -131,7 +131,11 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
     <>
       <AppShell.Section px="md" py={14} style={{ borderBottom: "1px solid var(--prism-border)" }}>
         <Group justify="space-between" wrap="nowrap">
-          <Link to={PATHS.home} style={{ color: "inherit", textDecoration: "none" }} aria-label="Prism home">
+          <Link
+            to={PATHS.home}
+            style={{ color: "inherit", textDecoration: "none" }}
+            aria-label={`${productName()} home`}
+          >
             <BrandMark />
           </Link>
           <CloseButton hiddenFrom="sm" onClick={onNavigate} aria-label="Close navigation" />

@@ -4,6 +4,7 @@ import { IconBook, IconChevronDown, IconLogout, IconUser } from "@tabler/icons-r
 import { Link, useNavigate } from "react-router";
 import { BrandMark } from "../../components/brand-mark";
 import { openConfirmModal } from "../../components/overlays/modals";
+import { productName } from "../../lib/env";
 import { formatUsd } from "../../lib/format";
 import { PATHS } from "../../lib/paths";
 import { useCan } from "../../lib/permissions";
@@ -137,7 +138,7 @@ export function TopBar({
           size="sm"
           aria-label={navbarOpened ? "Close navigation" : "Open navigation"}
         />
-        <Link to={PATHS.home} aria-label="Prism home" className={classes.phoneBrand}>
+        <Link to={PATHS.home} aria-label={`${productName()} home`} className={classes.phoneBrand}>
           <BrandMark size="sm" />
         </Link>
       </Group>

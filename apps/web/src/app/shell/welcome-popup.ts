@@ -19,7 +19,7 @@ function isToday(date: Date, now: Date): boolean {
 }
 
 /**
- * Spec 000 §4: the welcome dialog appears once, for a user created today whose organization balance is
+ * The welcome dialog appears once, for a user created today whose organization balance is
  * 0, and is then marked seen in local storage. Its button leads to the payments page, so it waits while
  * an invitation is pending or being answered (the invitee is about to switch organizations) and is kept
  * for organizations where the user may add a card.

@@ -1,5 +1,5 @@
 /**
- * The shared mask editor (001 §2 "Mask popup", §4 mask rules).
+ * The shared mask editor (mask rules).
  *
  * How screens use it:
  * - Keep `mask: Uint8Array | null` next to the uploaded image (object URL and natural width/height).

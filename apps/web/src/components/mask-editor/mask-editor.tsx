@@ -93,7 +93,7 @@ function releasePointer(element: Element, pointerId: number): void {
 }
 
 /**
- * The shared full-screen mask popup (001 §2): Draw / Erase, Shape Size (brush radius in screen pixels,
+ * The shared full-screen mask popup: Draw / Erase, Shape Size (brush radius in screen pixels,
  * 2–200, default 30), Opacity of the overlay (0–1 step 0.05, default 0.8), Clear and I'm Done. The
  * image is fitted to the screen; the mask is painted at the image's full resolution on a canvas over
  * it, with mouse, pen and touch through Pointer Events.

@@ -60,7 +60,7 @@ export function maskToTransparentPng(mask: Uint8Array, width: number, height: nu
 }
 
 /**
- * The all-black full-size JPEG (quality 1, 001 §4) that face swapping sends when Use Custom Mask is
+ * The all-black full-size JPEG (quality 1) that face swapping sends when Use Custom Mask is
  * on but nothing was drawn.
  */
 export function blackJpeg(width: number, height: number): Promise<Blob> {

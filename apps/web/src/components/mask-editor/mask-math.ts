@@ -1,5 +1,5 @@
 /**
- * Pure mask maths of the shared mask editor (001 §2 "Mask popup", §4 mask rules). A mask is a
+ * Pure mask maths of the shared mask editor (mask rules). A mask is a
  * full-resolution `Uint8Array` of `width * height` alpha values, row-major: 255 = selected (drawn),
  * 0 = not selected. Everything here works on typed arrays with per-row fills so a 4096×4096 mask
  * (16 megapixels, the upload limit) stays fast.

@@ -4,7 +4,7 @@ import { escapeHtml } from "../../lib/html";
 import { openInfoModal } from "./modals";
 
 /**
- * The error dialog of a failed action (spec 000 §8). A 401 shows nothing: the session has ended and
+ * The error dialog of a failed action. A 401 shows nothing: the session has ended and
  * the api client is already signing the user out. A 409 is a refusal whose spec text the server sends
  * ("You must belong to at least one active organization..."), so that text replaces the generic one.
  */

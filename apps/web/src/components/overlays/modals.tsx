@@ -4,9 +4,10 @@ import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@pri
 import { IconSparkles } from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
+import { productName } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
 
-// Promise-returning dialogs of the shell (spec 000 §2, 001 §2). Each settles exactly once, whichever
+// Promise-returning dialogs of the shell. Each settles exactly once, whichever
 // way the modal closes (button, Escape, click outside), so callers can simply `await` the answer.
 
 let nextModalId = 0;
@@ -169,7 +170,7 @@ export interface NameInputModalOptions {
   label: string;
   placeholder?: string;
   submitLabel?: string;
-  /** Shown when the name is left empty; the organization dialog words it as spec 000 §5 does. */
+  /** Shown when the name is left empty; the organization dialog words it as the spec does. */
   requiredMessage?: string;
 }
 
@@ -199,7 +200,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconSparkles size={30} aria-hidden />
       </ThemeIcon>
-      <Title order={3}>Welcome to Prism!</Title>
+      <Title order={3}>{`Welcome to ${productName()}!`}</Title>
       <Text size="sm" c="dimmed">
         Your account is ready. Add a payment method and top up your balance to start calling the image and
         speech APIs from the playground or your own code.
@@ -218,7 +219,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The first-visit welcome (spec 000 §4); its button goes to /organization/payments. */
+/** The first-visit welcome; its button goes to /organization/payments. */
 export function openWelcomeModal(): Promise<void> {
   return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
     <WelcomeBody onDone={() => answer(undefined)} />

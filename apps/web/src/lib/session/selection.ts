@@ -12,7 +12,7 @@ export interface ResolvedSelection {
 }
 
 /**
- * Spec 000 §4 "Selection": the requested organization if it is among the user's organizations, else
+ * The requested organization if it is among the user's organizations, else
  * the first, else none; the project likewise from that organization's projects. Because the request
  * starts as the cookie values, one rule covers start-up, archiving, leaving and switching users.
  */

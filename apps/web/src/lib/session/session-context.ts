@@ -8,7 +8,7 @@ export interface Session {
   userInfo: UserInfo | null;
   selectedOrganization: Organization | null;
   selectedProject: Project | null;
-  /** Selects an organization and its first project (spec 000 §2). Navigation is the caller's job. */
+  /** Selects an organization and its first project. Navigation is the caller's job. */
   selectOrganization: (organizationId: string) => void;
   selectProject: (projectId: string) => void;
   /** Replaces the signed-in user, e.g. after sign-in (null signs out locally, without the server). */
@@ -17,7 +17,7 @@ export interface Session {
   updateUserInfo: (update: (userInfo: UserInfo) => UserInfo) => void;
   /** Asks the server for the current user again (users/me) and stores the answer. */
   refreshUserInfo: () => Promise<UserInfo | null>;
-  /** Spec 000 §4 Logout: tells the server, clears user, selections and cached data, goes to /login. */
+  /** the spec Logout: tells the server, clears user, selections and cached data, goes to /login. */
   logout: () => Promise<void>;
 }
 

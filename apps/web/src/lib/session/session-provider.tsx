@@ -88,7 +88,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (loggingOut.current) return;
     loggingOut.current = true;
     try {
-      // Spec 000 §7: errors of users/logout are ignored; the local session ends either way.
+      // Errors of users/logout are ignored; the local session ends either way.
       await api.users.logout({}).catch(() => undefined);
       // Everything cached belongs to the old user (payment info, auto recharge, lists): drop it all.
       queryClient.removeQueries({ predicate: (query) => !isMeQuery(query.queryKey) });

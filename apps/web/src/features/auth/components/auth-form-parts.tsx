@@ -17,7 +17,7 @@ export function FormHeader({ title, subtitle }: { title: string; subtitle?: Reac
   );
 }
 
-/** The failed request's message (spec 000 §8), announced to screen readers. */
+/** The failed request's message, announced to screen readers. */
 export function FormError({ message }: { message: string | null }) {
   if (!message) return null;
   return (

@@ -5,7 +5,7 @@ import { PATHS } from "../../../lib/paths";
 import { acceptGithubCallback } from "../lib/github";
 
 /**
- * Spec 000 §2: reads the `code` query parameter, keeps it as a pending GitHub sign-in attempt,
+ * Reads the `code` query parameter, keeps it as a pending GitHub sign-in attempt,
  * drops the query from the address bar and continues on /login, which completes the sign-in.
  */
 export function GithubCallbackPage() {

@@ -21,7 +21,7 @@ import { SignInForm } from "./sign-in-form";
 import { SignUpForm } from "./sign-up-form";
 import { VerificationCodeForm } from "./verification-code-form";
 
-/** The five modes of the login screen (spec 000 §2). */
+/** The five modes of the login screen. */
 export type LoginMode =
   | "sign-in"
   | "sign-up"
@@ -140,7 +140,7 @@ export function LoginPage() {
           ),
         );
       } catch (failure) {
-        // Spec 000 §8: an account that is already active is told to return to sign-in; Go Back does.
+        // An account that is already active is told to return to sign-in; Go Back does.
         if (isApiError(failure) && failure.code === "user-already-active") setVerificationReturn("sign-in");
         throw failure;
       }
@@ -196,7 +196,7 @@ export function LoginPage() {
       );
       reset = true;
     });
-    // Spec 000 §4: a successful reset returns to sign-in and signs in with the new password.
+    // A successful reset returns to sign-in and signs in with the new password.
     if (reset) {
       switchMode("sign-in");
       await signIn({ email: email.trim(), password: values.password });

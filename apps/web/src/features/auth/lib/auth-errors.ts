@@ -43,7 +43,7 @@ const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   github: { "email-credentials-not-found": GITHUB_EMAIL_NOT_FOUND },
 };
 
-/** Spec 000 §8: a third-party sign-in that fails for any other reason reads as a sign-up error. */
+/** A third-party sign-in that fails for any other reason reads as a sign-up error. */
 const FALLBACK: Record<AuthAction, string> = {
   login: GENERIC_ERROR,
   signUp: GENERIC_ERROR,
@@ -55,7 +55,7 @@ const FALLBACK: Record<AuthAction, string> = {
 };
 
 /**
- * The text shown under the form for a failed account request (spec 000 §8), or null when there is
+ * The text shown under the form for a failed account request, or null when there is
  * nothing to say (the user closed the security challenge).
  */
 export function authErrorMessage(action: AuthAction, error: unknown): string | null {

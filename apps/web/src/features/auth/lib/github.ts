@@ -27,7 +27,7 @@ export function githubAuthorizeUrl(github: NonNullable<PublicConfig["github"]>, 
 }
 
 /**
- * The callback's half (spec 000 §2): keeps the code as the pending attempt when the state matches the
+ * The callback's half: keeps the code as the pending attempt when the state matches the
  * one this tab sent; a missing or foreign state marks the attempt failed instead. The state is single
  * use either way.
  */

@@ -14,7 +14,7 @@ export class ChallengeDismissedError extends Error {
   override readonly name = "ChallengeDismissedError";
 }
 
-/** No invisible token could be obtained (script blocked, offline): spec 000 §8 "An error occurred...". */
+/** No invisible token could be obtained (script blocked, offline): the generic "An error occurred..." message. */
 export class RecaptchaUnavailableError extends Error {
   override readonly name = "RecaptchaUnavailableError";
 }
@@ -97,7 +97,7 @@ export async function executeRecaptchaV3(config: RecaptchaConfig, action: string
 }
 
 /**
- * Runs an account request behind the bot check (spec 000 §4): with an invisible (v3) token first;
+ * Runs an account request behind the bot check: with an invisible (v3) token first;
  * on a 491 the visible (v2) challenge is shown and, once solved, the same request runs again with
  * its token. A second 491 is the caller's to report. Without a configured bot check no token is sent.
  */

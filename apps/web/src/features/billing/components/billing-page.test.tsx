@@ -15,7 +15,7 @@ describe("BillingPage", { timeout: 20_000 }, () => {
       "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
       "/v1/users/organizations/update-billing": () => ({
         status: 400,
-        body: { error: "invalid-input", message: `city: ${REQUIRED_FIELDS_MISSING}` },
+        body: { error: "invalid-input", field: "city", message: `city: ${REQUIRED_FIELDS_MISSING}` },
       }),
     });
     renderWithSession(<BillingPage />);

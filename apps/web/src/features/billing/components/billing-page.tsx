@@ -62,7 +62,7 @@ function BillingForm({ organization }: { organization: Organization }) {
     },
   });
 
-  // Spec 000 §2: no client checking before save; the server checks the required fields and says
+  // No client checking before save; the server checks the required fields and says
   // which one is missing.
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -76,7 +76,7 @@ function BillingForm({ organization }: { organization: Organization }) {
     } catch (error) {
       // The spec's dialog always; a refused field also gets its reason beside it ("City is required.").
       if (isApiError(error) && error.status === 400 && error.message) {
-        const refusal = describeBillingRefusal(error.message);
+        const refusal = describeBillingRefusal(error);
         setRefused(refusal.field ? { field: refusal.field, message: refusal.message } : null);
       }
       await showErrorDialog(ERROR_DIALOGS.updateBilling, error);
@@ -169,7 +169,7 @@ function BillingForm({ organization }: { organization: Organization }) {
   );
 }
 
-/** /organization/billing (spec 000 §2): the organization's billing details. */
+/** /organization/billing: the organization's billing details. */
 export function BillingPage() {
   const { selectedOrganization } = useSession();
   const allowed = canInOrganization(selectedOrganization, "organization.billing");

@@ -24,15 +24,20 @@ const FIELD_LABELS: Record<BillingField, string> = {
 const isBillingField = (key: string): key is BillingField => Object.hasOwn(FIELD_LABELS, key);
 
 /**
- * The server refuses the first invalid field as "<field>: <reason>"; this turns it into the field
- * to mark and a sentence naming it by its label ("City is required.").
+ * The server names the first invalid field in the error's `field` and says "<field>: <reason>" in its
+ * message; this gives the field to mark and a sentence naming it by its label ("City is required.").
  */
-export function describeBillingRefusal(message: string): { field: BillingField | null; message: string } {
-  const match = /^(\w+): (.*)$/s.exec(message);
-  const key = match?.[1];
-  const reason = match?.[2] ?? message;
-  if (!key || !isBillingField(key)) return { field: null, message };
-  const label = FIELD_LABELS[key];
-  const missing = reason === REQUIRED_FIELDS_MISSING || /is required/i.test(reason);
-  return { field: key, message: missing ? `${label} is required.` : `${label}: ${reason}` };
+export function describeBillingRefusal(refusal: { field?: string | undefined; message: string }): {
+  field: BillingField | null;
+  message: string;
+} {
+  const { field, message } = refusal;
+  if (!field || !isBillingField(field)) return { field: null, message };
+  const prefix = `${field}: `;
+  const reason = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  const label = FIELD_LABELS[field];
+  return {
+    field,
+    message: reason === REQUIRED_FIELDS_MISSING ? `${label} is required.` : `${label}: ${reason}`,
+  };
 }

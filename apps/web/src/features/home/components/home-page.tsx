@@ -2,6 +2,7 @@ import { Anchor, Box, Grid, Group, Paper, Select, Skeleton, Stack, Table, Text, 
 import {
   backgroundRemovalFeature,
   ERROR_DIALOGS,
+  FEATURE_DROPDOWN_MAX_HEIGHT_PX,
   formatBillingUnits,
   statisticsQueryDate,
 } from "@prism/contract";
@@ -63,7 +64,7 @@ function FeatureSwatch({ color }: { color: string }) {
   );
 }
 
-/** The usage dashboard (001 §2 Home). */
+/** The usage dashboard (Home). */
 export function HomePage() {
   const { selectedOrganization } = useSession();
   const canPay = useCan("organization.payments");
@@ -133,7 +134,7 @@ export function HomePage() {
                 value={activeFilter}
                 onChange={(value) => setFilter(value ?? ALL_FEATURES_VALUE)}
                 allowDeselect={false}
-                maxDropdownHeight={500}
+                maxDropdownHeight={FEATURE_DROPDOWN_MAX_HEIGHT_PX}
                 w={240}
                 disabled={empty}
                 comboboxProps={{ withinPortal: true }}

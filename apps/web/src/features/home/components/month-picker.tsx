@@ -5,7 +5,7 @@ import { IconCalendarMonth, IconChevronLeft, IconChevronRight } from "@tabler/ic
 import { formatYearMonth, shiftMonth, type YearMonth } from "../lib/usage";
 
 /**
- * One of the home page's three month pickers (001 §2), shown as Y-m. All three are controlled by the
+ * One of the home page's three month pickers, shown as Y-m. All three are controlled by the
  * same month, so changing any of them moves the others.
  */
 export function MonthPicker({

@@ -39,7 +39,7 @@ function descriptorMap(endpoints: readonly EndpointDescriptor[]): Map<string, En
 }
 
 /**
- * The feature filter (001 §2): All Features first, then every descriptor that has data in the month,
+ * The feature filter: All Features first, then every descriptor that has data in the month,
  * by orderPos descending. Features with no data are left out; records without a descriptor are named
  * by their call type so usage never disappears.
  */
@@ -113,7 +113,7 @@ export function totalCost(rows: readonly UsageRow[]): number {
 }
 
 /**
- * The pie's slices (001 §9): the features above 1 percent of the cost; when fewer than 4 qualify, the
+ * The pie's slices: the features above 1 percent of the cost; when fewer than 4 qualify, the
  * top 4 by cost instead. Largest first, each in its feature's colour.
  */
 export function pieSlices(rows: readonly UsageRow[]): { name: string; value: number; color: string }[] {
@@ -145,7 +145,7 @@ export interface DailySeries {
 }
 
 /**
- * Units used per day of the month (001 §2), one stacked series per feature, or only the chosen
+ * Units used per day of the month, one stacked series per feature, or only the chosen
  * feature. Series are named s0, s1... because chart data keys must not contain path characters.
  */
 export function buildDailySeries(

@@ -187,7 +187,7 @@ function InvoicesTable({ organizationId }: { organizationId: string }) {
   );
 }
 
-/** /organization/invoices (spec 000 §2): Invoice, Status, Amount, Date, View, with the pager. */
+/** /organization/invoices: Invoice, Status, Amount, Date, View, with the pager. */
 export function InvoicesPage() {
   const { selectedOrganization } = useSession();
   const allowed = canInOrganization(selectedOrganization, "organization.invoices");

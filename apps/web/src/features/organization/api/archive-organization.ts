@@ -9,7 +9,7 @@ export function archiveOrganization(input: DeleteOrganizationRequest) {
 
 /**
  * Archives the organization. Dropping it from the cached user makes the selection fall back to the
- * first remaining organization and its first project (spec 000 §4).
+ * first remaining organization and its first project.
  */
 export function useArchiveOrganization() {
   const queryClient = useQueryClient();

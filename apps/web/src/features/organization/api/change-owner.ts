@@ -8,7 +8,7 @@ export function changeOwner(input: ChangeOwnerRequest) {
   return api.organizations.changeOwner(input);
 }
 
-/** Spec 000 §4: after a transfer the former owner's permissions are replaced by the ones returned. */
+/** After a transfer the former owner's permissions are replaced by the ones returned. */
 export function useChangeOwner() {
   const queryClient = useQueryClient();
   const { updateUserInfo } = useSession();

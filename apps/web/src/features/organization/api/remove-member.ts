@@ -11,7 +11,7 @@ export function removeMember(input: RemoveMemberRequest) {
 /**
  * Removes a member, or the signed-in user themself (Leave). Leaving drops the organization from the
  * cached user, which makes the selection fall back to the first remaining organization and its first
- * project (spec 000 §4).
+ * project.
  */
 export function useRemoveMember() {
   const queryClient = useQueryClient();

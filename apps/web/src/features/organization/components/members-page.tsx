@@ -313,7 +313,7 @@ function OrganizationMembers({
   const revokeInvitation = useRevokeInvitation();
   const [dialogTarget, setDialogTarget] = useState<PermissionsDialogTarget | null>(null);
 
-  // Spec 000 §8: a failed list shows "Failed to Retrieve Members" (a 401 signs out instead), once per failure.
+  // A failed list shows "Failed to Retrieve Members" (a 401 signs out instead), once per failure.
   const reportedError = useRef<unknown>(null);
   useEffect(() => {
     if (!members.error || reportedError.current === members.error) return;
@@ -441,7 +441,7 @@ function OrganizationMembers({
   );
 }
 
-/** /organization/members (spec 000 §2), which also runs the invitation flow of §4. */
+/** /organization/members, which also runs the invitation flow (accepting an invitation link). */
 export function MembersPage() {
   useInvitationFlow();
   const { selectedOrganization } = useSession();

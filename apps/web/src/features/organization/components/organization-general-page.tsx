@@ -22,7 +22,7 @@ import { useUpdateOrganizationName } from "../api/update-organization-name";
 function OrganizationSettings({ organization }: { organization: Organization }) {
   const { userInfo } = useSession();
   const navigate = useNavigate();
-  // Spec 000 §2: Save and Archive are enabled only for the owner.
+  // Save and Archive are enabled only for the owner.
   const isOwner = canInOrganization(organization, "owner");
   const updateName = useUpdateOrganizationName();
   const archive = useArchiveOrganization();
@@ -39,7 +39,7 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
   };
 
   const confirmArchive = async () => {
-    // Spec 000 §5: the user's only organization cannot be archived; the server refuses it too.
+    // The user's only organization cannot be archived; the server refuses it too.
     if ((userInfo?.organizations.length ?? 0) <= 1) {
       await openInfoModal({ title: ERROR_DIALOGS.deleteOrganization.title, html: ARCHIVE_LAST_ORGANIZATION });
       return;
@@ -89,7 +89,7 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
   );
 }
 
-/** /organization/general (spec 000 §2): read-only id, name, Save and Archive for the owner. */
+/** /organization/general: read-only id, name, Save and Archive for the owner. */
 export function OrganizationGeneralPage() {
   const { selectedOrganization } = useSession();
   const allowed = canInOrganization(selectedOrganization, "organization.general");

@@ -78,7 +78,7 @@ function DialogBody({
 
   const sendInvites = () => {
     const emailList = parseEmailList(emails);
-    // Spec 000 §5: an empty list or a malformed address sends nothing and shows no message; the field
+    // An empty list or a malformed address sends nothing and shows no message; the field
     // is only outlined so the user sees where to look.
     if (!emailList) {
       setEmailsInvalid(true);
@@ -91,7 +91,7 @@ function DialogBody({
           notify(CHANGES_SAVED);
           onClose();
         },
-        // Spec 000 §8: a failed invite shows the members dialog ("Failed to Retrieve Members").
+        // A failed invite shows the members dialog ("Failed to Retrieve Members").
         onError: (error) => void showErrorDialog(ERROR_DIALOGS.retrieveMembers, error),
       },
     );

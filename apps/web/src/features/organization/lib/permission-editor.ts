@@ -89,7 +89,7 @@ export function setToggle(permissions: Permissions, toggle: PermissionToggle, va
 }
 
 /**
- * Spec 000 §5: All Projects on forces every project on (and the screen locks their toggles). Turning
+ * All Projects on forces every project on (and the screen locks their toggles). Turning
  * it off leaves the projects on, for the user to narrow down one by one.
  */
 export function withAllProjects(

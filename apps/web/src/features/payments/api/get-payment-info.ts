@@ -14,7 +14,7 @@ import { canInOrganization } from "../../../lib/permissions";
 export const paymentInfoQueryKey = (organizationId: string) =>
   ["organizations", organizationId, "payment-info"] as const;
 
-/** What a user without organization.payments sees: no card, auto recharge off (spec 000 §6). */
+/** What a user without organization.payments sees: no card, auto recharge off. */
 export const EMPTY_PAYMENT_INFO: GetPaymentInfoResponse = {
   payment: {},
   autorecharge: { ...DEFAULT_AUTORECHARGE },
@@ -42,7 +42,7 @@ export function paymentInfoQueryOptions(organizationId: string) {
 let lastReportedFailureAt = 0;
 
 /**
- * The selected organization's card and auto recharge. Spec 000 §6: fetched only with
+ * The selected organization's card and auto recharge. the spec: fetched only with
  * organization.payments; without it the answer is the empty info and no call is made.
  */
 export function usePaymentInfo(organization: Organization | null) {

@@ -11,7 +11,7 @@ export function rechargeAccount(input: RechargeAccountRequest) {
 export type RechargeOutcome = "credited" | "pending";
 
 /**
- * Charges the saved card, then follows spec 000 §4: poll users/me until the balance moves, store the
+ * Charges the saved card, then follows the spec: poll users/me until the balance moves, store the
  * new balance (the top bar follows the cache) and clear isNew. "pending" means the charge succeeded
  * but the balance had not moved after the last try; the user is reloaded once more in the background.
  * A failed charge rejects with the server's error.

@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import { api } from "../../../lib/api-client";
 import { paymentInfoQueryKey } from "./get-payment-info";
 
-// Payment setup of spec 000 §4: request a client secret, show the card form, confirm the setup with
+// Payment setup of the spec: request a client secret, show the card form, confirm the setup with
 // the provider, finish the setup on our server, refresh the payment info.
 
 export function startSetupPayment(organizationId: string) {

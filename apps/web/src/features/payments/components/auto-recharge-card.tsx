@@ -59,7 +59,7 @@ function AutoRechargeForm({
     }
   };
 
-  // Spec 000 §2: the inputs look disabled while auto recharge is off.
+  // The inputs look disabled while auto recharge is off.
   const inputsOff = !enabled || !hasCard;
 
   return (
@@ -104,7 +104,7 @@ function AutoRechargeForm({
   );
 }
 
-/** The Auto Recharge box of spec 000 §2: enabled checkbox, threshold and amount, Save. */
+/** The Auto Recharge box of the spec: enabled checkbox, threshold and amount, Save. */
 export function AutoRechargeCard() {
   const { selectedOrganization } = useSession();
   const { info, card, isLoading, isError } = usePaymentInfo(selectedOrganization);

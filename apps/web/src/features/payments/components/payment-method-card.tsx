@@ -58,7 +58,7 @@ export function SavedCard({ card }: { card: PaymentCard }) {
 }
 
 /**
- * The Payment Method box of spec 000 §2 (also the home page's payment card, 001 §2): the empty state
+ * The Payment Method box of the spec (also the home page's payment card): the empty state
  * with "Add a Payment Method", or Your Card with Change and Delete. Renders nothing without
  * organization.payments. `withActions={false}` (home) shows a saved card read-only, and the empty
  * state a short "Add" that opens the same add-card form.

@@ -15,15 +15,20 @@ const StripeCardForm = lazy(async () => ({
   default: (await import("./stripe-card-form")).StripeCardForm,
 }));
 
-/** Which field a sandbox 400 is about, from the server's message. */
-function fieldOfRefusal(message: string): keyof CardErrors {
-  if (/expir/i.test(message)) return "expiry";
-  if (/security code|cvc/i.test(message)) return "cvc";
-  return "number";
+/** The form field of a sandbox 400, from the request field the server names (ErrorBody.field). */
+const CARD_FIELDS: Readonly<Record<string, keyof CardErrors>> = {
+  number: "number",
+  expMonth: "expiry",
+  expYear: "expiry",
+  cvc: "cvc",
+};
+
+function fieldOfRefusal(field: string | undefined): keyof CardErrors {
+  return (field && CARD_FIELDS[field]) || "number";
 }
 
 /**
- * The "Add Payment Method" modal of spec 000 §2: the provider's card form for a setup intent already
+ * The "Add Payment Method" modal of the spec: the provider's card form for a setup intent already
  * started (`clientSecret`), with Save and Cancel. Resolves `onSaved` once the card is stored and the
  * payment info reloaded.
  */
@@ -57,8 +62,7 @@ export function PaymentMethodModal({
     try {
       ({ setupIntentId } = await withLoading(() => confirmSandboxSetup({ clientSecret, ...card })));
     } catch (error) {
-      if (isApiError(error) && error.status === 400)
-        return { [fieldOfRefusal(error.message)]: error.message };
+      if (isApiError(error) && error.status === 400) return { [fieldOfRefusal(error.field)]: error.message };
       // Not awaited: the form shows the refusal under the number while the dialog is open.
       void showPaymentErrorDialog(ERROR_DIALOGS.paymentMethodUpdate, error);
       return isApiError(error) && error.code === "card-declined" ? { number: error.message } : undefined;

@@ -9,7 +9,7 @@ import { PaymentMethodCard } from "./payment-method-card";
 import { RechargePanel } from "./recharge-panel";
 import { SandboxBadge } from "./sandbox-badge";
 
-/** /organization/payments (spec 000 §2): Payment Method, Recharge Now and Auto Recharge. */
+/** /organization/payments: Payment Method, Recharge Now and Auto Recharge. */
 export function PaymentsPage() {
   const { selectedOrganization } = useSession();
   const allowed = canInOrganization(selectedOrganization, "organization.payments");

@@ -26,7 +26,7 @@ import { AmountInput } from "./amount-input";
 import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
 
 /**
- * The current balance with a recharge amount and Recharge Now (spec 000 §2 Payments, 001 §2 Home).
+ * The current balance with a recharge amount and Recharge Now (Payments, and the usage home).
  * Without a card the button is disabled and says "Please add a Payment Method first". Renders nothing
  * without organization.payments. `withAutoRechargeLink` adds the home page's link to the settings.
  */

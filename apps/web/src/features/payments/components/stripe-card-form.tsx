@@ -32,7 +32,7 @@ function StripeSetupForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!stripe || !elements) return;
-    // Spec 000 §7: a failed card confirmation only hides the loader; Stripe's element shows why.
+    // A failed card confirmation only hides the loader; Stripe's element shows why.
     const result = await withLoading(() => stripe.confirmSetup({ elements, redirect: "if_required" }));
     if (result.error || !result.setupIntent) return;
     await onConfirmed(result.setupIntent.id);

@@ -1,7 +1,7 @@
 import { MAX_RECHARGE_USD, MIN_RECHARGE_USD } from "@prism/contract";
 
 /**
- * Spec 000 §5: a recharge amount, auto-recharge threshold or amount below 20 dollars (or left empty)
+ * A recharge amount, auto-recharge threshold or amount below 20 dollars (or left empty)
  * is raised to 20 when the field is left. Cents are kept; the server's upper bound applies too.
  */
 export function clampRechargeAmount(value: number | string | null | undefined): number {

@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  detectCardBrand,
-  formatCardNumber,
-  formatExpiry,
-  parseExpiry,
-  passesLuhn,
-  validateCard,
-} from "./card";
+import { detectCardBrand, formatCardNumber, formatExpiry, parseExpiry, validateCard } from "./card";
 
 describe("card checks", () => {
-  it("accepts numbers whose Luhn checksum holds and refuses the others", () => {
-    expect(passesLuhn("4242424242424242")).toBe(true);
-    expect(passesLuhn("4000000000000002")).toBe(true);
-    expect(passesLuhn("378282246310005")).toBe(true);
-    expect(passesLuhn("4242424242424241")).toBe(false);
-    expect(passesLuhn("")).toBe(false);
-  });
-
-  it("detects the brand from the leading digits", () => {
-    expect(detectCardBrand("4")).toBe("visa");
+  it("shows a logo brand for the contract's network, and the generic card for the others", () => {
     expect(detectCardBrand("5555 5555")).toBe("mastercard");
-    expect(detectCardBrand("2223003122003222")).toBe("mastercard");
-    expect(detectCardBrand("3782")).toBe("american express");
-    expect(detectCardBrand("6011111111111117")).toBe("discover");
     expect(detectCardBrand("3056930009020004")).toBe("generic");
   });
 

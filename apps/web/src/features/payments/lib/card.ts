@@ -1,4 +1,12 @@
-import type { CardBrand } from "../../../components/card-brand-logo";
+import {
+  CARD_NUMBER_INVALID,
+  CARD_NUMBER_MAX_DIGITS,
+  CARD_NUMBER_MIN_DIGITS,
+  cardSecurityCodeLength,
+  detectCardNetwork,
+  passesLuhn,
+} from "@prism/contract";
+import { type CardBrand, normalizeCardBrand } from "../../../components/card-brand-logo";
 
 // Client-side checks of the sandbox card form: instant feedback only. The sandbox provider on the
 // server validates the same card again and decides whether it is declined.
@@ -7,35 +15,9 @@ export function cardDigits(value: string): string {
   return value.replace(/\D/g, "");
 }
 
-/** The Luhn checksum every card number carries in its last digit. */
-export function passesLuhn(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  let double = false;
-  for (let index = digits.length - 1; index >= 0; index -= 1) {
-    let digit = Number(digits[index]);
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
-
-/** The brand from the number's leading digits (IIN ranges), as soon as they decide it. */
+/** The brand the form shows (a logo for the networks it knows) from the contract's IIN ranges. */
 export function detectCardBrand(value: string): CardBrand {
-  const digits = cardDigits(value);
-  if (/^4/.test(digits)) return "visa";
-  if (/^3[47]/.test(digits)) return "american express";
-  if (/^5[1-5]/.test(digits)) return "mastercard";
-  const four = Number(digits.slice(0, 4));
-  if (digits.length >= 4 && four >= 2221 && four <= 2720) return "mastercard";
-  if (/^(6011|64[4-9]|65)/.test(digits)) return "discover";
-  const six = Number(digits.slice(0, 6));
-  if (digits.length >= 6 && six >= 622126 && six <= 622925) return "discover";
-  return "generic";
+  return normalizeCardBrand(detectCardNetwork(cardDigits(value)));
 }
 
 /** Digits a complete number of this brand has. */
@@ -43,15 +25,18 @@ export function cardNumberLength(brand: CardBrand): number {
   return brand === "american express" ? 15 : 16;
 }
 
-/** Digits of the security code: four on the front of an American Express card, three elsewhere. */
+/** Digits of the security code (the contract's rule). */
 export function cvcLength(brand: CardBrand): number {
-  return brand === "american express" ? 4 : 3;
+  return cardSecurityCodeLength(brand === "generic" ? "unknown" : brand);
 }
 
 /** Groups the digits as printed on the card: 4-6-5 for American Express, fours otherwise. */
 export function formatCardNumber(value: string): string {
   const brand = detectCardBrand(value);
-  const digits = cardDigits(value).slice(0, brand === "generic" ? 19 : cardNumberLength(brand));
+  const digits = cardDigits(value).slice(
+    0,
+    brand === "generic" ? CARD_NUMBER_MAX_DIGITS : cardNumberLength(brand),
+  );
   if (brand === "american express") {
     return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)].filter(Boolean).join(" ");
   }
@@ -95,11 +80,11 @@ export function validateCard(fields: CardFields, now: Date = new Date()): CardEr
   const brand = detectCardBrand(digits);
   if (!digits) errors.number = "Enter your card number.";
   else if (
-    digits.length < 12 ||
+    digits.length < CARD_NUMBER_MIN_DIGITS ||
     (brand !== "generic" && digits.length !== cardNumberLength(brand)) ||
     !passesLuhn(digits)
   ) {
-    errors.number = "Your card number is invalid.";
+    errors.number = CARD_NUMBER_INVALID;
   }
 
   const expiry = parseExpiry(fields.expiry);

@@ -11,7 +11,7 @@ import { escapeHtml } from "../../../lib/html";
 const PROVIDER_REFUSALS = new Set(["card-declined", "payment-failed", "payment-unconfirmed"]);
 
 /**
- * The spec's dialog for a failed payment action (000 §8). When the card provider refused, its reason
+ * The spec's dialog for a failed payment action. When the card provider refused, its reason
  * follows the spec's text as a second paragraph, escaped: it is server text.
  */
 export async function showPaymentErrorDialog(dialog: TitledMessage, error: unknown): Promise<void> {

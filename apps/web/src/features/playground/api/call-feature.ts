@@ -8,7 +8,7 @@ import {
 import { ApiError } from "../../../lib/api-client";
 
 /**
- * One playground feature call (001 §7): `POST <feature.endpoint>` as multipart with the session cookie
+ * One playground feature call: `POST <feature.endpoint>` as multipart with the session cookie
  * and the project in `x-authorization-project`. Resolves `{ balance, request }`; every failure rejects
  * with the same `ApiError` the JSON client uses (402 insufficient-balance, 413/415/422 upload errors,
  * 502 feature-failed, 503 feature-unavailable, 504 feature-timeout, 0 for network failures).
@@ -42,7 +42,7 @@ export async function callFeature(
   }
   if (!response.ok) {
     throw isErrorBody(body)
-      ? new ApiError(response.status, body.error, body.message)
+      ? new ApiError(response.status, body.error, body.message, body.field)
       : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
   }
   const parsed = featureCallResponse.safeParse(body);

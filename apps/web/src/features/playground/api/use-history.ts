@@ -20,7 +20,7 @@ export function fromRecord(record: HistoryRequestRecord): HistoryItem {
 }
 
 /**
- * Paging offset (001 §4): the count of finished rows the server already sent us. Rows still generating
+ * Paging offset: the count of finished rows the server already sent us. Rows still generating
  * and local placeholders (including failed calls the list never held) do not count.
  */
 export function historyOffset(items: readonly HistoryItem[]): number {
@@ -32,7 +32,7 @@ interface HistoryState {
   items: HistoryItem[];
   hasMoreItems: boolean;
   loading: boolean;
-  /** A load failed: paging stops (001 §4). */
+  /** A load failed: paging stops. */
   failed: boolean;
   loadedOnce: boolean;
   priceInfo: PriceInfo | null;
@@ -71,7 +71,7 @@ export interface PlaygroundHistory {
 }
 
 /**
- * The history list of one feature in the selected project (001 §2, §4): loads when the project is
+ * The history list of one feature in the selected project: loads when the project is
  * known, pages by offset until `hasMoreItems` is false, starts over when the project changes. A load
  * error shows the feature's dialog (a 401 signs out through the api client instead) and ends paging.
  */

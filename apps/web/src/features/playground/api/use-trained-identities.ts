@@ -6,7 +6,7 @@ import { api } from "../../../lib/api-client";
 const MAX_PAGES = 10;
 const NO_IDENTITIES: TrainedIdentity[] = [];
 
-/** Every AI Clone of the project, newest first, following `hasMoreItems` (001 §7). */
+/** Every AI Clone of the project, newest first, following `hasMoreItems`. */
 async function listTrainedIdentities(projectId: string, signal?: AbortSignal): Promise<TrainedIdentity[]> {
   const identities: TrainedIdentity[] = [];
   const seen = new Set<string>();
@@ -29,14 +29,14 @@ export function trainedIdentitiesQueryOptions(projectId: string | null) {
     queryKey: ["playground", "trained-identities", projectId] as const,
     queryFn: ({ signal }) => (projectId ? listTrainedIdentities(projectId, signal) : Promise.resolve([])),
     enabled: projectId !== null,
-    // A failed load is silently ignored (001 §8): the picker simply offers no clone.
+    // A failed load is silently ignored: the picker simply offers no clone.
     retry: false,
   });
 }
 
 /**
  * The project's AI Clones for an identity picker (Pegasus generation, identity inpainting). Loading
- * failures are ignored on purpose (001 §8), so callers only ever see a list, empty while loading.
+ * failures are ignored on purpose, so callers only ever see a list, empty while loading.
  */
 export function useTrainedIdentities(projectId: string | null): {
   identities: TrainedIdentity[];

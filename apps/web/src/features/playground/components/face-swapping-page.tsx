@@ -1,13 +1,13 @@
 import { Stack, Text } from "@mantine/core";
 import { faceSwappingFeature } from "@prism/contract";
 import { useCallback, useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { blackJpeg } from "../../../components/mask-editor";
 import type { HistoryItem } from "../api/use-history";
 import { CheckboxWithHelp } from "./checkbox-with-help";
 import type { RowImage } from "./history-panel";
 import { asFile, MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 function fileInput(name: string) {
   const input = faceSwappingFeature.inputs.files.find((file) => file.name === name);
@@ -21,7 +21,7 @@ const targetInput = fileInput("target");
 export const CUSTOM_MASK_TOOLTIP =
   "Paint where on the target image the new face may appear: the swap stays inside what you paint. With nothing painted, the whole face is swapped.";
 
-/** A row's pictures (001 §2): Original (the source face), Target, then the result. */
+/** A row's pictures: Original (the source face), Target, then the result. */
 export function faceSwappingRowImages(item: HistoryItem): RowImage[] {
   const images: RowImage[] = [];
   const source = item.request_data.files.source?.[0];
@@ -41,7 +41,7 @@ function Hint({ children }: { children: string }) {
 }
 
 /**
- * /playground/face-swapping (001 §2 Face swapping, §4 mask rules, §5): Source Image (the face to use)
+ * /playground/face-swapping (Face swapping, with the mask rules): Source Image (the face to use)
  * and Target Image (the face to replace), Use Custom Mask with Draw the Mask over the target, the price
  * line and Swap Face, which needs both images. A new target clears the mask; with the custom mask on
  * but nothing drawn an all-black JPEG of the target's size is sent as the mask. A failure opens Error

@@ -12,7 +12,7 @@ import {
 } from "../lib/generation";
 import { PromptField } from "./prompt-box";
 
-/** The form parts the two generation screens share (001 §2 Basic Image Generation, Pegasus Generation). */
+/** The form parts the two generation screens share (Basic Image Generation, Pegasus Generation). */
 
 const IMAGE_COUNTS = Array.from({ length: IMAGE_COUNT_MAX - IMAGE_COUNT_MIN + 1 }, (_, index) =>
   String(IMAGE_COUNT_MIN + index),
@@ -39,7 +39,7 @@ export function PromptWithRandom({ value, onChange }: { value: string; onChange:
   );
 }
 
-/** How many Images? 1 to 4 (001 §9); each launches its own call. */
+/** How many Images? 1 to 4; each launches its own call. */
 export function ImageCountField({ value, onChange }: { value: number; onChange: (value: number) => void }) {
   return (
     <Input.Wrapper label="How many Images?" id="image-count">
@@ -56,7 +56,7 @@ export function ImageCountField({ value, onChange }: { value: number; onChange: 
   );
 }
 
-/** The Resolution dropdown: the four listed sizes, plus a reused custom size (001 §9). */
+/** The Resolution dropdown: the four listed sizes, plus a reused custom size. */
 export function ResolutionField({
   value,
   onChange,

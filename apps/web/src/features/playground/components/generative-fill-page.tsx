@@ -8,7 +8,6 @@ import {
   REIMAGINE_DENOISE_STEP,
 } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
 import {
@@ -21,19 +20,20 @@ import {
 } from "../lib/mask-requests";
 import { imageAndMaskFiles, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 import { PromptField } from "./prompt-box";
 
 const imageInput = generativeFillFeature.inputs.files[0];
 const MASK_LABEL = "Draw a Mask";
 
 /**
- * /playground/generative-fill (001 §2 Generative fill, §4, §5, §6): the upload, Draw a Mask, the prompt
+ * /playground/generative-fill (Generative fill): the upload, Draw a Mask, the prompt
  * with its counter out of 1000, outside production the Denoise (0.5–1, default 0.7) and CFG Scale
  * (1–100, default 46) debug sliders, the price line and Generate.
  *
- * Generate is enabled by the image alone (§5); without a mask there is nothing to fill, so a click then
- * explains that in a dialog. A new image drops the mask (§4). Not available on mobile. Failures show
- * Error Removing Object, the dialog the spec gives object removal and fill alike (§8).
+ * Generate is enabled by the image alone; without a mask there is nothing to fill, so a click then
+ * explains that in a dialog. A new image drops the mask. Not available on mobile. Failures show
+ * Error Removing Object, the dialog the spec gives object removal and fill alike.
  */
 export function GenerativeFillPage() {
   const isProduction = useIsProduction();

@@ -15,7 +15,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from "@mantine/core";
-import { GENERATION_ERROR_LABEL, HISTORY_EMPTY } from "@prism/contract";
+import { GENERATION_ERROR_LABEL, HISTORY_EMPTY, THUMBNAIL_SUFFIX } from "@prism/contract";
 import {
   IconAlertTriangle,
   IconArrowRight,
@@ -36,9 +36,9 @@ import type { HistoryItem, PlaygroundHistory } from "../api/use-history";
 import type { Comparison } from "../lib/comparison";
 import { ElapsedTimer } from "./elapsed-timer";
 
-/** The stored thumbnail of a file URL (001 §2); local previews (blob:) have none. */
+/** The stored thumbnail of a file URL; local previews (blob:) have none. */
 export function thumbnailUrl(url: string): string {
-  return url.startsWith("blob:") || url.startsWith("data:") ? url : `${url}_thumb`;
+  return url.startsWith("blob:") || url.startsWith("data:") ? url : `${url}${THUMBNAIL_SUFFIX}`;
 }
 
 /** One picture of a row: an input file or the result. */
@@ -334,7 +334,7 @@ function HistoryRow({
 }
 
 /**
- * The right panel (001 §2): the feature's list name, the rows newest first, more rows when the bottom
+ * The right panel: the feature's list name, the rows newest first, more rows when the bottom
  * comes into view, the empty text, and one lightbox over every picture of the loaded rows.
  */
 export function HistoryPanel({

@@ -1,7 +1,6 @@
 import { IDENTITY_REQUEST_HEADER, identityInpaintingFeature, type TrainedIdentity } from "@prism/contract";
 import { useCallback, useState } from "react";
 import { NotFoundPage } from "../../../app/not-found-page";
-import { ImageUpload } from "../../../components/image-upload";
 import { useAppEnv } from "../../../lib/env";
 import { useSession } from "../../../lib/session";
 import type { HistoryItem } from "../api/use-history";
@@ -10,6 +9,7 @@ import type { RowImage } from "./history-panel";
 import { IdentityPicker } from "./identity-picker";
 import { MaskField, opaqueMaskFile, useImageWithMask } from "./mask-field";
 import { type FeatureRequest, PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 import { PromptField } from "./prompt-box";
 
 const imageInput = identityInpaintingFeature.inputs.files[0];
@@ -17,7 +17,7 @@ const imageInput = identityInpaintingFeature.inputs.files[0];
 export const ARTISTIC_TOOLTIP =
   "Paint the AI Clone with the artistic checkpoint: a more stylised, illustrative look instead of a photographic one.";
 
-/** A row's pictures (001 §2): the original, the mask laid over it, and the result. */
+/** A row's pictures: the original, the mask laid over it, and the result. */
 export function identityInpaintingRowImages(item: HistoryItem): RowImage[] {
   const images: RowImage[] = [];
   const original = item.request_data.files.image?.[0];
@@ -47,7 +47,7 @@ function IdentityInpaintingScreen() {
   const [artistic, setArtistic] = useState(false);
   const [prompt, setPrompt] = useState("");
 
-  // The mask is not checked beforehand (001 §5): without one nothing is sent for it, and the server
+  // The mask is not checked beforehand: without one nothing is sent for it, and the server
   // refuses the call before charging, with the reason in a dialog. Sending an empty mask instead
   // would charge for a result identical to the original.
   const buildRequest = useCallback(async (): Promise<FeatureRequest> => {
@@ -89,13 +89,13 @@ function IdentityInpaintingScreen() {
 }
 
 /**
- * /playground/identity-inpainting (001 §2 Identity inpainting, §4, §5): the image, Select Area to
+ * /playground/identity-inpainting (Identity inpainting): the image, Select Area to
  * Inpaint, the AI Clone picker, Use Artistic Checkpoint, the prompt with its counter, the price line
  * and Inpaint, which needs an image and a clone. The call carries the clone's training request id in
  * the identity header. A failure opens Error Inpainting Image; on mobile the framework says the screen
  * needs a larger screen.
  *
- * The menu offers this screen only outside production (001 §2); in production the route itself shows
+ * The menu offers this screen only outside production; in production the route itself shows
  * the Not Found page, as for any path the menu does not offer.
  */
 export function IdentityInpaintingPage() {

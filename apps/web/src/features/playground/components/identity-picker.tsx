@@ -33,7 +33,7 @@ export function isSelectableIdentity(identity: TrainedIdentity): boolean {
   return identity.identity_status === "ready" && identity.identity_id !== "";
 }
 
-/** The first training image's thumbnail stands for the clone (001 §3 trainingFirstImage). */
+/** The first training image's thumbnail stands for the clone (trainingFirstImage). */
 function identityThumbnail(identity: TrainedIdentity): string | undefined {
   const first = identity.request_data.files.images?.[0];
   return first ? thumbnailUrl(first) : undefined;
@@ -64,10 +64,10 @@ function IdentityLine({ identity }: { identity: TrainedIdentity }) {
 }
 
 /**
- * The AI Clone picker (001 §2 Pegasus Generation, Identity inpainting; §4 Identity picker): each
+ * The AI Clone picker (Pegasus Generation, Identity inpainting): each
  * option shows the clone's first training image and its description. The first ready clone is chosen
  * once the list has loaded; choosing another closes the list. Clones still training are shown with
- * their status and cannot be chosen. A failed load leaves the list empty without a dialog (001 §8).
+ * their status and cannot be chosen. A failed load leaves the list empty without a dialog.
  */
 export function IdentityPicker({
   projectId,

@@ -1,7 +1,6 @@
 import { Group, NumberInput, Slider, Stack, Text } from "@mantine/core";
 import { imageExtensionFeature } from "@prism/contract";
 import { useEffect, useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import {
   type ExtensionSide,
   type ExtensionSides,
@@ -13,6 +12,7 @@ import {
 } from "../lib/extension-bounds";
 import { type ImageSize, readImageSize } from "../lib/upload-checks";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = imageExtensionFeature.inputs.files[0];
 
@@ -74,7 +74,7 @@ function ExtensionSlider({
 }
 
 /**
- * /playground/image-extension (001 §2 Image extension, §5): the upload, four sliders in pixels whose
+ * /playground/image-extension (Image extension): the upload, four sliders in pixels whose
  * ranges follow the image (no side of the result above 4096 px; moving one side reduces the opposite
  * one), the price note and Extend Image, which needs an image and at least one non-zero side.
  */

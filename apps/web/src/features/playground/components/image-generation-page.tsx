@@ -12,7 +12,7 @@ import { PlaygroundScreen } from "./playground-screen";
 import { PromptField } from "./prompt-box";
 
 /**
- * /playground/image-generation (001 §2 Basic Image Generation): a random prompt on load and on
+ * /playground/image-generation (Basic Image Generation): a random prompt on load and on
  * Random Prompt, the prompt with its counter, Use Negative Prompt (on by default) with its own box,
  * How many Images? (1 to 4, one parallel call each), Resolution, the cost line (price × count) and
  * Generate, disabled while the prompt is empty. Reuse puts a row's prompt, negative prompt and size

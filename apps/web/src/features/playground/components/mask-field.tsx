@@ -65,7 +65,7 @@ export async function imageAndMaskFiles(
 
 export interface ImageWithMask {
   image: File | null;
-  /** Chooses (or clears) the image and drops the mask drawn over the previous one (001 §4). */
+  /** Chooses (or clears) the image and drops the mask drawn over the previous one. */
   changeImage: (file: File | null) => void;
   mask: DrawnMask | null;
   setMask: (mask: DrawnMask | null) => void;
@@ -88,7 +88,7 @@ export function useImageWithMask(): ImageWithMask {
 export interface MaskFieldProps {
   /** The button's text, also the popup's title (e.g. "Select Object to Remove"). */
   label: string;
-  /** The uploaded image; the button is disabled without it (001 §5). */
+  /** The uploaded image; the button is disabled without it. */
   image: LoadedImage | null;
   mask: DrawnMask | null;
   onChange: (mask: DrawnMask | null) => void;
@@ -96,9 +96,9 @@ export interface MaskFieldProps {
 }
 
 /**
- * The draw-mask button of a screen with its state line (001 §2 Mask popup): opens the shared mask
+ * The draw-mask button of a screen with its state line (Mask popup): opens the shared mask
  * editor over the uploaded image, keeps what I'm Done returns, and offers to clear it. Screens reset the
- * mask to null when a new image is uploaded (001 §4).
+ * mask to null when a new image is uploaded.
  */
 export function MaskField({ label, image, mask, onChange, disabled }: MaskFieldProps) {
   const [opened, setOpened] = useState(false);

@@ -20,8 +20,8 @@ import { IdentityPicker, isSelectableIdentity } from "./identity-picker";
 import { PlaygroundScreen } from "./playground-screen";
 
 /**
- * /playground/pegasus-generation (001 §2 Pegasus Generation): the basic screen's prompt, count and
- * resolution, without a negative prompt (the Pegasus call has none, 001 §7), plus Use the AI Cloning
+ * /playground/pegasus-generation (Pegasus Generation): the basic screen's prompt, count and
+ * resolution, without a negative prompt (the Pegasus call has none), plus Use the AI Cloning
  * with the clone picker, Use Artistic Checkpoint and a link to the basic model. With a clone the call
  * also sends identity_id, artistic and the clone's training request id in
  * x-authorization-identity-request-id, and the price is priceIdentity per image.

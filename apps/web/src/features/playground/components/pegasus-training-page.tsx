@@ -29,7 +29,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { openInfoModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
-import { UploadDropzone } from "../../../components/upload-dropzone";
+import { formatUploadHint, UploadDropzone } from "../../../components/upload-dropzone";
 import { escapeHtml } from "../../../lib/html";
 import { PATHS } from "../../../lib/paths";
 import { useSession } from "../../../lib/session";
@@ -132,7 +132,7 @@ function CloneRow({ item }: { item: HistoryItem }) {
 }
 
 /**
- * /playground/pegasus-training (001 §2 Pegasus training, §4, §5): a drop area for 10 to 15 photos (extras
+ * /playground/pegasus-training (Pegasus training): a drop area for 10 to 15 photos (extras
  * beyond 15 ignored, each checked like any upload), their thumbnails, Clear Images, the clone's Name
  * (required) and Start Training, enabled with 10 to 15 photos. Each photo is sent resized to a short
  * side of 1024 as JPEG 0.95. An organization that has not made its first deposit cannot train yet.
@@ -256,8 +256,10 @@ export function PegasusTrainingPage() {
               loading={checking}
               disabled={full}
               idleIcon={IconPhoto}
-              title={full ? "15 photos chosen" : "Drag photos here or click to select them"}
-              hint="JPG, JPEG, PNG, WEBP · up to 30 MB and 16 megapixels each"
+              title={
+                full ? `${TRAINING_MAX_IMAGES} photos chosen` : "Drag photos here or click to select them"
+              }
+              hint={`${formatUploadHint(imagesInput)} each`}
               compact
             />
             <Text size="xs" c={count > 0 && !enough ? "orange" : "dimmed"} data-testid="photo-hint">

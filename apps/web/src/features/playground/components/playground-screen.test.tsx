@@ -318,7 +318,7 @@ describe("PlaygroundScreen", () => {
     await user.click(screen.getByRole("button", { name: "Remove Background" }));
     await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error"));
     expect(screen.getByTestId("row-error-reason")).toHaveTextContent("No face found in the source image.");
-    // Background removal has no failure dialog (001 §8): the row alone says it.
+    // Background removal has no failure dialog: the row alone says it.
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
 

@@ -44,7 +44,7 @@ export interface PlaygroundScreenProps {
   form: ReactNode;
   /** The action button's label, e.g. "Remove Background". */
   actionLabel: string;
-  /** Whether the inputs are complete (001 §5 button enabling). */
+  /** Whether the inputs are complete (button enabling). */
   canRun: boolean;
   /**
    * The current inputs as a request; called when the action runs and for Show API Call. May be async,
@@ -53,7 +53,7 @@ export interface PlaygroundScreenProps {
   buildRequest: () => FeatureRequest | Promise<FeatureRequest>;
   /** Called after a successful call, e.g. to clear the form. */
   onSuccess?: (record: HistoryRequestRecord) => void;
-  /** Reuse on history rows; only generation screens offer it (001 §2). */
+  /** Reuse on history rows; only generation screens offer it. */
   onReuse?: (item: HistoryItem) => void;
   /** The pictures of a row; defaults to the inputs' first files plus the result. */
   rowImages?: (item: HistoryItem) => RowImage[];
@@ -83,7 +83,7 @@ export interface PlaygroundScreenProps {
 /** How often rows that are still changing on the server are re-read (cheap: one page, one call). */
 export const HISTORY_REFRESH_MS = 12_000;
 
-/** Upload refusals whose server message is the text to show (001 §5 limits checked again by the server). */
+/** Upload refusals whose server message is the text to show (limits checked again by the server). */
 const UPLOAD_ERROR_STATUSES = new Set([413, 415, 422]);
 
 function uploadErrorTitle(code: string, feature: Feature): string {
@@ -132,7 +132,7 @@ function bodyOf(record: HistoryRequestRecord): Record<string, SnippetValue | und
 }
 
 /**
- * The playground framework (001 §2 Common playground behaviour): page header, the left panel (the
+ * The playground framework (Common playground behaviour): page header, the left panel (the
  * screen's form, price line, action button, Show API Call) and the right panel with the history.
  * It runs the call with a generating row at the top, swaps in the stored record, marks Generation
  * Error on failure, shows the 402 and upload dialogs, updates the balance, deletes with confirmation
@@ -261,7 +261,7 @@ export function PlaygroundScreen({
         await openInfoModal({ title: dialog.title, html: escapeHtml(dialog.message) });
         return;
       }
-      // 502 feature-failed, 503, 504 and transport failures: the row becomes Generation Error (001 §8).
+      // 502 feature-failed, 503, 504 and transport failures: the row becomes Generation Error.
       const reason = isApiError(error) ? error.message : undefined;
       history.update(key, (item) => ({ ...item, status: "error", errorMessage: reason }));
       if (feature.failureDialog) await showErrorDialog(feature.failureDialog, error);
@@ -288,7 +288,7 @@ export function PlaygroundScreen({
       return;
     }
     const formData = toFormData(request);
-    // Parallel calls (001 §4): each gets its placeholder; the button's working state ends with the last.
+    // Parallel calls: each gets its placeholder; the button's working state ends with the last.
     await Promise.all(Array.from({ length: Math.max(1, count) }, () => runOne(request, formData, projectId)));
   };
 

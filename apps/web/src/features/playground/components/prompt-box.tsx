@@ -2,7 +2,7 @@ import { Group, Input, Stack, Text, Textarea } from "@mantine/core";
 import { PROMPT_MAX_LENGTH, PROMPT_PLACEHOLDER } from "@prism/contract";
 import { type ReactNode, useId } from "react";
 
-/** A prompt box with its "n/1000" counter (001 §5) and an optional action beside its label. */
+/** A prompt box with its "n/1000" counter and an optional action beside its label. */
 export function PromptField({
   label = "Prompt",
   value,

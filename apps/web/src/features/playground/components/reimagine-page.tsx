@@ -7,7 +7,6 @@ import {
   reimagineFeature,
 } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { invertMask, maskToOpaquePng } from "../../../components/mask-editor";
 import { ValueSlider } from "../../../components/value-slider";
 import { useIsProduction } from "../../../lib/env";
@@ -19,6 +18,7 @@ import {
 } from "../lib/mask-requests";
 import { asFile, type DrawnMask, MaskField, useImageWithMask } from "./mask-field";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = reimagineFeature.inputs.files[0];
 const MASK_LABEL = "Select Area To Change";
@@ -31,7 +31,7 @@ async function maskFile(mask: DrawnMask, invert: boolean): Promise<File> {
 }
 
 /**
- * /playground/reimagine (001 §2 Reimagine, §4, §6, §9): one image upload, the Denoise slider (0.5–1
+ * /playground/reimagine (Reimagine): one image upload, the Denoise slider (0.5–1
  * step 0.01, default 0.7, 2 decimals; always shown and sent), outside production Use Mask with Select
  * Area To Change and Invert Mask, the price line and Reimagine, which needs an image. Invert Mask sends
  * the inverse of the drawn mask as PNG. With Use Mask on, a click before a mask is drawn explains that

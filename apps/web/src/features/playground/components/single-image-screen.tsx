@@ -1,10 +1,10 @@
 import type { Feature } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 /**
- * A screen whose only input is one image (001 §2 Background removal, Upscaling): the Original Image
+ * A screen whose only input is one image (Background removal, Upscaling): the Original Image
  * upload, the price line and the action; history rows show original and result.
  */
 export function SingleImageScreen({ feature, actionLabel }: { feature: Feature; actionLabel: string }) {

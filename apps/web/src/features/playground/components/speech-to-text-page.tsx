@@ -9,11 +9,11 @@ import {
 } from "@prism/contract";
 import { IconAlertTriangle, IconLanguage } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
-import { AudioUpload, type ChosenAudio } from "../../../components/audio-upload";
+import type { ChosenAudio } from "../../../components/audio-upload";
+import { formatDuration } from "../../../lib/format";
 import { useFeatureStatus } from "../api/use-feature-status";
 import type { HistoryItem } from "../api/use-history";
 import {
-  formatDuration,
   formatTimestamp,
   jsonDataUrl,
   transcriptionOf,
@@ -22,6 +22,7 @@ import {
 } from "../lib/transcription";
 import { ElapsedTimer } from "./elapsed-timer";
 import { PlaygroundScreen } from "./playground-screen";
+import { AudioUpload } from "./playground-uploads";
 
 const audioInput = transcriptionFeature.inputs.files[0];
 
@@ -128,7 +129,7 @@ function TranscriptionRow({ item }: { item: HistoryItem }) {
 }
 
 /**
- * /playground/speech-to-text (001 §2 Transcription, §5, §9): the Audio Source File upload with its
+ * /playground/speech-to-text (Transcription): the Audio Source File upload with its
  * duration and a player, the language dropdown (100 languages, English by default; those the
  * deployment's provider cannot transcribe are listed apart and disabled), the per-minute price with the
  * audio rounded up to whole minutes, and Transcribe Audio, which needs a file. Rows show the transcript

@@ -1,15 +1,15 @@
 import { Checkbox, Text } from "@mantine/core";
-import { textRemovalFeature } from "@prism/contract";
+import { TEXT_REMOVAL_HINT, textRemovalFeature } from "@prism/contract";
 import { useState } from "react";
-import { ImageUpload } from "../../../components/image-upload";
 import { useIsProduction } from "../../../lib/env";
 import { PlaygroundScreen } from "./playground-screen";
+import { ImageUpload } from "./playground-uploads";
 
 const imageInput = textRemovalFeature.inputs.files[0];
 
 /**
- * /playground/text-removal (001 §2 Text removal): the Original Image upload with its hint, the Use
- * Fast Mode checkbox outside production only (001 §6), the price line and Remove Texts, which needs an
+ * /playground/text-removal (Text removal): the Original Image upload with its hint, the Use
+ * Fast Mode checkbox outside production only, the price line and Remove Texts, which needs an
  * image. History rows show original and result.
  */
 export function TextRemovalPage() {
@@ -30,7 +30,7 @@ export function TextRemovalPage() {
       form={
         <>
           <Text size="sm" c="dimmed">
-            Select your image and click on Remove Texts to eliminate all text from it.
+            {TEXT_REMOVAL_HINT}
           </Text>
           <ImageUpload input={imageInput} label="Original Image" value={image} onChange={setImage} />
           {isProduction ? null : (

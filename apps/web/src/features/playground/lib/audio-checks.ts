@@ -1,10 +1,5 @@
-import {
-  AUDIO_TOO_LARGE,
-  AUDIO_TOO_LONG,
-  AUDIO_UNREADABLE,
-  type FileInput,
-  type TitledMessage,
-} from "@prism/contract";
+import { AUDIO_TOO_LARGE, AUDIO_TOO_LONG, AUDIO_UNREADABLE, type FileInput } from "@prism/contract";
+import type { AudioCheckResult } from "../../../components/audio-upload";
 
 /** Reads how long an audio file plays by loading its metadata in an <audio> element. */
 export function readAudioDuration(file: Blob): Promise<number> {
@@ -35,10 +30,10 @@ function hasAcceptedType(file: File, input: FileInput): boolean {
   return file.type !== "" && input.acceptedMimeTypes.includes(file.type);
 }
 
-export type AudioCheck = { problem: TitledMessage } | { durationSeconds: number };
+export type AudioCheck = AudioCheckResult;
 
 /**
- * The browser-side audio checks of spec 001 §5: a file of another type or one the browser cannot play
+ * The browser-side audio checks of the spec: a file of another type or one the browser cannot play
  * is unreadable; then the 20 MB limit (before decoding); then the 5 minute limit. On success gives the
  * duration, which the screen shows and prices. The server checks the same limits again.
  */

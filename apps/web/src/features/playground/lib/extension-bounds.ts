@@ -1,6 +1,6 @@
 import { MAX_EXTENSION_SIDE } from "@prism/contract";
 
-/** The pixels added on each side of an image (001 §2 Image extension). */
+/** The pixels added on each side of an image (Image extension). */
 export interface ExtensionSides {
   top: number;
   bottom: number;
@@ -25,7 +25,7 @@ function axisSize(side: ExtensionSide, image: { width: number; height: number })
 }
 
 /**
- * A slider's maximum (001 §5): 4096 minus the image's dimension on that axis, never below 0.
+ * A slider's maximum: 4096 minus the image's dimension on that axis, never below 0.
  */
 export function maxExtension(side: ExtensionSide, image: { width: number; height: number }): number {
   return Math.max(0, MAX_EXTENSION_SIDE - Math.round(axisSize(side, image)));
@@ -38,7 +38,7 @@ function clamp(value: number, max: number): number {
 
 /**
  * Sets one side, clamped to its slider range, and reduces the opposite side so that both sides plus
- * the image's dimension on that axis stay within 4096 (001 §5).
+ * the image's dimension on that axis stay within 4096.
  */
 export function setExtension(
   sides: ExtensionSides,

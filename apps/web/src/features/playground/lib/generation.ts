@@ -9,7 +9,7 @@ import {
   usdToMicros,
 } from "@prism/contract";
 
-/** The pure parts of the two generation screens (001 §2 Basic Image Generation, Pegasus Generation). */
+/** The pure parts of the two generation screens (Basic Image Generation, Pegasus Generation). */
 
 export interface ImageSize {
   width: number;
@@ -39,7 +39,7 @@ export function resolutionOptionLabel(size: ImageSize): string {
 }
 
 /**
- * The Resolution choices (001 §9): the four listed sizes, plus the current size labelled custom when
+ * The Resolution choices: the four listed sizes, plus the current size labelled custom when
  * Reuse brought one that is not in the list, so the Select can still show what will be sent.
  */
 export function resolutionOptions(current: ImageSize): ResolutionOption[] {
@@ -51,7 +51,7 @@ export function resolutionOptions(current: ImageSize): ResolutionOption[] {
 }
 
 /**
- * Price times image count (001 §9), in micro-dollars so that 0.03 × 3 is exactly 0.09 before it is
+ * Price times image count, in micro-dollars so that 0.03 × 3 is exactly 0.09 before it is
  * shown with 3 decimals.
  */
 export function totalPrice(unitPriceUsd: number, count: number): number {
@@ -63,7 +63,7 @@ export function generationChargeText(unitPriceUsd: number, count: number): strin
   return chargeNoticeText(totalPrice(unitPriceUsd, count));
 }
 
-/** The unit price of Pegasus generation: priceIdentity when an AI Clone is used (001 §3, §9). */
+/** The unit price of Pegasus generation: priceIdentity when an AI Clone is used. */
 export function pegasusUnitPrice(priceInfo: PriceInfo, withClone: boolean): number {
   return withClone ? (priceInfo.priceIdentity ?? priceInfo.price) : priceInfo.price;
 }

@@ -8,8 +8,8 @@ import type { HistoryItem } from "../api/use-history";
 import type { RowImage } from "../components/history-panel";
 
 /**
- * The request rules of the mask screens (001 §2 Object removal, Generative fill, Reimagine; §4 mask
- * rules; §6 non-production controls), kept free of React and canvas so they can be tested alone.
+ * The request rules of the mask screens (Object removal, Generative fill, Reimagine: the mask
+ * rules and the non-production controls), kept free of React and canvas so they can be tested alone.
  */
 
 /** The dialog shown when an action that needs a mask is clicked before one was drawn. */
@@ -20,7 +20,7 @@ export function maskMissingMessage(maskButtonLabel: string): TitledMessage {
   };
 }
 
-/** The debug controls of generative fill (001 §6): shown and sent only outside production. */
+/** The debug controls of generative fill: shown and sent only outside production. */
 export interface FillDebugControls {
   denoise: number;
   cfg: number;
@@ -55,7 +55,7 @@ export function generativeFillBody(
 export type ReimagineMaskChoice = "none" | "drawn" | "inverted";
 
 /**
- * Reimagine's mask (001 §2, §4, §6): Use Mask exists only outside production, so production never
+ * Reimagine's mask: Use Mask exists only outside production, so production never
  * sends one; with Use Mask on, the drawn mask, or its inverse with Invert Mask.
  */
 export function reimagineMaskChoice(options: {
@@ -67,7 +67,7 @@ export function reimagineMaskChoice(options: {
   return options.invert ? "inverted" : "drawn";
 }
 
-/** A denoise value as the slider shows it: 2 decimals (001 §9). */
+/** A denoise value as the slider shows it: 2 decimals. */
 export function formatDenoise(value: number): string {
   return value.toFixed(REIMAGINE_DENOISE_DECIMALS);
 }
@@ -88,7 +88,7 @@ export function formatCoverage(share: number): string {
 
 /**
  * A mask screen's row pictures: Original, the mask laid over it (when one was sent), then the result
- * (001 §2 history rows of object removal and identity inpainting).
+ * (history rows of object removal and identity inpainting).
  */
 export function maskedRowImages(item: HistoryItem): RowImage[] {
   const images: RowImage[] = [];
@@ -100,7 +100,7 @@ export function maskedRowImages(item: HistoryItem): RowImage[] {
   return images;
 }
 
-/** Reimagine's rows show only Original and Result (001 §2), even when a mask was sent. */
+/** Reimagine's rows show only Original and Result, even when a mask was sent. */
 export function originalAndResult(item: HistoryItem): RowImage[] {
   const images: RowImage[] = [];
   const original = item.request_data.files.image?.[0];

@@ -1,17 +1,10 @@
 import { type FeatureDefinition, IDEMPOTENCY_KEY_HEADER_NAME } from "@prism/contract";
+import type { Snippet, SnippetLanguage } from "../../../components/api-call-modal";
 
 /** The placeholder the user replaces with a key from Projects → API Keys. */
 export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
 
-export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
-
-export interface Snippet {
-  language: SnippetLanguage;
-  label: string;
-  /** The highlighter's language name (Mantine CodeHighlight-style). */
-  syntax: string;
-  code: string;
-}
+export type { Snippet, SnippetLanguage };
 
 export type SnippetValue = string | number | boolean;
 
@@ -167,7 +160,7 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
   return lines.join("\n");
 }
 
-/** The API Call Details snippets (001 §2, §7) of one feature for the current inputs. */
+/** The API Call Details snippets of one feature for the current inputs. */
 export function generateSnippets(
   feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
   inputs: SnippetInputs,

@@ -2,7 +2,7 @@ import { TRAINING_IMAGE_SHORT_SIDE, TRAINING_JPEG_QUALITY, TRAINING_MAX_IMAGES }
 import type { ImageSize } from "./upload-checks";
 
 /**
- * The size a training photo is resized to (001 §5): scaled, aspect ratio kept, so that its short side
+ * The size a training photo is resized to: scaled, aspect ratio kept, so that its short side
  * is exactly `shortSide` (1024). Smaller photos are scaled up, larger ones down.
  */
 export function trainingImageSize(size: ImageSize, shortSide = TRAINING_IMAGE_SHORT_SIDE): ImageSize {

@@ -1,6 +1,6 @@
 import { type HistoryRequestRecord, identityStatusSchema } from "@prism/contract";
 
-/** What a row of Your AI Clones shows (001 §4: sending while the call runs, then pending and later statuses). */
+/** What a row of Your AI Clones shows (sending while the call runs, then pending and later statuses). */
 export type TrainingRowStatus = "sending" | "pending" | "training" | "ready" | "failed";
 
 export const TRAINING_STATUS_LABELS: Record<TrainingRowStatus, string> = {

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
-  formatDuration,
   formatTimestamp,
   jsonDataUrl,
   transcriptionOf,
   transcriptionPriceLine,
   transcriptText,
 } from "./transcription";
-
-describe("formatDuration", () => {
-  it("shows minutes and two-digit seconds", () => {
-    expect(formatDuration(2.79)).toBe("0:03");
-    expect(formatDuration(75)).toBe("1:15");
-    expect(formatDuration(300)).toBe("5:00");
-    expect(formatDuration(0)).toBe("0:00");
-  });
-});
 
 describe("formatTimestamp", () => {
   it("shows tenths of a second", () => {

@@ -1,16 +1,12 @@
 import type { TranscriptionResult } from "@prism/contract";
 import {
   billableAudioMinutes,
-  COST_DECIMALS,
   chargeNoticeText,
+  formatCost,
+  microsToUsd,
   transcriptionResultSchema,
+  usdToMicros,
 } from "@prism/contract";
-
-/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
 
 /** A segment's timestamp with tenths, e.g. 3.42 → "0:03.4". */
 export function formatTimestamp(seconds: number): string {
@@ -21,14 +17,14 @@ export function formatTimestamp(seconds: number): string {
 }
 
 /**
- * The transcription price line (001 §9: priced per minute, the audio rounded up to whole minutes), e.g.
+ * The transcription price line (priced per minute, the audio rounded up to whole minutes), e.g.
  * "$0.006 per minute · 1 minute: $0.006 will be charged"; only the rate before a file is chosen.
  */
 export function transcriptionPriceLine(pricePerMinute: number, durationSeconds: number | null): string {
-  const rate = `$${pricePerMinute.toFixed(COST_DECIMALS)} per minute`;
+  const rate = `${formatCost(pricePerMinute)} per minute`;
   if (durationSeconds === null) return rate;
   const minutes = billableAudioMinutes(durationSeconds);
-  return `${rate} · ${minutes} ${minutes === 1 ? "minute" : "minutes"}: ${chargeNoticeText(pricePerMinute * minutes)}`;
+  return `${rate} · ${minutes} ${minutes === 1 ? "minute" : "minutes"}: ${chargeNoticeText(microsToUsd(usdToMicros(pricePerMinute) * BigInt(minutes)))}`;
 }
 
 /** The stored transcription body, or null while there is none (generating, failed) or it has another shape. */

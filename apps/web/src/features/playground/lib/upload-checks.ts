@@ -52,7 +52,7 @@ export function pixelLimitMessage(input: FileInput): TitledMessage {
 }
 
 /**
- * The browser-side upload checks of spec 001 §5, in the order the user would fix them: a file that is
+ * The browser-side upload checks of the spec, in the order the user would fix them: a file that is
  * not an accepted image or cannot be decoded is unreadable; then the 30 MB limit; then the pixel limit
  * of the input (16 MP, 4 MP for upscaling). Resolves null when the file may be sent; the server checks
  * the same limits again.

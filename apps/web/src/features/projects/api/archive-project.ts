@@ -9,7 +9,7 @@ export function archiveProject(input: DeleteProjectRequest) {
 
 /**
  * Archives the project. Dropping it from the cached user makes the selection fall back to the
- * organization's first remaining project, or none (spec 000 §4).
+ * organization's first remaining project, or none.
  */
 export function useArchiveProject() {
   const queryClient = useQueryClient();

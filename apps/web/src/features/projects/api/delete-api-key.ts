@@ -7,7 +7,7 @@ export function deleteApiKey(input: DeleteApiKeyRequest) {
   return api.apiKeys.delete(input);
 }
 
-/** Spec 000 §4: a deleted key leaves the list once the server has confirmed. */
+/** A deleted key leaves the list once the server has confirmed. */
 export function useDeleteApiKey() {
   const queryClient = useQueryClient();
   return useMutation({

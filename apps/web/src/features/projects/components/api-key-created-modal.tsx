@@ -4,7 +4,7 @@ import { IconAlertTriangle } from "@tabler/icons-react";
 import { CopyField } from "../../../components/copy-field";
 
 /**
- * Shows a new key's secret, the only time it is ever shown (spec 000 §2). The dialog does not close
+ * Shows a new key's secret, the only time it is ever shown. The dialog does not close
  * on an outside click, so the key is not lost by accident.
  */
 export function openApiKeyCreatedModal({ name, content }: { name: string; content: string }): Promise<void> {

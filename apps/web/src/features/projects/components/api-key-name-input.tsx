@@ -4,7 +4,7 @@ import { IconPencil } from "@tabler/icons-react";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 
 /**
- * The inline-editable key name of spec 000 §5: Enter commits, Escape reverts, and the name is sent
+ * The inline-editable key name of the spec: Enter commits, Escape reverts, and the name is sent
  * only when it changed. Leaving the field also commits, so an edit is never lost silently. An empty
  * name is sent as "- no name -". `onRename` rejects when the server refused, and the input reverts.
  */

@@ -39,7 +39,7 @@ import { ApiKeyDrawer } from "./api-key-drawer";
 import { summarizeLimits } from "./api-key-limits-form";
 import { ApiKeyNameInput } from "./api-key-name-input";
 
-/** "Created by": the creator's name, or "Unknown" when both names are missing (spec 000 §2). */
+/** "Created by": the creator's name, or "Unknown" when both names are missing. */
 export function creatorName(apiKey: Pick<ApiKey, "creationUserFirstName" | "creationUserLastName">): string {
   const name = `${apiKey.creationUserFirstName ?? ""} ${apiKey.creationUserLastName ?? ""}`.trim();
   return name || API_KEY_UNKNOWN_CREATOR;
@@ -264,7 +264,7 @@ function ProjectApiKeys({ projectId, projectName }: { projectId: string; project
   const apiKeys = useApiKeys(projectId);
   const createApiKey = useCreateApiKey();
 
-  // Spec 000 §8: "Error fetching API Keys" (a 401 signs out instead), once per failure.
+  // "Error fetching API Keys" (a 401 signs out instead), once per failure.
   const reportedError = useRef<unknown>(null);
   useEffect(() => {
     if (!apiKeys.error || reportedError.current === apiKeys.error) return;
@@ -338,7 +338,7 @@ function ProjectApiKeys({ projectId, projectName }: { projectId: string; project
   );
 }
 
-/** /projects/api-keys (spec 000 §2). */
+/** /projects/api-keys. */
 export function ApiKeysPage() {
   const { selectedProject } = useSession();
   if (!selectedProject) {

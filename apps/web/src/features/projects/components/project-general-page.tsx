@@ -18,7 +18,7 @@ import { useArchiveProject } from "../api/archive-project";
 import { useUpdateProject } from "../api/update-project";
 
 function ProjectSettings({ project, projectCount }: { project: Project; projectCount: number }) {
-  // Spec 000 §6: the project name and archiving belong to the owner.
+  // The project name and archiving belong to the owner.
   const isOwner = useCan("owner");
   const updateProject = useUpdateProject();
   const archiveProject = useArchiveProject();
@@ -35,7 +35,7 @@ function ProjectSettings({ project, projectCount }: { project: Project; projectC
   };
 
   const confirmArchive = async () => {
-    // Spec 000 §5: an organization keeps at least one project; the server refuses it too.
+    // An organization keeps at least one project; the server refuses it too.
     if (projectCount <= 1) {
       await openInfoModal({ title: ERROR_DIALOGS.archiveProject.title, html: ARCHIVE_LAST_PROJECT });
       return;
@@ -81,7 +81,7 @@ function ProjectSettings({ project, projectCount }: { project: Project; projectC
   );
 }
 
-/** /projects/general (spec 000 §2): read-only id, the name (owner only), Save and Archive. */
+/** /projects/general: read-only id, the name (owner only), Save and Archive. */
 export function ProjectGeneralPage() {
   const { selectedOrganization, selectedProject } = useSession();
   return (

@@ -6,7 +6,7 @@ export function logoutAllSessions() {
   return api.users.logoutAllSessions({});
 }
 
-/** Ends every session on the server, this one included, then signs out here (spec 001 §2). */
+/** Ends every session on the server, this one included, then signs out here. */
 export function useLogoutAllSessions() {
   const { logout } = useSession();
   return useMutation({

@@ -13,6 +13,7 @@ import {
   ERROR_DIALOGS,
   LOGOUT_ALL_SESSIONS_CONFIRM,
   PASSWORD_CHANGED,
+  PASSWORD_MIN_LENGTH,
   PROFILE_UPDATED,
   REQUIRED_FIELDS_MISSING,
 } from "@prism/contract";
@@ -213,7 +214,7 @@ function LogoutAllSessions() {
   );
 }
 
-/** Profile settings (spec 001 §2): names, password, and ending every session. */
+/** Profile settings: names, password, and ending every session. */
 export function ProfilePage() {
   return (
     <>
@@ -228,7 +229,7 @@ export function ProfilePage() {
         </Section>
         <Section
           title="Change Password"
-          description="Use at least 8 characters with an uppercase letter, a lowercase letter, a number and a special character."
+          description={`Use at least ${PASSWORD_MIN_LENGTH} characters with an uppercase letter, a lowercase letter, a number and a special character.`}
           icon={<IconLock size={18} aria-hidden />}
         >
           <ChangePasswordForm />
