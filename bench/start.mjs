@@ -2,7 +2,7 @@
 // new data directory (PGlite created and migrated) and then again on the same one (nothing to migrate),
 // each RUNS times; prints the median of each. Builds nothing: run `npm run build` first.
 //
-//   node bench/start.mjs          (RUNS=5 by default)
+//   node bench/start.mjs          (RUNS=5 by default; PRISM_ROOT=<another built checkout> to compare)
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from "node:os";
 import { resolve } from "node:path";
 
 const RUNS = Number(process.env.RUNS ?? 5);
-const root = resolve(import.meta.dirname, "..");
+const root = process.env.PRISM_ROOT ? resolve(process.env.PRISM_ROOT) : resolve(import.meta.dirname, "..");
 
 async function freePort() {
   return new Promise((done, fail) => {

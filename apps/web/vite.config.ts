@@ -1,5 +1,5 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
@@ -24,9 +24,7 @@ function precompress(): Plugin {
     name: "prism-precompress",
     apply: "build",
     configResolved(config) {
-      outDir = config.build.outDir.startsWith("/")
-        ? config.build.outDir
-        : join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
