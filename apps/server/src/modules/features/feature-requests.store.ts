@@ -118,6 +118,35 @@ export async function addUsage(
     });
 }
 
+/** Takes a refunded call back out of the daily rollup, in the refunding transaction. */
+export async function removeUsage(
+  tx: Executor,
+  input: {
+    projectId: string;
+    endpoint: string;
+    callType: string;
+    day: string;
+    units: number;
+    costMicros: bigint;
+  },
+) {
+  await tx
+    .update(usageDaily)
+    .set({
+      units: sql`${usageDaily.units} - ${input.units}`,
+      costMicros: sql`${usageDaily.costMicros} - ${input.costMicros}`,
+      calls: sql`${usageDaily.calls} - 1`,
+    })
+    .where(
+      and(
+        eq(usageDaily.projectId, input.projectId),
+        eq(usageDaily.endpoint, input.endpoint),
+        eq(usageDaily.callType, input.callType),
+        eq(usageDaily.day, input.day),
+      ),
+    );
+}
+
 export async function findStaleGenerating(db: Executor, olderThan: Date) {
   return db
     .select({ id: featureRequests.id })
