@@ -1,4 +1,9 @@
-import { HISTORY_PAGE_SIZE, type HistoryRequestRecord, pegasusTrainingFeature } from "@prism/contract";
+import {
+  HISTORY_PAGE_SIZE,
+  type HistoryRequestRecord,
+  microsToUsd,
+  pegasusTrainingFeature,
+} from "@prism/contract";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { featureRequests, usageDaily } from "../../db/schema";
@@ -30,7 +35,13 @@ export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
       ...(row.responseBody !== null && row.responseBody !== undefined ? { body: row.responseBody } : {}),
     },
     status: row.status,
+    cost: microsToUsd(costOfRequestMicros(row)),
   };
+}
+
+/** What a call cost: its reserved price, unless it failed, in which case it was refunded. */
+export function costOfRequestMicros(row: Pick<RequestRow, "status" | "priceMicros">): bigint {
+  return row.status === "error" ? 0n : row.priceMicros;
 }
 
 /**

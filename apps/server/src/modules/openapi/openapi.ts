@@ -12,6 +12,7 @@ import {
   type GetTrainedIdentitiesResponse,
   IDENTITY_REQUEST_HEADER,
   MODEL_SERVERS_DOCS_ANCHOR,
+  microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
   pegasusTrainingFeature,
   statusOf,
@@ -414,6 +415,7 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
   const jsonResult = JSON_RESULTS[feature.id];
   return {
     balance: 94.98,
+    cost: microsToUsd(feature.billing.defaultPriceMicros),
     request: {
       id: EXAMPLE_IDS.request,
       request_date: "2026-05-04T10:21:33.000Z",
@@ -422,6 +424,7 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
         ? { body: jsonResult.example }
         : { file: exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`) },
       status: "done",
+      cost: microsToUsd(feature.billing.defaultPriceMicros),
     },
   };
 }
