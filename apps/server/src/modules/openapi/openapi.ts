@@ -1,5 +1,6 @@
 import {
   type BodyField,
+  backgroundRemovalFeature,
   calls,
   ERROR_CODES,
   type ErrorCode,
@@ -14,13 +15,22 @@ import {
   MODEL_SERVERS_DOCS_ANCHOR,
   microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
+  PLAYGROUND_CALLER,
   pegasusTrainingFeature,
+  REQUEST_DETAIL_PATH,
+  type RequestDetail,
+  requestDetailSchema,
   statusOf,
   THUMBNAIL_SUFFIX,
   TRAINING_EXPECTED_MINUTES,
   trainingResultSchema,
   transcriptionResultSchema,
   UNAVAILABLE_BADGE,
+  USAGE_GROUPS,
+  USAGE_MAX_DAYS,
+  USAGE_PATH,
+  type UsageResponse,
+  usageResponse,
 } from "@prism/contract";
 import { z } from "zod";
 
@@ -288,6 +298,10 @@ export const TAGS = {
   files: {
     name: "Files",
     description: "Downloading the stored inputs and results that answers link to.",
+  },
+  usage: {
+    name: "Usage",
+    description: "Following one call, and the project's usage and spend over a range of days.",
   },
 } as const;
 
@@ -747,6 +761,112 @@ function trainedIdentitiesOperation(): JsonObject {
   };
 }
 
+function errorRefs(statuses: number[]): Record<string, JsonObject> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { $ref: `#/components/responses/${STATUS_MEANINGS[status]!.name}` },
+    ]),
+  );
+}
+
+/** One call of the key's project: how an API user follows a training and learns a call's cost. */
+function requestDetailOperation(): JsonObject {
+  const example: RequestDetail = {
+    ...exampleResponse(backgroundRemovalFeature).request,
+    endpoint: backgroundRemovalFeature.endpoint,
+    completed_date: "2026-05-04T10:21:35.000Z",
+    error_message: null,
+  };
+  return {
+    operationId: "getRequest",
+    summary: "Get one call",
+    description: [
+      "One call of the API key's project, by the `request.id` its answer gave: its `status`",
+      "(`generating`, `done` or `error`, with `error_message`), the result under `response_data`",
+      "(`file` is the result's URL; a training's `body` carries its identity and training status), and",
+      "its `cost` in dollars (0 once a failed call is refunded, a training that failed later included).",
+      "Another project's call answers 404, as if it did not exist.",
+    ].join("\n"),
+    tags: [TAGS.usage.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The call's `request.id`.",
+        schema: { type: "string", format: "uuid" },
+      },
+    ],
+    responses: {
+      "200": {
+        description: "The call.",
+        content: {
+          "application/json": { schema: { $ref: "#/components/schemas/RequestDetail" }, example },
+        },
+      },
+      ...errorRefs([401, 404, 429]),
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: `curl "$ORIGIN/v1/requests/$REQUEST_ID" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
+      },
+    ],
+  };
+}
+
+/** The key's project's usage over a range of UTC days, grouped, from the daily rollup. */
+function usageOperation(): JsonObject {
+  const example: UsageResponse = {
+    start: "2026-05-01",
+    end: "2026-05-31",
+    group_by: "feature",
+    buckets: [
+      {
+        key: backgroundRemovalFeature.endpoint,
+        name: backgroundRemovalFeature.name,
+        calls: 120,
+        units: 120,
+        cost: microsToUsd(BigInt(backgroundRemovalFeature.billing.defaultPriceMicros) * 120n),
+      },
+    ],
+  };
+  return {
+    operationId: "getUsage",
+    summary: "Get usage",
+    description: [
+      "The API key's project's calls, units and cost in dollars from `start` to `end` (UTC days, both",
+      `included, at most ${USAGE_MAX_DAYS} days), one bucket per \`group_by\`: \`day\`, \`feature\``,
+      "(the endpoint), `project`, or `api_key` (each key by name; calls made in the console are",
+      `\`${PLAYGROUND_CALLER}\` with a null \`key\`). Only charged calls count: a refunded call is in no bucket.`,
+    ].join("\n"),
+    tags: [TAGS.usage.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      { name: "start", in: "query", required: true, schema: { type: "string", format: "date" } },
+      { name: "end", in: "query", required: true, schema: { type: "string", format: "date" } },
+      { name: "group_by", in: "query", required: true, schema: { type: "string", enum: [...USAGE_GROUPS] } },
+    ],
+    responses: {
+      "200": {
+        description: "The buckets, in order of their key.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Usage" }, example } },
+      },
+      ...errorRefs([400, 401, 429]),
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: `curl "$ORIGIN${USAGE_PATH}?start=2026-05-01&end=2026-05-31&group_by=day" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
+      },
+    ],
+  };
+}
+
 function errorResponses(): Record<string, JsonObject> {
   const statuses = [...new Set(FEATURE_CALL_ERROR_CODES.map(statusOf))].sort((a, b) => a - b);
   return Object.fromEntries(
@@ -823,7 +943,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   }
   paths[TRAINED_IDENTITIES_PATH] = { post: trainedIdentitiesOperation() };
   paths[FILE_ROUTE] = { get: fileDownloadOperation() };
-  const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name]);
+  paths[REQUEST_DETAIL_PATH] = { get: requestDetailOperation() };
+  paths[USAGE_PATH] = { get: usageOperation() };
+  const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name, TAGS.usage.name]);
   return {
     openapi: "3.1.0",
     info: { title: "Prism API", version: options.version ?? "1.0.0", description: infoDescription() },
@@ -847,6 +969,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         TranscriptionResult: jsonSchemaOf(transcriptionResultSchema),
         TrainingResult: jsonSchemaOf(trainingResultSchema),
         TrainedIdentities: jsonSchemaOf(calls.playground.getTrainedIdentities.response),
+        RequestDetail: jsonSchemaOf(requestDetailSchema),
+        Usage: jsonSchemaOf(usageResponse),
         Error: {
           type: "object",
           required: ["error", "message"],
