@@ -24,7 +24,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import { featureRequests } from "../../db/schema";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
-import { isUuid, requireProjectAccess } from "../access/access.service";
+import { isUuid, NOT_FOUND_PROJECT, requireProjectAccess } from "../access/access.service";
 import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
@@ -126,15 +126,20 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
   });
 
   /**
-   * The exports' caller: a signed-in user with access to every project named (the statistics'
-   * permission). Unlike the statistics, a project the caller may not see refuses the whole export.
+   * The exports' caller: a signed-in user, and the projects named that they may see (the statistics'
+   * permission, and like the statistics the others are left out); none at all answers 404.
    */
   async function authorizeExport(request: FastifyRequest): Promise<UsageExportQuery> {
     const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
     if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
     const query = usageExportQuery.parse(request.query);
-    for (const projectId of query.projectIds) await requireProjectAccess(db, user.userId, projectId);
-    return query;
+    const allowed: string[] = [];
+    for (const projectId of query.projectIds) {
+      const access = await requireProjectAccess(db, user.userId, projectId).catch(() => undefined);
+      if (access) allowed.push(projectId);
+    }
+    if (allowed.length === 0) throw new AppError("not-found", NOT_FOUND_PROJECT);
+    return { ...query, projectIds: allowed };
   }
 
   function sendCsv(reply: FastifyReply, fileName: string, csv: NodeJS.ReadableStream) {
