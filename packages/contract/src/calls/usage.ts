@@ -77,8 +77,7 @@ export type UsageResponse = z.infer<typeof usageResponse>;
 export const USAGE_EXPORT_PATH = "/v1/users/usage/export-calls";
 export const USAGE_SUMMARY_EXPORT_PATH = "/v1/users/usage/export-summary";
 export const EXPORT_CSV_LABEL = "Export CSV";
-export const EXPORT_CALLS_LABEL = "Every call";
-export const EXPORT_SUMMARY_LABEL = "Per day and feature";
+export const EXPORT_SUMMARY_LABEL = "Summary CSV";
 
 const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 

@@ -31,6 +31,7 @@ import {
   type UsageRow,
   type YearMonth,
 } from "../lib/usage";
+import { ExportCsvButtons } from "./export-csv-buttons";
 import { MonthPicker } from "./month-picker";
 
 function currentMonth(): YearMonth {
@@ -112,7 +113,12 @@ export function HomePage() {
       <PageHeader
         title="Usage"
         description={`Usage and cost of every feature in ${selectedOrganization?.name ?? "your organization"}.`}
-        actions={<MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />}
+        actions={
+          <Group gap="sm">
+            <ExportCsvButtons month={month} projectIds={projectIds} />
+            <MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
+          </Group>
+        }
       />
       <Stack gap="lg">
         <Paper withBorder p="lg" radius="md" component="section" aria-label="Usage per day">
