@@ -906,8 +906,8 @@ function infoDescription(): string {
     "",
     "Every feature call is a `POST` with a `multipart/form-data` body: files and fields under the names",
     "listed for the endpoint (repeat a field name to send several files). Files are checked by content,",
-    "not by name. The answer is JSON: the organization's `balance` after the charge, in dollars, and the",
-    "stored `request` with the URLs of the inputs and of the result; download them with the same key",
+    "not by name. The answer is JSON: the organization's `balance` after the charge and the call's `cost`,",
+    "in dollars, and the stored `request` with the URLs of the inputs and of the result; download them with the same key",
     '(see **Download a file**). Errors answer `{ "error": <code>, "message": <text>, "requestId": <id> }`',
     "with the status given for each endpoint; quote the `requestId` (also sent as the `x-request-id`",
     "header of every answer) when asking for support.",
@@ -932,7 +932,13 @@ function infoDescription(): string {
     "### AI Clones",
     "",
     "Training answers with the new clone's `identityId` at once; list the project's clones and their",
-    `status with \`POST ${TRAINED_IDENTITIES_PATH}\` (a JSON call, with the same API key).`,
+    `status with \`POST ${TRAINED_IDENTITIES_PATH}\` (a JSON call, with the same API key), or follow the`,
+    "training's own request with `GET /v1/requests/{id}`. A training the model server reports failed",
+    "is refunded: its request turns `error` and its `cost` 0.",
+    "",
+    "### Usage",
+    "",
+    "`GET /v1/usage` sums the key's project's calls, units and cost by day, feature, project or API key.",
   ].join("\n");
 }
 
