@@ -173,6 +173,8 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
       request.log.error({ err: error }, "usage export failed");
       csv.destroy(error);
     });
+    // A client that goes away stops the reads too.
+    csv.on("close", () => source.destroy());
     source.pipe(csv);
     return sendCsv(reply, usageExportFileName(query.month, "calls"), csv);
   });
