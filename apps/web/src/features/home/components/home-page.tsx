@@ -114,7 +114,7 @@ export function HomePage() {
         title="Usage"
         description={`Usage and cost of every feature in ${selectedOrganization?.name ?? "your organization"}.`}
         actions={
-          <Group gap="sm">
+          <Group gap="sm" wrap="wrap" maw="100%">
             <ExportCsvButtons month={month} projectIds={projectIds} />
             <MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
           </Group>
