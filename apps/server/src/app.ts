@@ -30,6 +30,7 @@ import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.ro
 import { startPaymentReconciler, triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
+import { registerUsageRoutes } from "./modules/usage/usage.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -112,6 +113,7 @@ export async function buildApp(
   };
   registerAbsoluteFileUrls(app, deps.config.publicUrl);
   registerFeatureRoutes(app, deps, gateway);
+  registerUsageRoutes(app, deps);
   // A job's lease outlives a model call (it is renewed while the handler runs besides), so no second
   // worker ever picks up a job whose first worker is still waiting on a model server.
   const jobWorker = new JobWorker(deps.database.db, trainingJobHandlers(gateway), app.log, {

@@ -177,6 +177,11 @@ export const historyRequestRecordSchema = z.object({
     body: z.unknown().optional(),
   }),
   status: requestStatusSchema,
+  /**
+   * Ours: what the call cost, in dollars, exact from its micro-dollars: its price while it runs and
+   * once done, 0 when it failed (a failed call is refunded).
+   */
+  cost: usdSchema,
 });
 export type HistoryRequestRecord = z.infer<typeof historyRequestRecordSchema>;
 

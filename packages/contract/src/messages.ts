@@ -332,6 +332,9 @@ export function idempotencyKeyInvalidText(maxLength: number): string {
 }
 /** The model server accepted a training but gave no identity to follow it by. */
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
+/** A training the model server later reported failed: its charge is given back. */
+export const TRAINING_FAILED_REFUNDED =
+  "The training failed on the model server. You were not charged for it.";
 
 // ---------------------------------------------------------------------------------------------------
 // Sign-in and account errors.

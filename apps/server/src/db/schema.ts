@@ -467,6 +467,9 @@ export const featureRequests = pgTable(
     // A key's spend (its caps, its column in the keys table) and its recent calls.
     index("feature_requests_api_key_idx").on(table.apiKeyId, table.createdAt),
     index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
+    // A project's calls in time order across features: CSV exports read it in keyset batches, and the
+    // usage API groups a date range by API key from it (the daily rollup has no key).
+    index("feature_requests_project_created_idx").on(table.projectId, table.createdAt, table.id),
     index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
     // The organization's calls in flight, counted against its concurrency limit on every call.
     index("feature_requests_generating_organization_idx")

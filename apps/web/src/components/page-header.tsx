@@ -25,7 +25,8 @@ export function PageHeader({
           </Text>
         ) : null}
       </Stack>
-      {actions ? <Group style={{ flexShrink: 0 }}>{actions}</Group> : null}
+      {/* At most the page's width: actions that do not fit on a phone wrap within it. */}
+      {actions ? <Group style={{ flexShrink: 0, maxWidth: "100%" }}>{actions}</Group> : null}
     </Group>
   );
 }

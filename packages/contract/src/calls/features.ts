@@ -11,6 +11,8 @@ import { usdSchema } from "../fields";
 export const featureCallResponse = z.object({
   /** Dollars. */
   balance: usdSchema,
+  /** Ours: what this call cost, in dollars (exact from micro-dollars; the ledger's debit for it). */
+  cost: usdSchema,
   request: historyRequestRecordSchema,
 });
 export type FeatureCallResponse = z.infer<typeof featureCallResponse>;

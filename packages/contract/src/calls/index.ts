@@ -20,6 +20,7 @@ export * from "./playground";
 export * from "./projects";
 export * from "./statistics";
 export * from "./system";
+export * from "./usage";
 export * from "./users";
 
 /** Every JSON console call by area; the server registers routes from it and the web derives its client. */

@@ -1,4 +1,13 @@
-import { allCalls, emptyPermissions, fullPermissions } from "@prism/contract";
+import { randomUUID } from "node:crypto";
+import {
+  allCalls,
+  emptyPermissions,
+  fullPermissions,
+  REQUEST_DETAIL_PATH,
+  USAGE_EXPORT_PATH,
+  USAGE_PATH,
+  USAGE_SUMMARY_EXPORT_PATH,
+} from "@prism/contract";
 import { getTableName, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
@@ -7,6 +16,7 @@ import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import {
   apiKeys,
+  featureRequests,
   invitations,
   oauthAccounts,
   organizationMembers,
@@ -67,6 +77,9 @@ describe("authorization", () => {
     apiKeyId: string;
     strangerProjectId: string;
     invoiceNumber: string;
+    apiKey: string;
+    strangerApiKey: string;
+    requestId: string;
   };
 
   beforeAll(async () => {
@@ -103,14 +116,16 @@ describe("authorization", () => {
     );
     const pendingMail = (await testApp.deps.outbox.list()).find((candidate) => candidate.to === pendingEmail);
     world.invitationId = pendingMail?.text.match(/invitation=([0-9a-f-]{36})/)?.[1] ?? "";
-    world.apiKeyId = (
+    const ownerKey = (
       await post(
         testApp,
         "/v1/users/api-keys/insert",
         { projectId: world.projectId, apiKeyName: "A's key" },
         { session: world.owner.session },
       )
-    ).json().apiKey.id;
+    ).json().apiKey;
+    world.apiKeyId = ownerKey.id;
+    world.apiKey = ownerKey.content;
     await addSandboxCard(testApp, world.owner.session, world.organizationId);
     await post(
       testApp,
@@ -131,6 +146,28 @@ describe("authorization", () => {
     world.nonPlayer = await addMember(testApp, world.owner.session, world.organizationId, allButPlayground);
     world.stranger = await signUpAndConfirm(testApp);
     world.strangerProjectId = world.stranger.userInfo.organizations[0].projects[0].id;
+    world.strangerApiKey = (
+      await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId: world.strangerProjectId, apiKeyName: "B's key" },
+        { session: world.stranger.session },
+      )
+    ).json().apiKey.content;
+    world.requestId = randomUUID();
+    await testApp.database.db.insert(featureRequests).values({
+      id: world.requestId,
+      organizationId: world.organizationId,
+      projectId: world.projectId,
+      endpoint: "/v1/images/background-removal",
+      callType: "background-removal",
+      status: "done",
+      provider: "http",
+      requestFiles: {},
+      requestBody: {},
+      units: 1,
+      priceMicros: 10_000n,
+    });
   });
 
   afterAll(async () => {
@@ -375,6 +412,76 @@ describe("authorization", () => {
       .map((call) => call.path)
       .filter((path) => path.startsWith("/v1/users/playground/") && path in matrix);
     expect(playgroundPaths.sort()).toEqual([...PLAYGROUND_CALLS].sort());
+  });
+
+  /** The GET routes of usage (issue 18): two for API keys, two CSV exports for the console. */
+  const month = new Date().toISOString().slice(0, 7);
+  const API_KEY_GETS = [
+    { url: () => `/v1/requests/${world.requestId}`, ownOnly: true },
+    { url: () => `${USAGE_PATH}?start=2026-01-01&end=2026-01-31&group_by=day`, ownOnly: false },
+  ];
+  const EXPORT_GETS = [
+    (projectIds: string) => `${USAGE_EXPORT_PATH}?month=${month}&projectIds=${projectIds}`,
+    (projectIds: string) => `${USAGE_SUMMARY_EXPORT_PATH}?month=${month}&projectIds=${projectIds}`,
+  ];
+  const get = (url: string, options: { key?: string; session?: string } = {}) =>
+    testApp.app.inject({
+      method: "GET",
+      url,
+      headers: options.key ? { authorization: `Bearer ${options.key}` } : {},
+      ...(options.session ? { cookies: { prism_session: options.session } } : {}),
+    });
+
+  it("registers every usage GET route listed here", () => {
+    for (const path of [
+      REQUEST_DETAIL_PATH.replace("{id}", ":id"),
+      USAGE_PATH,
+      USAGE_EXPORT_PATH,
+      USAGE_SUMMARY_EXPORT_PATH,
+    ]) {
+      expect(testApp.app.hasRoute({ method: "GET", url: path }), path).toBe(true);
+    }
+  });
+
+  it("answers 401 to the API key routes without a valid key, and 404 to another project's key", async () => {
+    for (const { url, ownOnly } of API_KEY_GETS) {
+      for (const options of [{}, { key: "psk_notakey" }, { session: world.owner.session }]) {
+        const response = await get(url(), options);
+        expect(response.statusCode, `${url()} ${response.body}`).toBe(401);
+      }
+      expect((await get(url(), { key: world.apiKey })).statusCode, url()).toBe(200);
+      const foreign = await get(url(), { key: world.strangerApiKey });
+      if (ownOnly) {
+        expect(foreign.statusCode, url()).toBe(404);
+        expect(foreign.json().error).toBe("not-found");
+      } else {
+        // The usage API has no id to aim at: a key only ever reads its own project.
+        expect(foreign.json().buckets).toEqual([]);
+      }
+    }
+  });
+
+  it("refuses the CSV exports without a session, and with 404 to strangers and members without the project", async () => {
+    for (const url of EXPORT_GETS) {
+      const own = url(world.projectId);
+      expect((await get(own)).statusCode, own).toBe(401);
+      expect((await get(own, { key: world.apiKey })).statusCode, own).toBe(401);
+      const allowed = await get(own, { session: world.owner.session });
+      expect(allowed.statusCode, own).toBe(200);
+      expect(allowed.headers["content-type"]).toContain("text/csv");
+      for (const session of [world.stranger.session, world.member.session]) {
+        const refused = await get(own, { session });
+        expect([403, 404], `${own} ${refused.body}`).toContain(refused.statusCode);
+      }
+      // As with the statistics, a foreign project among the caller's own is left out.
+      const mixed = await get(url(`${world.strangerProjectId},${world.projectId}`), {
+        session: world.owner.session,
+      });
+      expect(mixed.statusCode, mixed.body).toBe(200);
+      expect(mixed.body).not.toContain(world.strangerProjectId);
+      const notAnId = await get(url("'; drop table users; --"), { session: world.owner.session });
+      expect([400, 404], notAnId.body).toContain(notAnId.statusCode);
+    }
   });
 
   it("answers 404, not 500, for ids that are not ids", async () => {

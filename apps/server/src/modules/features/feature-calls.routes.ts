@@ -344,8 +344,14 @@ export function registerFeatureRoutes(
         offset: body.offset,
       });
       return {
+        // A training that failed after it was charged (and refunded) stays listed as failed.
         requests: rows
-          .filter((row) => row.status === "done")
+          .filter(
+            (row) =>
+              row.status === "done" ||
+              (row.status === "error" &&
+                typeof (row.responseBody as { identityId?: unknown } | null)?.identityId === "string"),
+          )
           .map((row) => {
             const result = (row.responseBody ?? {}) as { identityId?: string; status?: string };
             return {

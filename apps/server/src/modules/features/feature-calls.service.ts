@@ -511,7 +511,8 @@ async function answer(
     .from(organizations)
     .where(eq(organizations.id, caller.organizationId));
   if (!row || !organization) throw new Error("the request vanished");
-  return { balance: microsToUsd(organization.balanceMicros), request: toHistoryRecord(row) };
+  const request = toHistoryRecord(row);
+  return { balance: microsToUsd(organization.balanceMicros), cost: request.cost, request };
 }
 
 /** Marks a request failed and gives its reservation back, once; true when this call made the refund. */

@@ -1,4 +1,9 @@
-import { HISTORY_PAGE_SIZE, type HistoryRequestRecord, pegasusTrainingFeature } from "@prism/contract";
+import {
+  HISTORY_PAGE_SIZE,
+  type HistoryRequestRecord,
+  microsToUsd,
+  pegasusTrainingFeature,
+} from "@prism/contract";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { featureRequests, usageDaily } from "../../db/schema";
@@ -30,7 +35,13 @@ export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
       ...(row.responseBody !== null && row.responseBody !== undefined ? { body: row.responseBody } : {}),
     },
     status: row.status,
+    cost: microsToUsd(costOfRequestMicros(row)),
   };
+}
+
+/** What a call cost: its reserved price, unless it failed, in which case it was refunded. */
+export function costOfRequestMicros(row: Pick<RequestRow, "status" | "priceMicros">): bigint {
+  return row.status === "error" ? 0n : row.priceMicros;
 }
 
 /**
@@ -116,6 +127,35 @@ export async function addUsage(
         calls: sql`${usageDaily.calls} + 1`,
       },
     });
+}
+
+/** Takes a refunded call back out of the daily rollup, in the refunding transaction. */
+export async function removeUsage(
+  tx: Executor,
+  input: {
+    projectId: string;
+    endpoint: string;
+    callType: string;
+    day: string;
+    units: number;
+    costMicros: bigint;
+  },
+) {
+  await tx
+    .update(usageDaily)
+    .set({
+      units: sql`${usageDaily.units} - ${input.units}`,
+      costMicros: sql`${usageDaily.costMicros} - ${input.costMicros}`,
+      calls: sql`${usageDaily.calls} - 1`,
+    })
+    .where(
+      and(
+        eq(usageDaily.projectId, input.projectId),
+        eq(usageDaily.endpoint, input.endpoint),
+        eq(usageDaily.callType, input.callType),
+        eq(usageDaily.day, input.day),
+      ),
+    );
 }
 
 export async function findStaleGenerating(db: Executor, olderThan: Date) {

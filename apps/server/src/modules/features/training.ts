@@ -1,11 +1,13 @@
-import { featureByEndpoint, type IdentityStatus } from "@prism/contract";
+import { featureByEndpoint, type IdentityStatus, TRAINING_FAILED_REFUNDED } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { featureRequests } from "../../db/schema";
 import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
+import { refundSettled } from "../ledger/ledger.service";
 import { TRAINING_POLL_INTERVAL_MS, TRAINING_POLL_JOB } from "./feature-calls.service";
+import { removeUsage } from "./feature-requests.store";
 
 const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
 
@@ -29,6 +31,10 @@ export function trainingJobHandlers(deps: {
       const provider = deps.registry.providerFor(feature) as Partial<HttpFeatureProvider> | undefined;
       if (!provider?.trainingStatus) return;
       const { status } = await provider.trainingStatus(identityId, signal);
+      if (status === "failed") {
+        await refundFailedTraining(deps.db, row, identityId);
+        return;
+      }
       await deps.db
         .update(featureRequests)
         .set({ responseBody: { identityId, status } })
@@ -36,4 +42,34 @@ export function trainingJobHandlers(deps: {
       if (!FINAL_STATUSES.has(status)) throw new JobRetryLater(TRAINING_POLL_INTERVAL_MS);
     },
   };
+}
+
+/**
+ * A training the model server reports failed after it was charged: the charge comes back through the
+ * ledger (once, whatever the number of polls or processes that see the failure), and in the same
+ * transaction the request turns `error` with the reason and leaves the usage rollup. A poll that runs
+ * again after the refund only writes the status down.
+ */
+async function refundFailedTraining(
+  db: Database,
+  row: typeof featureRequests.$inferSelect,
+  identityId: string,
+): Promise<void> {
+  const failed = { identityId, status: "failed" satisfies IdentityStatus };
+  const refunded = await refundSettled(db, `request:${row.id}`, async (tx) => {
+    await tx
+      .update(featureRequests)
+      .set({ status: "error", responseBody: failed, errorMessage: TRAINING_FAILED_REFUNDED })
+      .where(eq(featureRequests.id, row.id));
+    await removeUsage(tx, {
+      projectId: row.projectId,
+      endpoint: row.endpoint,
+      callType: row.callType,
+      day: (row.completedAt ?? row.createdAt).toISOString().slice(0, 10),
+      units: row.units,
+      costMicros: row.priceMicros,
+    });
+  });
+  if (!refunded)
+    await db.update(featureRequests).set({ responseBody: failed }).where(eq(featureRequests.id, row.id));
 }

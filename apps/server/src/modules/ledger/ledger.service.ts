@@ -220,3 +220,31 @@ export async function cachedBalance(db: Executor, organizationId: string): Promi
     .where(eq(organizations.id, organizationId));
   return rows[0]?.balanceMicros ?? 0n;
 }
+
+/**
+ * Gives back a settled charge whose work failed later (a training the model server reports failed),
+ * once: the refund entry shares the reservation's reference, and `(kind, reference)` is unique.
+ * `onRefunded` runs in the same transaction (the request row and the usage rollup follow the money).
+ * False when the reference was never settled or was already refunded.
+ */
+export async function refundSettled(
+  db: Database,
+  reference: string,
+  onRefunded?: (tx: Executor, refunded: { organizationId: string; amountMicros: bigint }) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const reservation = await findReservation(tx, reference);
+    if (!reservation || !(await hasEntry(tx, "settlement", reference))) return false;
+    const amountMicros = -reservation.amountMicros;
+    const appended = await appendEntry(tx, {
+      organizationId: reservation.organizationId,
+      kind: "refund",
+      amountMicros,
+      reference,
+    });
+    if (!appended) return false;
+    await addToBalance(tx, reservation.organizationId, amountMicros);
+    if (onRefunded) await onRefunded(tx, { organizationId: reservation.organizationId, amountMicros });
+    return true;
+  });
+}

@@ -28,8 +28,8 @@ describe("API reference page", () => {
     vi.unstubAllGlobals();
   });
 
-  // Every feature, the AI Clone list API keys may call, and the file download.
-  const operations = FEATURES.length + 2;
+  // Every feature, the AI Clone list API keys may call, the file download, one call's status and usage.
+  const operations = FEATURES.length + 4;
 
   /** Loads the page's body and runs its script against `spec`; resolves once the endpoints are drawn. */
   async function renderPage(spec: OpenApiDocument) {

@@ -8,9 +8,14 @@ import {
   getTrainedIdentitiesResponse,
   MODEL_SERVERS_DOCS_ANCHOR,
   MODEL_SERVERS_DOCS_PATH,
+  REQUEST_DETAIL_PATH,
+  requestDetailSchema,
   statusOf,
   trainingResultSchema,
   transcriptionResultSchema,
+  USAGE_GROUPS,
+  USAGE_PATH,
+  usageResponse,
 } from "@prism/contract";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
@@ -302,6 +307,37 @@ describe("OpenAPI routes", () => {
     expect(doc.tags.map((tag) => tag.name)).toContain("Files");
     // Every feature's answer documents its file URLs as downloadable with the key.
     expect(doc.info.description).toContain("Download a file");
+  });
+
+  it("documents one call's status and the usage API: GET with the key, examples that fit the contract", () => {
+    const detail = doc.paths[REQUEST_DETAIL_PATH]!.get as JsonObject & {
+      security: JsonObject[];
+      parameters: { name: string; in: string }[];
+      responses: Record<string, { content?: Record<string, { example: unknown }> }>;
+    };
+    expect(detail.security).toEqual([{ apiKey: [] }]);
+    expect(detail.parameters.map((parameter) => [parameter.name, parameter.in])).toEqual([["id", "path"]]);
+    expect(() =>
+      requestDetailSchema.parse(detail.responses["200"]!.content!["application/json"]!.example),
+    ).not.toThrow();
+    expect(Object.keys(detail.responses)).toEqual(["200", "401", "404", "429"]);
+
+    const usage = doc.paths[USAGE_PATH]!.get as JsonObject & {
+      parameters: { name: string; in: string; schema: { enum?: string[] } }[];
+      responses: Record<string, { content?: Record<string, { example: unknown }> }>;
+    };
+    expect(usage.parameters.map((parameter) => [parameter.name, parameter.in])).toEqual([
+      ["start", "query"],
+      ["end", "query"],
+      ["group_by", "query"],
+    ]);
+    expect(usage.parameters[2]!.schema.enum).toEqual([...USAGE_GROUPS]);
+    expect(() =>
+      usageResponse.parse(usage.responses["200"]!.content!["application/json"]!.example),
+    ).not.toThrow();
+    expect(doc.components.schemas).toHaveProperty("RequestDetail");
+    expect(doc.components.schemas).toHaveProperty("Usage");
+    expect(doc.tags.map((tag) => tag.name)).toContain("Usage");
   });
 
   it("explains model servers in a guide the console links to", () => {

@@ -2,6 +2,7 @@ import {
   API_KEY_PREFIX,
   apiKeyLimitsSchema,
   type BodyField,
+  backgroundRemovalFeature,
   COST_DECIMALS,
   calls,
   ERROR_CODES,
@@ -23,8 +24,12 @@ import {
   MODEL_SERVERS_DOCS_ANCHOR,
   microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
+  PLAYGROUND_CALLER,
   PRODUCT_NAME,
   pegasusTrainingFeature,
+  REQUEST_DETAIL_PATH,
+  type RequestDetail,
+  requestDetailSchema,
   statusOf,
   THUMBNAIL_MAX_SIDE,
   THUMBNAIL_SUFFIX,
@@ -32,6 +37,11 @@ import {
   trainingResultSchema,
   transcriptionResultSchema,
   UNAVAILABLE_BADGE,
+  USAGE_GROUPS,
+  USAGE_MAX_DAYS,
+  USAGE_PATH,
+  type UsageResponse,
+  usageResponse,
 } from "@prism/contract";
 import { z } from "zod";
 
@@ -311,6 +321,10 @@ export const TAGS = {
     name: "Files",
     description: "Downloading the stored inputs and results that answers link to.",
   },
+  usage: {
+    name: "Usage",
+    description: "Following one call, and the project's usage and spend over a range of days.",
+  },
 } as const;
 
 /** The feature's family, from what the catalog says about it. */
@@ -437,6 +451,7 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
   const jsonResult = JSON_RESULTS[feature.id];
   return {
     balance: 94.98,
+    cost: microsToUsd(feature.billing.defaultPriceMicros),
     request: {
       id: EXAMPLE_IDS.request,
       request_date: "2026-05-04T10:21:33.000Z",
@@ -445,6 +460,7 @@ export function exampleResponse(feature: Feature): FeatureCallResponse {
         ? { body: jsonResult.example }
         : { file: exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`) },
       status: "done",
+      cost: microsToUsd(feature.billing.defaultPriceMicros),
     },
   };
 }
@@ -827,6 +843,112 @@ function trainedIdentitiesOperation(): JsonObject {
   };
 }
 
+function errorRefs(statuses: number[]): Record<string, JsonObject> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      { $ref: `#/components/responses/${STATUS_MEANINGS[status]!.name}` },
+    ]),
+  );
+}
+
+/** One call of the key's project: how an API user follows a training and learns a call's cost. */
+function requestDetailOperation(): JsonObject {
+  const example: RequestDetail = {
+    ...exampleResponse(backgroundRemovalFeature).request,
+    endpoint: backgroundRemovalFeature.endpoint,
+    completed_date: "2026-05-04T10:21:35.000Z",
+    error_message: null,
+  };
+  return {
+    operationId: "getRequest",
+    summary: "Get one call",
+    description: [
+      "One call of the API key's project, by the `request.id` its answer gave: its `status`",
+      "(`generating`, `done` or `error`, with `error_message`), the result under `response_data`",
+      "(`file` is the result's URL; a training's `body` carries its identity and training status), and",
+      "its `cost` in dollars (0 once a failed call is refunded, a training that failed later included).",
+      "Another project's call answers 404, as if it did not exist.",
+    ].join("\n"),
+    tags: [TAGS.usage.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        description: "The call's `request.id`.",
+        schema: { type: "string", format: "uuid" },
+      },
+    ],
+    responses: {
+      "200": {
+        description: "The call.",
+        content: {
+          "application/json": { schema: { $ref: "#/components/schemas/RequestDetail" }, example },
+        },
+      },
+      ...errorRefs([401, 404, 429]),
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: `curl "$ORIGIN/v1/requests/$REQUEST_ID" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
+      },
+    ],
+  };
+}
+
+/** The key's project's usage over a range of UTC days, grouped, from the daily rollup. */
+function usageOperation(): JsonObject {
+  const example: UsageResponse = {
+    start: "2026-05-01",
+    end: "2026-05-31",
+    group_by: "feature",
+    buckets: [
+      {
+        key: backgroundRemovalFeature.endpoint,
+        name: backgroundRemovalFeature.name,
+        calls: 120,
+        units: 120,
+        cost: microsToUsd(BigInt(backgroundRemovalFeature.billing.defaultPriceMicros) * 120n),
+      },
+    ],
+  };
+  return {
+    operationId: "getUsage",
+    summary: "Get usage",
+    description: [
+      "The API key's project's calls, units and cost in dollars from `start` to `end` (UTC days, both",
+      `included, at most ${USAGE_MAX_DAYS} days), one bucket per \`group_by\`: \`day\`, \`feature\``,
+      "(the endpoint), `project`, or `api_key` (each key by name; calls made in the console are",
+      `\`${PLAYGROUND_CALLER}\` with a null \`key\`). Only charged calls count: a refunded call is in no bucket.`,
+    ].join("\n"),
+    tags: [TAGS.usage.name],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    parameters: [
+      { name: "start", in: "query", required: true, schema: { type: "string", format: "date" } },
+      { name: "end", in: "query", required: true, schema: { type: "string", format: "date" } },
+      { name: "group_by", in: "query", required: true, schema: { type: "string", enum: [...USAGE_GROUPS] } },
+    ],
+    responses: {
+      "200": {
+        description: "The buckets, in order of their key.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Usage" }, example } },
+      },
+      ...errorRefs([400, 401, 429]),
+    },
+    "x-codeSamples": [
+      {
+        lang: "cURL",
+        label: "cURL",
+        source: `curl "$ORIGIN${USAGE_PATH}?start=2026-05-01&end=2026-05-31&group_by=day" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
+      },
+    ],
+  };
+}
+
 function errorResponses(): Record<string, JsonObject> {
   const statuses = [...new Set(FEATURE_CALL_ERROR_CODES.map(statusOf))].sort((a, b) => a - b);
   return Object.fromEntries(
@@ -877,8 +999,8 @@ function infoDescription(): string {
     "",
     "Every feature call is a `POST` with a `multipart/form-data` body: files and fields under the names",
     "listed for the endpoint (repeat a field name to send several files). Files are checked by content,",
-    "not by name. The answer is JSON: the organization's `balance` after the charge, in dollars, and the",
-    "stored `request` with the URLs of the inputs and of the result; download them with the same key",
+    "not by name. The answer is JSON: the organization's `balance` after the charge and the call's `cost`,",
+    "in dollars, and the stored `request` with the URLs of the inputs and of the result; download them with the same key",
     '(see **Download a file**). Errors answer `{ "error": <code>, "message": <text>, "requestId": <id> }`',
     "with the status given for each endpoint; quote the `requestId` (also sent as the `x-request-id`",
     "header of every answer) when asking for support.",
@@ -921,7 +1043,13 @@ function infoDescription(): string {
     "### AI Clones",
     "",
     "Training answers with the new clone's `identityId` at once; list the project's clones and their",
-    `status with \`POST ${TRAINED_IDENTITIES_PATH}\` (a JSON call, with the same API key).`,
+    `status with \`POST ${TRAINED_IDENTITIES_PATH}\` (a JSON call, with the same API key), or follow the`,
+    "training's own request with `GET /v1/requests/{id}`. A training the model server reports failed",
+    "is refunded: its request turns `error` and its `cost` 0.",
+    "",
+    "### Usage",
+    "",
+    "`GET /v1/usage` sums the key's project's calls, units and cost by day, feature, project or API key.",
   ].join("\n");
 }
 
@@ -932,7 +1060,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   }
   paths[TRAINED_IDENTITIES_PATH] = { post: trainedIdentitiesOperation() };
   paths[FILE_ROUTE] = { get: fileDownloadOperation() };
-  const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name]);
+  paths[REQUEST_DETAIL_PATH] = { get: requestDetailOperation() };
+  paths[USAGE_PATH] = { get: usageOperation() };
+  const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name, TAGS.usage.name]);
   return {
     openapi: "3.1.0",
     info: {
@@ -961,6 +1091,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         TrainingResult: jsonSchemaOf(trainingResultSchema),
         TrainedIdentities: jsonSchemaOf(calls.playground.getTrainedIdentities.response),
         ApiKeyLimits: jsonSchemaOf(apiKeyLimitsSchema),
+
+        RequestDetail: jsonSchemaOf(requestDetailSchema),
+        Usage: jsonSchemaOf(usageResponse),
         Error: {
           type: "object",
           required: ["error", "message"],

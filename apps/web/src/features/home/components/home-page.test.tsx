@@ -1,4 +1,12 @@
-import { backgroundRemovalFeature, imageGenerationFeature, statisticsQueryDate } from "@prism/contract";
+import {
+  backgroundRemovalFeature,
+  EXPORT_CSV_LABEL,
+  EXPORT_SUMMARY_LABEL,
+  imageGenerationFeature,
+  statisticsQueryDate,
+  USAGE_EXPORT_PATH,
+  USAGE_SUMMARY_EXPORT_PATH,
+} from "@prism/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -145,5 +153,32 @@ describe("HomePage", () => {
     expect(within(generation).getByTestId("feature-swatch")).toHaveStyle({
       backgroundColor: imageGenerationFeature.color,
     });
+  }, 20_000);
+
+  it("offers Export CSV of the selected month and projects, and the per-day-per-feature summary", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+      "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    await usageRow("Background Removal");
+    const now = new Date();
+    const previous = shiftMonth({ year: now.getFullYear(), month: now.getMonth() + 1 }, -1);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: "Usage month: previous month" }));
+    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(previous))), SLOW);
+    await usageRow("Background Removal");
+
+    const monthText = `${previous.year}-${String(previous.month).padStart(2, "0")}`;
+    const query = `month=${monthText}&projectIds=11111111-1111-4111-8111-111111111111`;
+    const calls = screen.getByRole("link", { name: EXPORT_CSV_LABEL });
+    expect(calls).toHaveAttribute("href", `${USAGE_EXPORT_PATH}?${query}`);
+    expect(calls).toHaveAttribute("download", `prism-usage-${monthText}-calls.csv`);
+    const summary = screen.getByRole("link", { name: EXPORT_SUMMARY_LABEL });
+    expect(summary).toHaveAttribute("href", `${USAGE_SUMMARY_EXPORT_PATH}?${query}`);
+    expect(summary).toHaveAttribute("download", `prism-usage-${monthText}-summary.csv`);
   }, 20_000);
 });

@@ -30,6 +30,7 @@ import {
   type UsageRow,
   type YearMonth,
 } from "../lib/usage";
+import { ExportCsvButtons } from "./export-csv-buttons";
 import { MonthPicker } from "./month-picker";
 
 const BarChart = lazy(async () => ({ default: (await import("./usage-charts")).BarChart }));
@@ -114,7 +115,12 @@ export function HomePage() {
       <PageHeader
         title="Usage"
         description={`Usage and cost of every feature in ${selectedOrganization?.name ?? "your organization"}.`}
-        actions={<MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />}
+        actions={
+          <Group gap="sm" wrap="wrap" maw="100%">
+            <ExportCsvButtons month={month} projectIds={projectIds} />
+            <MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
+          </Group>
+        }
       />
       <Stack gap="lg">
         <Paper withBorder p="lg" radius="md" component="section" aria-label="Usage per day">

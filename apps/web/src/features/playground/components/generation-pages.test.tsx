@@ -20,6 +20,7 @@ const json = (status: number, body: unknown) =>
 const CLONE: TrainedIdentity = {
   id: "training-1",
   request_date: "2026-11-03T16:05:00Z",
+  cost: 0.02,
   request_data: { files: { images: ["/v1/files/face-1.jpg"] }, body: { description: "Ada" } },
   response_data: {},
   status: "done",
@@ -61,11 +62,12 @@ function stubGeneration(feature: Feature, options: { identities?: TrainedIdentit
       const record = {
         id: `req-${featureCalls.length}`,
         request_date: "2026-11-03T16:05:00Z",
+        cost: 0.02,
         request_data: { files: {}, body: Object.fromEntries(body.entries()) },
         response_data: { file: `/v1/files/out-${featureCalls.length}.png` },
         status: "done",
       };
-      return json(200, { balance: 4.9, request: record });
+      return json(200, { balance: 4.9, cost: 0.02, request: record });
     }),
   );
   return { featureCalls };
@@ -112,6 +114,7 @@ describe("ImageGenerationPage", () => {
         {
           id: "req-old",
           request_date: "2026-11-03T16:05:00Z",
+          cost: 0.02,
           request_data: {
             files: {},
             body: { prompt: "Old fox", negative_prompt: "rain", width: 1000, height: 750 },

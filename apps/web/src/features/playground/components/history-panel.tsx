@@ -15,7 +15,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from "@mantine/core";
-import { GENERATION_ERROR_LABEL, HISTORY_EMPTY, THUMBNAIL_SUFFIX } from "@prism/contract";
+import { formatCost, GENERATION_ERROR_LABEL, HISTORY_EMPTY, THUMBNAIL_SUFFIX } from "@prism/contract";
 import {
   IconAlertTriangle,
   IconArrowRight,
@@ -258,9 +258,17 @@ function HistoryRow({
                 {GENERATION_ERROR_LABEL}
               </Badge>
             ) : null}
-            <Text size="xs" c="dimmed">
-              {formatDateTime(item.request_date)}
-            </Text>
+            {/* The call's cost under its date; a local placeholder has not been charged yet. */}
+            <Stack gap={0} align="flex-end">
+              <Text size="xs" c="dimmed">
+                {formatDateTime(item.request_date)}
+              </Text>
+              {item.local ? null : (
+                <Text size="xs" c="dimmed" data-testid="row-cost">
+                  {formatCost(item.cost)}
+                </Text>
+              )}
+            </Stack>
           </Group>
           <Group gap={6} justify="flex-end">
             {onCompare ? (

@@ -69,6 +69,7 @@ describe("identityInpaintingRowImages", () => {
       local: false,
       id: "r1",
       request_date: "2026-11-03T16:05:00Z",
+      cost: 0.02,
       request_data: { files: { image: ["/v1/files/in"], mask: ["/v1/files/mask"] }, body: {} },
       response_data: { file: "/v1/files/out" },
       status: "done",

@@ -12,6 +12,7 @@ function clone(id: string, description: string, status: TrainedIdentity["identit
   return {
     id,
     request_date: "2026-11-03T16:05:00Z",
+    cost: 0.02,
     request_data: { files: { images: [`/v1/files/${id}-1.jpg`, `/v1/files/${id}-2.jpg`] }, body: {} },
     response_data: {},
     status: "done",

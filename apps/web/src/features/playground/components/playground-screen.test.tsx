@@ -20,6 +20,7 @@ const PROJECT = "11111111-1111-4111-8111-111111111111";
 const RECORD = {
   id: "req-1",
   request_date: "2026-11-03T16:05:00Z",
+  cost: 0.02,
   request_data: { files: { image: ["/v1/files/in.png"] }, body: {} },
   response_data: { file: "/v1/files/out.png" },
   status: "done",
@@ -129,8 +130,12 @@ describe("PlaygroundScreen", () => {
     expect(featureCalls[0]?.headers.get("x-authorization-project")).toBe(PROJECT);
     expect((featureCalls[0]?.body.get("image") as File | undefined)?.name).toBe("subject.png");
 
-    answer(json(200, { balance: 4.99, request: RECORD }));
+    expect(within(row).queryByTestId("row-cost")).not.toBeInTheDocument();
+
+    answer(json(200, { balance: 4.99, cost: 0.0375, request: { ...RECORD, cost: 0.0375 } }));
     await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"));
+    // The call's cost under its date, with the contract's 3-decimal formatter (rounded half up).
+    expect(screen.getByTestId("row-cost")).toHaveTextContent("$0.038");
     expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute("download", "image.png");
     expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
     expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99");
@@ -257,8 +262,8 @@ describe("PlaygroundScreen", () => {
     const action = screen.getByRole("button", { name: "Remove Background" });
     expect(action).toHaveAttribute("data-loading", "true");
 
-    answers[0]?.(json(200, { balance: 4.99, request: RECORD }));
-    answers[1]?.(json(200, { balance: 4.98, request: { ...RECORD, id: "req-2" } }));
+    answers[0]?.(json(200, { balance: 4.99, cost: 0.02, request: RECORD }));
+    answers[1]?.(json(200, { balance: 4.98, cost: 0.02, request: { ...RECORD, id: "req-2" } }));
     await waitFor(() =>
       expect(
         screen.getAllByTestId("history-row").filter((row) => row.dataset.status === "done"),
@@ -289,7 +294,7 @@ describe("PlaygroundScreen", () => {
 
   it("sends the request's extra headers", async () => {
     const { featureCalls } = stubPlayground({
-      featureAnswer: async () => json(200, { balance: 4.99, request: RECORD }),
+      featureAnswer: async () => json(200, { balance: 4.99, cost: 0.02, request: RECORD }),
     });
     const file = new File([new Uint8Array([1])], "a.png", { type: "image/png" });
     renderScreen({

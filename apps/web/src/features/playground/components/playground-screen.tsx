@@ -208,6 +208,7 @@ export function PlaygroundScreen({
       id: key,
       startedAt: Date.now(),
       request_date: new Date().toISOString(),
+      cost: 0,
       request_data: { files: previews, body: request.body },
       response_data: {},
       status: "generating",

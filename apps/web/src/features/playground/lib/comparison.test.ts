@@ -9,6 +9,7 @@ function doneItem(files: Record<string, string[]>, body: Record<string, unknown>
     key: "r1",
     local: false,
     request_date: "2026-11-03T16:05:00Z",
+    cost: 0.02,
     request_data: { files, body },
     response_data: { file: "/v1/files/o/p/result" },
     status: "done",

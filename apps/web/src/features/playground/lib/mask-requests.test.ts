@@ -17,6 +17,7 @@ function record(files: Record<string, string[]>, result?: string): HistoryReques
   return {
     id: "req-1",
     request_date: "2026-11-03T16:05:00Z",
+    cost: 0.02,
     request_data: { files, body: {} },
     response_data: result ? { file: result } : {},
     status: result ? "done" : "error",

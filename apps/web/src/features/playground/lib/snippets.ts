@@ -150,7 +150,7 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
   ];
   if (typed) {
     lines.push(
-      "const result: { balance: number; request: { id: string; response_data: { file?: string } } } =",
+      "const result: { balance: number; cost: number; request: { id: string; response_data: { file?: string } } } =",
       "  await response.json();",
     );
   } else {

@@ -1,0 +1,1 @@
+CREATE INDEX "feature_requests_project_created_idx" ON "feature_requests" USING btree ("project_id","created_at","id");

@@ -1,0 +1,153 @@
+import { TRAINING_FAILED_REFUNDED } from "@prism/contract";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { post, signUpAndConfirm } from "../../../test/accounts";
+import { makePng, multipart } from "../../../test/images";
+import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { featureRequests, jobs, ledgerEntries, organizations, usageDaily } from "../../db/schema";
+import { cachedBalance, credit, ledgerBalance } from "../ledger/ledger.service";
+
+/**
+ * A training the model server accepts and later reports failed: the job queue's status poll refunds
+ * its charge through the ledger exactly once, and the request's history row shows the failure.
+ */
+
+const TRAINING_PRICE_MICROS = 5_000_000n;
+
+describe("a training that fails after it was charged", () => {
+  let modelServer: LocalServer;
+  let testApp: TestApp;
+  let organizationId: string;
+  let projectId: string;
+  let session: string;
+  let apiKey: string;
+  let identityCounter = 0;
+
+  const db = () => testApp.database.db;
+
+  const startTraining = async () => {
+    const photos = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(40 + index, 40)));
+    const body = multipart([
+      ...photos.map((photo, index) => ({
+        name: "images",
+        value: photo,
+        filename: `face-${index}.png`,
+        contentType: "image/png",
+      })),
+      { name: "description", value: "Doomed" },
+    ]);
+    const response = await testApp.app.inject({
+      method: "POST",
+      url: "/v1/images/pegasus-training",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { request: { id: string; response_data: { body: { identityId: string } } } };
+  };
+
+  /** Runs every status poll now, as the queue would after its interval. */
+  const runPolls = async () => {
+    await db()
+      .update(jobs)
+      .set({ runAt: new Date(0) })
+      .where(eq(jobs.kind, "training-poll"));
+    await testApp.app.jobWorker.drain();
+  };
+
+  beforeAll(async () => {
+    modelServer = await startLocalServer((request, response) => {
+      if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, {});
+      if (request.method === "POST" && request.path === "/pegasus-training") {
+        identityCounter += 1;
+        return sendJson(response, 200, { identityId: `doomed-${identityCounter}`, status: "pending" });
+      }
+      if (request.method === "GET" && request.path.startsWith("/pegasus-training/doomed-")) {
+        return sendJson(response, 200, { status: "failed" });
+      }
+      sendJson(response, 404, { message: "unknown" });
+    });
+    testApp = await createTestApp({
+      MODEL_SERVER_URL: modelServer.url,
+      MODEL_SERVER_FEATURES: "pegasus-training",
+    });
+    const owner = await signUpAndConfirm(testApp);
+    session = owner.session;
+    organizationId = owner.userInfo.organizations[0].id;
+    projectId = owner.userInfo.organizations[0].projects[0].id;
+    apiKey = (
+      await post(testApp, "/v1/users/api-keys/insert", { projectId, apiKeyName: "ci" }, { session })
+    ).json().apiKey.content;
+    await db().update(organizations).set({ isNew: false }).where(eq(organizations.id, organizationId));
+    await db().transaction((tx) =>
+      credit(tx, { organizationId, amountMicros: 20_000_000n, reference: `grant-${organizationId}` }),
+    );
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await modelServer?.close();
+  });
+
+  it("refunds the charge once, fails the request and takes it out of the usage rollup", async () => {
+    const before = await cachedBalance(db(), organizationId);
+    const started = await startTraining();
+    const requestId = started.request.id;
+    expect(await cachedBalance(db(), organizationId)).toBe(before - TRAINING_PRICE_MICROS);
+    const [rollupCharged] = await db().select().from(usageDaily).where(eq(usageDaily.projectId, projectId));
+    expect(rollupCharged).toMatchObject({ calls: 1, costMicros: TRAINING_PRICE_MICROS });
+
+    await runPolls();
+    // Polls that run again (another process, a retried job) refund nothing more.
+    await db()
+      .insert(jobs)
+      .values({ kind: "training-poll", payload: { requestId, identityId: `doomed-${identityCounter}` } });
+    await runPolls();
+
+    expect(await cachedBalance(db(), organizationId)).toBe(before);
+    expect(await ledgerBalance(db(), organizationId)).toBe(before);
+    const refunds = await db()
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.kind, "refund"), eq(ledgerEntries.reference, `request:${requestId}`)));
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]?.amountMicros).toBe(TRAINING_PRICE_MICROS);
+
+    const [row] = await db().select().from(featureRequests).where(eq(featureRequests.id, requestId));
+    expect(row).toMatchObject({
+      status: "error",
+      errorMessage: TRAINING_FAILED_REFUNDED,
+      responseBody: { identityId: `doomed-${identityCounter}`, status: "failed" },
+    });
+    const [rollup] = await db().select().from(usageDaily).where(eq(usageDaily.projectId, projectId));
+    expect(rollup).toMatchObject({ calls: 0, units: 0, costMicros: 0n });
+    const pending = await db().select().from(jobs).where(eq(jobs.status, "queued"));
+    expect(pending).toHaveLength(0);
+  });
+
+  it("shows the failure in the playground history and the AI Clones list", async () => {
+    const started = await startTraining();
+    await runPolls();
+    const history = await post(
+      testApp,
+      "/v1/users/playground/get-requests",
+      { projectId, endpoint: "/v1/images/pegasus-training", offset: 0 },
+      { session },
+    );
+    expect(history.statusCode, history.body).toBe(200);
+    const row = history.json().requests.find((item: { id: string }) => item.id === started.request.id);
+    expect(row).toMatchObject({
+      status: "error",
+      response_data: { body: { status: "failed" } },
+    });
+    const clones = await post(
+      testApp,
+      "/v1/users/playground/get-trained-identities",
+      { projectId, offset: 0 },
+      { session },
+    );
+    const clone = clones.json().requests.find((item: { id: string }) => item.id === started.request.id);
+    expect(clone).toMatchObject({ status: "error", identity_status: "failed" });
+  });
+});

@@ -1,0 +1,323 @@
+import { randomUUID } from "node:crypto";
+import {
+  backgroundRemovalFeature,
+  microsToUsd,
+  PLAYGROUND_CALLER,
+  type UsageBucket,
+  usdToMicros,
+} from "@prism/contract";
+import { and, eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { post, signUpAndConfirm } from "../../../test/accounts";
+import { makePng, makeWav, multipart } from "../../../test/images";
+import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
+import { featureRequests, projects } from "../../db/schema";
+import { addUsage } from "../features/feature-requests.store";
+import { credit } from "../ledger/ledger.service";
+
+/**
+ * The usage API (`GET /v1/usage`) and one call's status (`GET /v1/requests/{id}`) for API keys. The
+ * buckets come from the daily rollup (and the request log for API keys); each grouping is checked
+ * against a recomputation from the request log itself.
+ */
+const REMOVAL_PRICE = microsToUsd(backgroundRemovalFeature.billing.defaultPriceMicros);
+
+describe("the usage API and request status for API keys", () => {
+  let modelServer: LocalServer;
+  let testApp: TestApp;
+  let organizationId: string;
+  let projectId: string;
+  let session: string;
+  let keyA: string;
+  let keyB: string;
+  let strangerKey: string;
+  let firstCallId: string;
+
+  const db = () => testApp.database.db;
+
+  const get = (url: string, key?: string) =>
+    testApp.app.inject({
+      method: "GET",
+      url,
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    });
+
+  const removeBackground = async (headers: Record<string, string>) => {
+    const body = multipart([
+      { name: "image", value: await makePng(16, 16), filename: "a.png", contentType: "image/png" },
+    ]);
+    const response = await testApp.app.inject({
+      method: "POST",
+      url: "/v1/images/background-removal",
+      headers: { ...headers, "content-type": body.contentType },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  const transcribe = async (key: string, seconds: number) => {
+    const body = multipart([
+      { name: "audio", value: makeWav(seconds), filename: "a.wav", contentType: "audio/wav" },
+    ]);
+    const response = await testApp.app.inject({
+      method: "POST",
+      url: "/v1/speech/transcription",
+      headers: { authorization: `Bearer ${key}`, "content-type": body.contentType },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  /** A settled call of an earlier day, written as the pipeline writes one (request row and rollup). */
+  const seedSettledCall = async (input: { day: string; endpoint: string; units: number; micros: bigint }) => {
+    await db().transaction(async (tx) => {
+      await tx.insert(featureRequests).values({
+        id: randomUUID(),
+        organizationId,
+        projectId,
+        endpoint: input.endpoint,
+        callType: input.endpoint.split("/").at(-1) ?? "",
+        status: "done",
+        provider: "http",
+        requestFiles: {},
+        requestBody: {},
+        units: input.units,
+        priceMicros: input.micros,
+        createdAt: new Date(`${input.day}T12:00:00Z`),
+        completedAt: new Date(`${input.day}T12:00:01Z`),
+      });
+      await addUsage(tx, {
+        projectId,
+        endpoint: input.endpoint,
+        callType: input.endpoint.split("/").at(-1) ?? "",
+        day: input.day,
+        units: input.units,
+        costMicros: input.micros,
+      });
+    });
+  };
+
+  beforeAll(async () => {
+    modelServer = await startLocalServer((request, response) => {
+      if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, {});
+      if (request.path === "/image-background-removal") {
+        void sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+          .png()
+          .toBuffer()
+          .then((png) => {
+            response.writeHead(200, { "content-type": "image/png" });
+            response.end(png);
+          });
+        return;
+      }
+      if (request.path === "/speech-to-text") {
+        return sendJson(response, 200, { language: "en", segments: [{ start: 0, end: 1, text: "hi" }] });
+      }
+      if (request.path === "/image-upscaling") return sendJson(response, 500, { error: "out of memory" });
+      sendJson(response, 404, {});
+    });
+    testApp = await createTestApp({
+      MODEL_SERVER_URL: modelServer.url,
+      MODEL_SERVER_FEATURES: "image-background-removal,speech-to-text,image-upscaling",
+      PUBLIC_URL: "https://console.example.com",
+    });
+    const owner = await signUpAndConfirm(testApp);
+    session = owner.session;
+    organizationId = owner.userInfo.organizations[0].id;
+    projectId = owner.userInfo.organizations[0].projects[0].id;
+    const newKey = async (name: string, project = projectId, ownerSession = session) =>
+      (
+        await post(
+          testApp,
+          "/v1/users/api-keys/insert",
+          { projectId: project, apiKeyName: name },
+          { session: ownerSession },
+        )
+      ).json().apiKey.content as string;
+    keyA = await newKey("Alpha");
+    keyB = await newKey("Beta");
+    await db().transaction((tx) =>
+      credit(tx, { organizationId, amountMicros: 10_000_000n, reference: `grant-${organizationId}` }),
+    );
+    const stranger = await signUpAndConfirm(testApp);
+    const strangerOrganization = stranger.userInfo.organizations[0].id;
+    const strangerProject = stranger.userInfo.organizations[0].projects[0].id;
+    strangerKey = await newKey("Stranger", strangerProject, stranger.session);
+    await db().transaction((tx) =>
+      credit(tx, {
+        organizationId: strangerOrganization,
+        amountMicros: 10_000_000n,
+        reference: `grant-${strangerOrganization}`,
+      }),
+    );
+
+    firstCallId = (await removeBackground({ authorization: `Bearer ${keyA}` })).request.id;
+    await removeBackground({ authorization: `Bearer ${keyA}` });
+    await removeBackground({ authorization: `Bearer ${keyB}` });
+    await removeBackground({
+      cookie: `prism_session=${session}`,
+      "x-authorization-project": projectId,
+      ...SAME_ORIGIN,
+    });
+    await transcribe(keyB, 130);
+    await removeBackground({ authorization: `Bearer ${strangerKey}` });
+    // A failed call is refunded: it is in no bucket.
+    const failed = multipart([
+      { name: "image", value: await makePng(16, 16), filename: "a.png", contentType: "image/png" },
+      { name: "scale", value: "2" },
+    ]);
+    const refused = await testApp.app.inject({
+      method: "POST",
+      url: "/v1/images/upscaling",
+      headers: { authorization: `Bearer ${keyA}`, "content-type": failed.contentType },
+      payload: failed.payload,
+    });
+    expect(refused.statusCode).toBe(502);
+    await seedSettledCall({
+      day: "2026-01-30",
+      endpoint: "/v1/images/background-removal",
+      units: 1,
+      micros: 20_000n,
+    });
+    await seedSettledCall({
+      day: "2026-01-31",
+      endpoint: "/v1/speech/transcription",
+      units: 4,
+      micros: 40_000n,
+    });
+    await seedSettledCall({
+      day: "2026-02-01",
+      endpoint: "/v1/speech/transcription",
+      units: 2,
+      micros: 20_000n,
+    });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await modelServer?.close();
+  });
+
+  /** The buckets recomputed from the project's settled calls in the request log. */
+  const recompute = async (start: string, end: string, groupBy: string) => {
+    const rows = await db()
+      .select()
+      .from(featureRequests)
+      .where(and(eq(featureRequests.projectId, projectId), eq(featureRequests.status, "done")));
+    const [project] = await db().select().from(projects).where(eq(projects.id, projectId));
+    const buckets = new Map<string, { calls: number; units: number; micros: bigint }>();
+    for (const row of rows) {
+      const day = row.createdAt.toISOString().slice(0, 10);
+      if (day < start || day > end) continue;
+      const key =
+        groupBy === "day"
+          ? day
+          : groupBy === "feature"
+            ? row.endpoint
+            : groupBy === "project"
+              ? (project?.id ?? "")
+              : (row.apiKeyId ?? "null");
+      const bucket = buckets.get(key) ?? { calls: 0, units: 0, micros: 0n };
+      bucket.calls += 1;
+      bucket.units += row.units;
+      bucket.micros += row.priceMicros;
+      buckets.set(key, bucket);
+    }
+    return buckets;
+  };
+
+  it("answers buckets equal to a recomputation from the request log, for every grouping", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    for (const [start, end] of [
+      ["2026-01-01", today],
+      ["2026-01-31", "2026-02-01"],
+      [today, today],
+    ] as const) {
+      for (const groupBy of ["day", "feature", "project", "api_key"]) {
+        const response = await get(`/v1/usage?start=${start}&end=${end}&group_by=${groupBy}`, keyA);
+        expect(response.statusCode, response.body).toBe(200);
+        const answer = response.json() as { group_by: string; buckets: UsageBucket[] };
+        expect(answer.group_by).toBe(groupBy);
+        const expected = await recompute(start, end, groupBy);
+        const actual = new Map(
+          answer.buckets.map((bucket) => [
+            bucket.key ?? "null",
+            { calls: bucket.calls, units: bucket.units, micros: usdToMicros(bucket.cost) },
+          ]),
+        );
+        expect(actual, `${groupBy} ${start}..${end}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("names the buckets: features, the project, each key and the console as Playground", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const byKey = (await get(`/v1/usage?start=${today}&end=${today}&group_by=api_key`, keyB)).json();
+    expect(byKey.buckets.map((bucket: UsageBucket) => [bucket.name, bucket.calls]).sort()).toEqual([
+      ["Alpha", 2],
+      ["Beta", 2],
+      [PLAYGROUND_CALLER, 1],
+    ]);
+    const byFeature = (await get(`/v1/usage?start=2026-01-31&end=2026-01-31&group_by=feature`, keyB)).json();
+    expect(byFeature.buckets).toEqual([
+      { key: "/v1/speech/transcription", name: "Speech to Text", calls: 1, units: 4, cost: 0.04 },
+    ]);
+    // The stranger's key sees its own project only.
+    const stranger = (
+      await get(`/v1/usage?start=${today}&end=${today}&group_by=project`, strangerKey)
+    ).json();
+    expect(stranger.buckets).toHaveLength(1);
+    expect(stranger.buckets[0]).toMatchObject({ calls: 1, cost: REMOVAL_PRICE });
+  });
+
+  it("refuses bad ranges and groupings with 400", async () => {
+    for (const query of [
+      "start=2026-02-01&end=2026-01-01&group_by=day",
+      "start=2024-01-01&end=2026-01-01&group_by=day",
+      "start=2026-01-01&end=2026-01-31&group_by=organization",
+      "start=yesterday&end=2026-01-31&group_by=day",
+      "",
+    ]) {
+      const response = await get(`/v1/usage?${query}`, keyA);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().error).toBe("invalid-input");
+    }
+  });
+
+  it("answers one call's status, result file URL and cost to its project's keys only", async () => {
+    const own = await get(`/v1/requests/${firstCallId}`, keyB);
+    expect(own.statusCode, own.body).toBe(200);
+    const detail = own.json();
+    expect(detail).toMatchObject({
+      id: firstCallId,
+      endpoint: "/v1/images/background-removal",
+      status: "done",
+      cost: REMOVAL_PRICE,
+      error_message: null,
+    });
+    expect(detail.response_data.file).toMatch(/^https:\/\/console\.example\.com\/v1\/files\//);
+    expect(detail.completed_date).not.toBeNull();
+
+    const [failed] = await db()
+      .select()
+      .from(featureRequests)
+      .where(and(eq(featureRequests.projectId, projectId), eq(featureRequests.status, "error")));
+    const failedDetail = (await get(`/v1/requests/${failed?.id}`, keyA)).json();
+    expect(failedDetail).toMatchObject({ status: "error", cost: 0, endpoint: "/v1/images/upscaling" });
+    expect(failedDetail.error_message).toEqual(expect.any(String));
+
+    for (const [url, key] of [
+      [`/v1/requests/${firstCallId}`, strangerKey],
+      [`/v1/requests/${randomUUID()}`, keyA],
+      ["/v1/requests/'; drop table users; --", keyA],
+    ] as const) {
+      const response = await get(url, key);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ error: "not-found", message: "Request not found." });
+    }
+  });
+});

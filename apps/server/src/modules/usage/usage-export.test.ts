@@ -1,0 +1,213 @@
+import {
+  PLAYGROUND_CALLER,
+  USAGE_EXPORT_COLUMNS,
+  USAGE_EXPORT_PATH,
+  USAGE_SUMMARY_COLUMNS,
+  USAGE_SUMMARY_EXPORT_PATH,
+} from "@prism/contract";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { post, signUpAndConfirm } from "../../../test/accounts";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { addUsage } from "../features/feature-requests.store";
+import { DEFAULT_PROJECT_NAME } from "../organizations/organizations.store";
+import { EXPORT_BATCH_ROWS } from "./usage.routes";
+
+/**
+ * The home page's CSV exports over real HTTP: every call of a month, streamed from the request log in
+ * keyset batches (100,000 rows, chunked, never held whole), and the per-day-per-feature summary from
+ * the daily rollup.
+ */
+
+const MONTH = "2026-03";
+const ROWS = 100_000;
+
+describe("CSV exports of the usage", () => {
+  let testApp: TestApp;
+  let origin: string;
+  let session: string;
+  let projectId: string;
+  let secondProjectId: string;
+  let strangerProjectId: string;
+  let apiKeyId: string;
+
+  const download = (path: string, projectIds: string[], cookie = session) =>
+    fetch(`${origin}${path}?month=${MONTH}&projectIds=${projectIds.join(",")}`, {
+      headers: { cookie: `prism_session=${cookie}` },
+    });
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    origin = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
+    const owner = await signUpAndConfirm(testApp);
+    session = owner.session;
+    const organizationId = owner.userInfo.organizations[0].id;
+    projectId = owner.userInfo.organizations[0].projects[0].id;
+    const created = await post(
+      testApp,
+      "/v1/users/projects/create",
+      { organizationId, name: 'Second, "quoted" project' },
+      { session },
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    secondProjectId = created.json().id;
+    apiKeyId = (
+      await post(testApp, "/v1/users/api-keys/insert", { projectId, apiKeyName: "Alpha" }, { session })
+    ).json().apiKey.id;
+    const stranger = await signUpAndConfirm(testApp);
+    strangerProjectId = stranger.userInfo.organizations[0].projects[0].id;
+    const strangerOrganization = stranger.userInfo.organizations[0].id;
+
+    // 100,000 calls of the first project in March, two per timestamp (the keyset must break the tie
+    // by id): every third by the console, every tenth failed.
+    await testApp.database.db.execute(sql`
+      insert into feature_requests (organization_id, project_id, api_key_id, endpoint, call_type, status,
+        provider, request_files, request_body, units, price_micros, created_at)
+      select ${organizationId}, ${projectId}, case when i % 3 = 0 then null else ${apiKeyId}::uuid end,
+        '/v1/images/background-removal', 'background-removal',
+        case when i % 10 = 0 then 'error' else 'done' end, 'http', '{}'::jsonb, '{}'::jsonb, 1, 12345,
+        timestamptz '2026-03-01 00:00:00+00' + ((i / 2) * interval '40 seconds')
+      from generate_series(1, ${ROWS}) as i`);
+    // Outside the export: another month, and a stranger's project.
+    await testApp.database.db.execute(sql`
+      insert into feature_requests (organization_id, project_id, endpoint, call_type, status, provider,
+        request_files, request_body, units, price_micros, created_at)
+      values (${organizationId}, ${projectId}, '/v1/images/background-removal', 'background-removal', 'done',
+          'http', '{}', '{}', 1, 1, timestamptz '2026-04-01 00:00:00+00'),
+        (${strangerOrganization}, ${strangerProjectId}, '/v1/images/background-removal', 'background-removal',
+          'done', 'http', '{}', '{}', 1, 1, timestamptz '2026-03-05 00:00:00+00'),
+        (${organizationId}, ${secondProjectId}, '/v1/speech/transcription', 'transcription', 'done', 'http',
+          '{}', '{}', 3, 30000, timestamptz '2026-03-31 23:59:59.999+00')`);
+    await testApp.database.db.transaction(async (tx) => {
+      const rollup = [
+        { projectId, endpoint: "/v1/images/background-removal", day: "2026-03-02", units: 5, cost: 61_725n },
+        { projectId, endpoint: "/v1/speech/transcription", day: "2026-03-02", units: 2, cost: 20_000n },
+        {
+          projectId: secondProjectId,
+          endpoint: "/v1/images/background-removal",
+          day: "2026-03-02",
+          units: 1,
+          cost: 12_345n,
+        },
+        {
+          projectId: strangerProjectId,
+          endpoint: "/v1/images/background-removal",
+          day: "2026-03-02",
+          units: 9,
+          cost: 90_000n,
+        },
+        { projectId, endpoint: "/v1/images/background-removal", day: "2026-04-01", units: 1, cost: 1n },
+      ];
+      for (const row of rollup) {
+        await addUsage(tx, {
+          projectId: row.projectId,
+          endpoint: row.endpoint,
+          callType: row.endpoint.split("/").at(-1) ?? "",
+          day: row.day,
+          units: row.units,
+          costMicros: row.cost,
+        });
+      }
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it("streams every call of the month, chunked, one row each, in keyset batches", async () => {
+    const response = await download(USAGE_EXPORT_PATH, [projectId, secondProjectId, strangerProjectId]);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="prism-usage-${MONTH}-calls.csv"`,
+    );
+    // Streamed: no length known up front, the body arrives in many chunks.
+    expect(response.headers.get("transfer-encoding")).toBe("chunked");
+    expect(response.headers.get("content-length")).toBeNull();
+
+    const decoder = new TextDecoder();
+    let chunks = 0;
+    let pending = "";
+    let header: string | undefined;
+    const ids = new Set<string>();
+    const counts = { playground: 0, key: 0, error: 0, rows: 0 };
+    let lastSample: string[] | undefined;
+    let secondProjectRow: string | undefined;
+    const reader = response.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks += 1;
+      pending += decoder.decode(value, { stream: true });
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        if (header === undefined) {
+          header = line;
+          continue;
+        }
+        if (line.includes("Speech to Text")) {
+          secondProjectRow = line;
+          counts.rows += 1;
+          continue;
+        }
+        const cells = line.split(",");
+        counts.rows += 1;
+        ids.add(cells[8] ?? "");
+        if (cells[4] === PLAYGROUND_CALLER) counts.playground += 1;
+        if (cells[4] === "Alpha") counts.key += 1;
+        if (cells[5] === "error") {
+          counts.error += 1;
+          expect(cells[7]).toBe("0.000000");
+        } else expect(cells[7]).toBe("0.012345");
+        lastSample = cells;
+      }
+    }
+    expect(pending).toBe("");
+    expect(header).toBe(USAGE_EXPORT_COLUMNS.join(","));
+    expect(counts.rows).toBe(ROWS + 1);
+    expect(ids.size).toBe(ROWS);
+    expect(counts.playground).toBe(Math.floor(ROWS / 3));
+    expect(counts.key).toBe(ROWS - Math.floor(ROWS / 3));
+    expect(counts.error).toBe(ROWS / 10);
+    expect(chunks).toBeGreaterThan(ROWS / EXPORT_BATCH_ROWS);
+    // The last of the first project's calls (number 100,000: by a key, failed), its time in UTC.
+    expect(lastSample?.slice(0, 7)).toEqual([
+      new Date(Date.UTC(2026, 2, 1) + (ROWS / 2) * 40_000).toISOString(),
+      DEFAULT_PROJECT_NAME,
+      "/v1/images/background-removal",
+      "Background Removal",
+      "Alpha",
+      "error",
+      "1",
+    ]);
+    // A name with a comma and quotes is quoted by the CSV library, not broken into cells.
+    expect(secondProjectRow).toContain('"Second, ""quoted"" project"');
+    expect(secondProjectRow).toContain(`,${PLAYGROUND_CALLER},done,3,0.030000,`);
+  }, 120_000);
+
+  it("sums the month per day and feature over the projects the caller may see", async () => {
+    const response = await download(USAGE_SUMMARY_EXPORT_PATH, [
+      projectId,
+      secondProjectId,
+      strangerProjectId,
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toContain(`prism-usage-${MONTH}-summary.csv`);
+    expect((await response.text()).trim().split("\n")).toEqual([
+      USAGE_SUMMARY_COLUMNS.join(","),
+      "2026-03-02,/v1/images/background-removal,Background Removal,2,6,0.074070",
+      "2026-03-02,/v1/speech/transcription,Speech to Text,1,2,0.020000",
+    ]);
+  });
+
+  it("refuses a month that is not one, and a caller with none of the projects", async () => {
+    const bad = await fetch(`${origin}${USAGE_EXPORT_PATH}?month=2026-13&projectIds=${projectId}`, {
+      headers: { cookie: `prism_session=${session}` },
+    });
+    expect(bad.status).toBe(400);
+    const foreign = await download(USAGE_EXPORT_PATH, [strangerProjectId]);
+    expect(foreign.status).toBe(404);
+  });
+});

@@ -1,0 +1,204 @@
+import { Readable } from "node:stream";
+import {
+  microsToDecimalText,
+  microsToUsd,
+  PLAYGROUND_CALLER,
+  REQUEST_DETAIL_PATH,
+  type RequestDetail,
+  requestDetailSchema,
+  USAGE_EXPORT_COLUMNS,
+  USAGE_EXPORT_PATH,
+  USAGE_PATH,
+  USAGE_SUMMARY_COLUMNS,
+  USAGE_SUMMARY_EXPORT_PATH,
+  type UsageExportQuery,
+  usageExportFileName,
+  usageExportQuery,
+  usageQuery,
+  usageResponse,
+} from "@prism/contract";
+import { stringify } from "csv-stringify";
+import { and, eq, isNull } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { featureRequests } from "../../db/schema";
+import { AppError } from "../../errors";
+import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { isUuid, NOT_FOUND_PROJECT, requireProjectAccess } from "../access/access.service";
+import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
+import { authenticateSessionToken } from "../auth/session.service";
+import { SESSION_COOKIE } from "../auth/session-cookie";
+import {
+  costOfRequestMicros,
+  toHistoryRecord,
+  withAbsoluteFileUrls,
+} from "../features/feature-requests.store";
+import {
+  type ExportedCall,
+  exportBatch,
+  featureName,
+  summaryOfProjects,
+  usageOfProject,
+} from "./usage.store";
+
+/** Rows read from the request log per query of a CSV export: the most the export holds at once. */
+export const EXPORT_BATCH_ROWS = 1_000;
+
+const REQUEST_NOT_FOUND = "Request not found.";
+
+async function requireKey(
+  deps: AppDependencies,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<ApiKeyPrincipal> {
+  const bearer = bearerKeyOf(request);
+  if (!bearer) throw new AppError("unauthenticated", "Send an API key as `Authorization: Bearer <key>`.");
+  return requireApiKey(deps, bearer, request, reply);
+}
+
+/** The month of an export as a UTC range: `[from, to)` and its first day and the next month's. */
+function monthRange(month: string) {
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  const from = new Date(Date.UTC(year, monthNumber - 1, 1));
+  const to = new Date(Date.UTC(year, monthNumber, 1));
+  return { from, to, start: from.toISOString().slice(0, 10), endExclusive: to.toISOString().slice(0, 10) };
+}
+
+function exportedRow(row: ExportedCall): string[] {
+  const costMicros = costOfRequestMicros(row);
+  return [
+    row.createdAt.toISOString(),
+    row.projectName,
+    row.endpoint,
+    featureName(row.endpoint),
+    row.apiKeyId ? (row.apiKeyName ?? "") : PLAYGROUND_CALLER,
+    row.status,
+    String(row.units),
+    microsToDecimalText(costMicros),
+    row.id,
+  ];
+}
+
+export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies): void {
+  const db = deps.database.db;
+
+  // One call of the key's project: how an API user follows a call (a training above all) and learns
+  // its result and cost. Another project's id answers the same 404 as an id that never existed.
+  app.get<{ Params: { id: string } }>(
+    REQUEST_DETAIL_PATH.replace("{id}", ":id"),
+    async (request, reply): Promise<RequestDetail> => {
+      const principal = await requireKey(deps, request, reply);
+      const id = request.params.id;
+      if (!isUuid(id)) throw new AppError("not-found", REQUEST_NOT_FOUND);
+      const [row] = await db
+        .select()
+        .from(featureRequests)
+        .where(
+          and(
+            eq(featureRequests.id, id),
+            eq(featureRequests.projectId, principal.projectId),
+            isNull(featureRequests.deletedAt),
+          ),
+        );
+      if (!row) throw new AppError("not-found", REQUEST_NOT_FOUND);
+      const record = toHistoryRecord(row);
+      const publicUrl = deps.config.publicUrl;
+      return requestDetailSchema.parse({
+        ...(publicUrl ? withAbsoluteFileUrls(record, publicUrl) : record),
+        endpoint: row.endpoint,
+        completed_date: row.completedAt?.toISOString() ?? null,
+        error_message: row.status === "error" ? row.errorMessage : null,
+      });
+    },
+  );
+
+  app.get(USAGE_PATH, async (request, reply) => {
+    const principal = await requireKey(deps, request, reply);
+    const query = usageQuery.parse(request.query);
+    const rows = await usageOfProject(db, {
+      projectId: principal.projectId,
+      start: query.start,
+      end: query.end,
+      groupBy: query.group_by,
+    });
+    return usageResponse.parse({
+      start: query.start,
+      end: query.end,
+      group_by: query.group_by,
+      buckets: rows.map(({ costMicros, ...row }) => ({ ...row, cost: microsToUsd(costMicros) })),
+    });
+  });
+
+  /**
+   * The exports' caller: a signed-in user, and the projects named that they may see (the statistics'
+   * permission, and like the statistics the others are left out); none at all answers 404.
+   */
+  async function authorizeExport(request: FastifyRequest): Promise<UsageExportQuery> {
+    const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
+    if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+    const query = usageExportQuery.parse(request.query);
+    const allowed: string[] = [];
+    for (const projectId of query.projectIds) {
+      const access = await requireProjectAccess(db, user.userId, projectId).catch(() => undefined);
+      if (access) allowed.push(projectId);
+    }
+    if (allowed.length === 0) throw new AppError("not-found", NOT_FOUND_PROJECT);
+    return { ...query, projectIds: allowed };
+  }
+
+  function sendCsv(reply: FastifyReply, fileName: string, csv: NodeJS.ReadableStream) {
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="${fileName}"`)
+      .header("cache-control", "no-store")
+      .send(csv);
+  }
+
+  // Every call of the month, project after project in time order, streamed: rows are read in keyset
+  // batches and written as the client takes them, so no month is ever held in memory.
+  app.get(USAGE_EXPORT_PATH, async (request, reply) => {
+    const query = await authorizeExport(request);
+    const { from, to } = monthRange(query.month);
+    async function* rows() {
+      for (const projectId of query.projectIds) {
+        let after: { cursor: string; id: string } | undefined;
+        for (;;) {
+          const batch = await exportBatch(db, { projectId, from, to, after, limit: EXPORT_BATCH_ROWS });
+          for (const row of batch) yield exportedRow(row);
+          const last = batch.at(-1);
+          if (!last || batch.length < EXPORT_BATCH_ROWS) break;
+          after = { cursor: last.cursor, id: last.id };
+        }
+      }
+    }
+    const csv = stringify({ header: true, columns: [...USAGE_EXPORT_COLUMNS] });
+    const source = Readable.from(rows());
+    source.on("error", (error) => {
+      request.log.error({ err: error }, "usage export failed");
+      csv.destroy(error);
+    });
+    // A client that goes away stops the reads too.
+    csv.on("close", () => source.destroy());
+    source.pipe(csv);
+    return sendCsv(reply, usageExportFileName(query.month, "calls"), csv);
+  });
+
+  // The month per UTC day and feature, from the daily rollup (a few hundred rows at most).
+  app.get(USAGE_SUMMARY_EXPORT_PATH, async (request, reply) => {
+    const query = await authorizeExport(request);
+    const { start, endExclusive } = monthRange(query.month);
+    const rows = await summaryOfProjects(db, { projectIds: query.projectIds, start, endExclusive });
+    const csv = stringify(
+      rows.map((row) => [
+        row.day,
+        row.endpoint,
+        featureName(row.endpoint),
+        String(Number(row.calls)),
+        String(Number(row.units)),
+        microsToDecimalText(BigInt(row.costMicros)),
+      ]),
+      { header: true, columns: [...USAGE_SUMMARY_COLUMNS] },
+    );
+    return sendCsv(reply, usageExportFileName(query.month, "summary"), csv);
+  });
+}

@@ -1,0 +1,201 @@
+import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import { apiKeys, featureRequests, projects, usageDaily } from "../../db/schema";
+
+/** One bucket in micro-dollars, before it goes on the wire. */
+export interface UsageRow {
+  key: string | null;
+  name: string;
+  calls: number;
+  units: number;
+  costMicros: bigint;
+}
+
+/** The day after a YYYY-MM-DD date, as the exclusive end of a range. */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+export function featureName(endpoint: string): string {
+  return featureByEndpoint(endpoint)?.name ?? endpoint;
+}
+
+/**
+ * A project's usage over UTC days `start`..`end` (both included), grouped. Days, features and the
+ * project come from the daily rollup (never the request log); the rollup has no API key, so that
+ * grouping sums the project's settled calls in the request log through its (project, time) index.
+ * Groups left with no call (a refunded training taken back out) are not buckets.
+ */
+export async function usageOfProject(
+  db: Executor,
+  input: { projectId: string; start: string; end: string; groupBy: UsageGroup },
+): Promise<UsageRow[]> {
+  if (input.groupBy === "api_key") return usageByApiKey(db, input);
+  const inRange = and(
+    eq(usageDaily.projectId, input.projectId),
+    gte(usageDaily.day, input.start),
+    lt(usageDaily.day, nextDay(input.end)),
+  );
+  const totals = {
+    calls: sql<string>`sum(${usageDaily.calls})`,
+    units: sql<string>`sum(${usageDaily.units})`,
+    costMicros: sql<string>`sum(${usageDaily.costMicros})`,
+  };
+  const having = sql`sum(${usageDaily.calls}) > 0`;
+  const toRow = (key: string, name: string, row: { calls: string; units: string; costMicros: string }) => ({
+    key,
+    name,
+    calls: Number(row.calls),
+    units: Number(row.units),
+    costMicros: BigInt(row.costMicros),
+  });
+  if (input.groupBy === "day") {
+    const rows = await db
+      .select({ day: usageDaily.day, ...totals })
+      .from(usageDaily)
+      .where(inRange)
+      .groupBy(usageDaily.day)
+      .having(having)
+      .orderBy(usageDaily.day);
+    return rows.map((row) => toRow(row.day, row.day, row));
+  }
+  if (input.groupBy === "feature") {
+    const rows = await db
+      .select({ endpoint: usageDaily.endpoint, ...totals })
+      .from(usageDaily)
+      .where(inRange)
+      .groupBy(usageDaily.endpoint)
+      .having(having)
+      .orderBy(usageDaily.endpoint);
+    return rows.map((row) => toRow(row.endpoint, featureName(row.endpoint), row));
+  }
+  const rows = await db
+    .select({ projectId: usageDaily.projectId, name: projects.name, ...totals })
+    .from(usageDaily)
+    .innerJoin(projects, eq(projects.id, usageDaily.projectId))
+    .where(inRange)
+    .groupBy(usageDaily.projectId, projects.name)
+    .having(having);
+  return rows.map((row) => toRow(row.projectId, row.name, row));
+}
+
+async function usageByApiKey(
+  db: Executor,
+  input: { projectId: string; start: string; end: string },
+): Promise<UsageRow[]> {
+  const rows = await db
+    .select({
+      apiKeyId: featureRequests.apiKeyId,
+      name: apiKeys.name,
+      calls: sql<string>`count(*)`,
+      units: sql<string>`sum(${featureRequests.units})`,
+      costMicros: sql<string>`sum(${featureRequests.priceMicros})`,
+    })
+    .from(featureRequests)
+    .leftJoin(apiKeys, eq(apiKeys.id, featureRequests.apiKeyId))
+    .where(
+      and(
+        eq(featureRequests.projectId, input.projectId),
+        gte(featureRequests.createdAt, new Date(`${input.start}T00:00:00Z`)),
+        lt(featureRequests.createdAt, new Date(`${nextDay(input.end)}T00:00:00Z`)),
+        eq(featureRequests.status, "done"),
+      ),
+    )
+    .groupBy(featureRequests.apiKeyId, apiKeys.name)
+    .orderBy(apiKeys.name);
+  return rows.map((row) => ({
+    key: row.apiKeyId,
+    name: row.apiKeyId ? (row.name ?? "") : PLAYGROUND_CALLER,
+    calls: Number(row.calls),
+    units: Number(row.units),
+    costMicros: BigInt(row.costMicros),
+  }));
+}
+
+/** One row of the calls export, as read from the request log. */
+export interface ExportedCall {
+  id: string;
+  createdAt: Date;
+  /** The row's exact time (microseconds, which a Date drops), for the next batch's keyset. */
+  cursor: string;
+  projectName: string;
+  endpoint: string;
+  apiKeyId: string | null;
+  apiKeyName: string | null;
+  status: "generating" | "done" | "error";
+  units: number;
+  priceMicros: bigint;
+}
+
+/**
+ * A project's calls in `[from, to)`, oldest first, one batch after the keyset `after` (time, id): each
+ * batch is one range scan of the (project, time, id) index, so a month of any size is read in
+ * constant memory however far into it the export is.
+ */
+export async function exportBatch(
+  db: Executor,
+  input: {
+    projectId: string;
+    from: Date;
+    to: Date;
+    after: { cursor: string; id: string } | undefined;
+    limit: number;
+  },
+): Promise<ExportedCall[]> {
+  const after = input.after;
+  return db
+    .select({
+      id: featureRequests.id,
+      createdAt: featureRequests.createdAt,
+      cursor: sql<string>`${featureRequests.createdAt}::text`,
+      projectName: projects.name,
+      endpoint: featureRequests.endpoint,
+      apiKeyId: featureRequests.apiKeyId,
+      apiKeyName: apiKeys.name,
+      status: featureRequests.status,
+      units: featureRequests.units,
+      priceMicros: featureRequests.priceMicros,
+    })
+    .from(featureRequests)
+    .innerJoin(projects, eq(projects.id, featureRequests.projectId))
+    .leftJoin(apiKeys, eq(apiKeys.id, featureRequests.apiKeyId))
+    .where(
+      and(
+        eq(featureRequests.projectId, input.projectId),
+        gte(featureRequests.createdAt, input.from),
+        lt(featureRequests.createdAt, input.to),
+        after
+          ? sql`(${featureRequests.createdAt}, ${featureRequests.id}) > (${after.cursor}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(featureRequests.createdAt), asc(featureRequests.id))
+    .limit(input.limit);
+}
+
+/** The month's calls per UTC day and feature of the projects, from the daily rollup. */
+export async function summaryOfProjects(
+  db: Executor,
+  input: { projectIds: string[]; start: string; endExclusive: string },
+) {
+  return db
+    .select({
+      day: usageDaily.day,
+      endpoint: usageDaily.endpoint,
+      calls: sql<string>`sum(${usageDaily.calls})`,
+      units: sql<string>`sum(${usageDaily.units})`,
+      costMicros: sql<string>`sum(${usageDaily.costMicros})`,
+    })
+    .from(usageDaily)
+    .where(
+      and(
+        inArray(usageDaily.projectId, input.projectIds),
+        gte(usageDaily.day, input.start),
+        lt(usageDaily.day, input.endExclusive),
+      ),
+    )
+    .groupBy(usageDaily.day, usageDaily.endpoint)
+    .having(sql`sum(${usageDaily.calls}) > 0`)
+    .orderBy(usageDaily.day, usageDaily.endpoint);
+}
