@@ -67,7 +67,7 @@ export const organizations = pgTable("organizations", {
   name: text("name").notNull(),
   /** Cached sum of the ledger, updated in the same transaction as every ledger entry. */
   balanceMicros: bigint("balance_micros", { mode: "bigint" }).notNull().default(sql`0`),
-  /** the spec properties.isNew: true until the first successful recharge. */
+  /** properties.isNew: true until the first successful recharge. */
   isNew: boolean("is_new").notNull().default(true),
   billingName: text("billing_name"),
   billingEmail: text("billing_email"),

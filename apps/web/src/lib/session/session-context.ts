@@ -17,7 +17,7 @@ export interface Session {
   updateUserInfo: (update: (userInfo: UserInfo) => UserInfo) => void;
   /** Asks the server for the current user again (users/me) and stores the answer. */
   refreshUserInfo: () => Promise<UserInfo | null>;
-  /** the spec Logout: tells the server, clears user, selections and cached data, goes to /login. */
+  /** Logout: tells the server, clears user, selections and cached data, goes to /login. */
   logout: () => Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { useSession } from "../../../lib/session";
 import { checkInvitation, confirmInvitation } from "../api/invitations";
 
 /**
- * the spec "Invitation flow", run by the members page when an invitation link (the `invitation`
+ * The invitation flow, run by the members page when an invitation link (the `invitation`
  * query parameter) or a stored invitation (the invitationId cookie, kept across sign-in) is present:
  * check it; invalid → error dialog; somebody else's → keep it in the cookie, sign out, /login;
  * otherwise ask "Join Organization" and confirm or decline. While it runs the shell holds back the

@@ -42,7 +42,7 @@ export function paymentInfoQueryOptions(organizationId: string) {
 let lastReportedFailureAt = 0;
 
 /**
- * The selected organization's card and auto recharge. the spec: fetched only with
+ * The selected organization's card and auto recharge: fetched only with
  * organization.payments; without it the answer is the empty info and no call is made.
  */
 export function usePaymentInfo(organization: Organization | null) {

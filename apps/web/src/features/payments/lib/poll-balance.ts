@@ -12,7 +12,7 @@ export interface BalancePollOptions {
 const wait = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /**
- * the spec Recharge: after the charge, re-read the user up to 5 times, 2 s apart, until the
+ * Recharge: after the charge, re-read the user up to 5 times, 2 s apart, until the
  * organization's balance differs from the one before the charge. Resolves the user that shows the
  * new balance, or null when it never moved. A failed read counts as a try and is otherwise ignored:
  * the charge already went through.
