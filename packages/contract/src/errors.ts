@@ -15,10 +15,15 @@ export const ERROR_STATUS = {
   "invalid-reset-code": 400,
   "email-credentials-not-found": 400,
   "invitation-invalid": 400,
+  "invalid-two-factor-code": 400,
   // 401: not signed in, or bad credentials.
   unauthenticated: 401,
   "invalid-credentials": 401,
   "invalid-api-key": 401,
+  /** The password was right; the account's second factor is asked for next (issue 19). */
+  "two-factor-required": 401,
+  /** No second step is open in this browser (never started, expired or already completed). */
+  "two-factor-sign-in-expired": 401,
   // 402: the organization cannot pay for the call.
   "insufficient-balance": 402,
   "payment-method-required": 402,
@@ -40,6 +45,8 @@ export const ERROR_STATUS = {
   "last-project": 409,
   "already-member": 409,
   "identity-not-ready": 409,
+  "two-factor-already-enabled": 409,
+  "two-factor-not-enabled": 409,
   // 405 / 413 / 415 / 422 / 429.
   "method-not-allowed": 405,
   "payload-too-large": 413,

@@ -1,3 +1,4 @@
+export * from "./account-security";
 export * from "./calls";
 export * from "./cards";
 export * from "./catalog";

@@ -1,3 +1,10 @@
+import {
+  INVALID_TWO_FACTOR_CODE,
+  TWO_FACTOR_ALREADY_ENABLED,
+  TWO_FACTOR_NOT_ENABLED,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
+} from "./account-security";
 import type { ErrorCode } from "./errors";
 import {
   COST_DECIMALS,
@@ -448,6 +455,11 @@ export const ERROR_MESSAGES = {
   "feature-unavailable": "This feature is not available right now.",
   "feature-timeout": "The request took too long and was stopped. You were not charged for it.",
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
+  "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
+  "two-factor-required": TWO_FACTOR_REQUIRED,
+  "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
+  "two-factor-already-enabled": TWO_FACTOR_ALREADY_ENABLED,
+  "two-factor-not-enabled": TWO_FACTOR_NOT_ENABLED,
 } as const satisfies Record<ErrorCode, string>;
 
 export function errorMessageOf(code: ErrorCode): string {

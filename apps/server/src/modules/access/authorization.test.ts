@@ -1,5 +1,5 @@
 import { allCalls, emptyPermissions, fullPermissions } from "@prism/contract";
-import { getTableName, sql } from "drizzle-orm";
+import { eq, getTableName, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
 import { addMember } from "../../../test/members";
@@ -12,6 +12,7 @@ import {
   organizationMembers,
   organizations,
   projects,
+  sessions,
   users,
   verificationCodes,
 } from "../../db/schema";
@@ -35,6 +36,12 @@ async function snapshot(testApp: TestApp): Promise<string> {
     const result = await testApp.database.db.execute(sql.raw(`select * from "${name}" order by 1, 2`));
     parts.push(`${name}:${JSON.stringify((result as unknown as { rows: unknown[] }).rows)}`);
   }
+  // Which sessions exist (not when they were last seen, which any call may move).
+  const liveSessions = await testApp.database.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .orderBy(sessions.id);
+  parts.push(`sessions:${JSON.stringify(liveSessions)}`);
   return parts.join("\n");
 }
 
@@ -48,6 +55,7 @@ const ID_FIELDS = [
   "memberUserId",
   "userIdToRemove",
   "newOwnerUserId",
+  "sessionId",
 ];
 
 describe("authorization", () => {
@@ -67,6 +75,7 @@ describe("authorization", () => {
     apiKeyId: string;
     strangerProjectId: string;
     invoiceNumber: string;
+    ownerSessionId: string;
   };
 
   beforeAll(async () => {
@@ -131,6 +140,12 @@ describe("authorization", () => {
     world.nonPlayer = await addMember(testApp, world.owner.session, world.organizationId, allButPlayground);
     world.stranger = await signUpAndConfirm(testApp);
     world.strangerProjectId = world.stranger.userInfo.organizations[0].projects[0].id;
+    const [ownerSession] = await testApp.database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, world.owner.userInfo.id))
+      .limit(1);
+    world.ownerSessionId = ownerSession?.id ?? "";
   });
 
   afterAll(async () => {
@@ -277,6 +292,10 @@ describe("authorization", () => {
     ],
     "/v1/users/invoices/get": [
       { payload: () => ({ organizationId: world.organizationId, page: 1 }), memberRefused: true },
+    ],
+    // Another user's session is not yours to end (the snapshot lists the sessions for this).
+    "/v1/users/sessions/revoke": [
+      { payload: () => ({ sessionId: world.ownerSessionId }), memberRefused: true },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },

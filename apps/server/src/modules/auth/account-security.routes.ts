@@ -1,0 +1,62 @@
+import { calls, INVALID_TWO_FACTOR_CODE, TWO_FACTOR_SIGN_IN_EXPIRED } from "@prism/contract";
+import type { FastifyInstance } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
+import { registerCall } from "../../http/register-call";
+import { getUserInfo } from "../users/users.service";
+import { listDevices, revokeDevice } from "./devices.service";
+import { clearPendingSignInCookie, completePendingSignIn, findPendingSignIn } from "./pending-sign-in";
+import { clearSessionCookie, createSession, setSessionCookie } from "./session.service";
+import {
+  checkSecondFactor,
+  disableTwoFactor,
+  enableTwoFactor,
+  getTwoFactorStatus,
+  startTwoFactorEnrolment,
+} from "./two-factor.service";
+
+/** Two-factor sign-in and the signed-in devices (issue 19); the first factors live in auth.routes.ts. */
+export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
+  const db = deps.database.db;
+  const secureCookies = deps.config.isProduction;
+
+  registerCall(app, deps, calls.twoFactor.status, async ({ user }) => getTwoFactorStatus(db, user.userId));
+
+  registerCall(app, deps, calls.twoFactor.start, async ({ user }) => startTwoFactorEnrolment(db, user));
+
+  registerCall(app, deps, calls.twoFactor.enable, async ({ user, body }) => ({
+    recoveryCodes: await enableTwoFactor(db, user.userId, body.code),
+  }));
+
+  registerCall(app, deps, calls.twoFactor.disable, async ({ user, body }) => {
+    await disableTwoFactor(db, user.userId, body.code);
+    return {};
+  });
+
+  registerCall(app, deps, calls.twoFactor.verify, async ({ body, request, reply }) => {
+    const pending = await findPendingSignIn(db, request);
+    if (!(await checkSecondFactor(db, pending.userId, body.code)))
+      throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    if (!(await completePendingSignIn(db, pending.id)))
+      throw new AppError("two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
+    clearPendingSignInCookie(reply, secureCookies);
+    const session = await createSession(db, {
+      userId: pending.userId,
+      rememberMe: pending.rememberMe,
+      ipAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(db, pending.userId);
+  });
+
+  registerCall(app, deps, calls.sessions.list, async ({ user }) => ({
+    sessions: await listDevices(db, user),
+  }));
+
+  registerCall(app, deps, calls.sessions.revoke, async ({ user, body, reply }) => {
+    await revokeDevice(db, user.userId, body.sessionId);
+    if (body.sessionId === user.sessionId) clearSessionCookie(reply, secureCookies);
+    return {};
+  });
+}
