@@ -128,3 +128,6 @@ export const sessionCalls = {
   list: listSessionsCall,
   revoke: revokeSessionCall,
 } as const;
+
+export type ListSessionsResponse = z.infer<typeof listSessionsResponse>;
+export type TwoFactorStartResponse = z.infer<typeof twoFactorStartResponse>;

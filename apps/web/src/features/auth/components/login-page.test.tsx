@@ -7,6 +7,7 @@ import {
   GENERIC_ERROR,
   INVALID_EMAIL_ADDRESS,
   INVALID_PASSWORD,
+  INVALID_TWO_FACTOR_CODE,
   INVALID_VERIFICATION_CODE,
   LAST_NAME_REQUIRED,
   LOGIN_USER_NOT_FOUND,
@@ -18,6 +19,10 @@ import {
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
   TERMS_REQUIRED,
+  TWO_FACTOR_CODE_LABEL,
+  TWO_FACTOR_CODE_REQUIRED,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
   USER_ALREADY_ACTIVE,
   USER_ALREADY_EXISTS,
   VERIFICATION_CODE_NOT_FOUND,
@@ -566,5 +571,44 @@ describe("login screen: resending the verification code", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("login screen: two-factor sign-in", () => {
+  it("asks for the authentication code after the password and signs in once it is accepted", async () => {
+    handlers["/v1/users/login"] = () => failure(401, "two-factor-required", TWO_FACTOR_REQUIRED);
+    handlers["/v1/users/two-factor/verify"] = () =>
+      failure(400, "invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    const user = await openSignIn();
+    await signInWith(user, "ada@example.com", "Sup3r-secret!");
+    expect(await screen.findByRole("heading", { name: "Two-factor authentication" })).toBeInTheDocument();
+    expect(screen.getByText(TWO_FACTOR_REQUIRED)).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(screen.getByText(TWO_FACTOR_CODE_REQUIRED)).toBeInTheDocument();
+    expect(requestsTo("/v1/users/two-factor/verify")).toHaveLength(0);
+
+    await user.type(screen.getByLabelText(TWO_FACTOR_CODE_LABEL), "111111");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(INVALID_TWO_FACTOR_CODE);
+
+    handlers["/v1/users/two-factor/verify"] = () => json(200, userInfo);
+    await user.clear(screen.getByLabelText(TWO_FACTOR_CODE_LABEL));
+    await user.type(screen.getByLabelText(TWO_FACTOR_CODE_LABEL), "abcde-fghij");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("Home page")).toBeInTheDocument();
+    expect(requestsTo("/v1/users/two-factor/verify")).toEqual([{ code: "111111" }, { code: "abcde-fghij" }]);
+  });
+
+  it("returns to the password when the open sign-in has expired", async () => {
+    handlers["/v1/users/login"] = () => failure(401, "two-factor-required", TWO_FACTOR_REQUIRED);
+    handlers["/v1/users/two-factor/verify"] = () =>
+      failure(401, "two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
+    const user = await openSignIn();
+    await signInWith(user, "ada@example.com", "Sup3r-secret!");
+    await user.type(await screen.findByLabelText(TWO_FACTOR_CODE_LABEL), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("heading", { name: "Welcome!" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(TWO_FACTOR_SIGN_IN_EXPIRED);
   });
 });

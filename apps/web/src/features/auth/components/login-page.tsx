@@ -19,15 +19,17 @@ import { GoogleSignInButton } from "./google-sign-in-button";
 import { useBotCheck } from "./security-challenge";
 import { SignInForm } from "./sign-in-form";
 import { SignUpForm } from "./sign-up-form";
+import { TwoFactorForm } from "./two-factor-form";
 import { VerificationCodeForm } from "./verification-code-form";
 
-/** The five modes of the login screen (spec 000 §2). */
+/** The five modes of the login screen (spec 000 §2), and the second step of two-factor sign-in. */
 export type LoginMode =
   | "sign-in"
   | "sign-up"
   | "verification-code"
   | "forgot-password"
-  | "change-password-confirm";
+  | "change-password-confirm"
+  | "two-factor";
 
 /** The request that mailed the code the verification step waits for; "Resend code" repeats it. */
 type CodeRequest =
@@ -40,6 +42,7 @@ const PAGE_TITLES: Record<LoginMode, string> = {
   "verification-code": "Verify Your Email",
   "forgot-password": "Recover Password",
   "change-password-confirm": "Change Password",
+  "two-factor": "Two-Factor Authentication",
 };
 
 /**
@@ -103,6 +106,19 @@ export function LoginPage() {
     [setUserInfo, signInAgain, navigate],
   );
 
+  /**
+   * A first factor that was accepted for an account with two-factor sign-in: the server holds the
+   * sign-in open for this browser and the code step asks for the second factor. True when it did.
+   */
+  const askedForSecondFactor = useCallback(
+    (failure: unknown): boolean => {
+      if (!isApiError(failure) || failure.code !== "two-factor-required") return false;
+      switchMode("two-factor");
+      return true;
+    },
+    [switchMode],
+  );
+
   const signIn = (values: { email: string; password: string }) =>
     perform("login", async () => {
       try {
@@ -112,6 +128,7 @@ export function LoginPage() {
           ),
         );
       } catch (failure) {
+        if (askedForSecondFactor(failure)) return;
         // The server has just mailed a fresh code to the unverified account: verify it here.
         if (isApiError(failure) && failure.code === "user-not-active") {
           codeRequest.current = { kind: "sign-in", values };
@@ -210,7 +227,22 @@ export function LoginPage() {
 
   const googleSignIn = (credential: string) =>
     perform("google", async () => {
-      signedIn(await api.users.googleLogin({ credential, rememberMe }));
+      try {
+        signedIn(await api.users.googleLogin({ credential, rememberMe }));
+      } catch (failure) {
+        if (!askedForSecondFactor(failure)) throw failure;
+      }
+    });
+
+  const verifySecondFactor = (code: string) =>
+    perform("twoFactor", async () => {
+      try {
+        signedIn(await api.twoFactor.verify({ code }));
+      } catch (failure) {
+        // The open sign-in ran out (or was used): start again from the password.
+        if (isApiError(failure) && failure.code === "two-factor-sign-in-expired") switchMode("sign-in");
+        throw failure;
+      }
     });
 
   // The bot-check script loads with the page (only where one is configured), so the first request
@@ -232,14 +264,18 @@ export function LoginPage() {
       return;
     }
     void perform("github", async () => {
-      signedIn(
-        await api.users.githubLogin({
-          credential: attempt.code,
-          rememberMe: readCookie(COOKIE.rememberMe) === "true",
-        }),
-      );
+      try {
+        signedIn(
+          await api.users.githubLogin({
+            credential: attempt.code,
+            rememberMe: readCookie(COOKIE.rememberMe) === "true",
+          }),
+        );
+      } catch (failure) {
+        if (!askedForSecondFactor(failure)) throw failure;
+      }
     });
-  }, [perform, signedIn]);
+  }, [perform, signedIn, askedForSecondFactor]);
 
   const busy = pending !== null;
   const providers =
@@ -338,6 +374,14 @@ export function LoginPage() {
           error={error}
           onSubmit={resetPassword}
           onBack={() => switchMode("forgot-password")}
+        />
+      ) : null}
+      {mode === "two-factor" ? (
+        <TwoFactorForm
+          loading={pending === "twoFactor"}
+          error={error}
+          onSubmit={verifySecondFactor}
+          onBack={() => switchMode("sign-in")}
         />
       ) : null}
       {botCheck.challenge}

@@ -3,11 +3,13 @@ import {
   GITHUB_EMAIL_NOT_FOUND,
   GOOGLE_EMAIL_NOT_FOUND,
   INVALID_PASSWORD,
+  INVALID_TWO_FACTOR_CODE,
   INVALID_VERIFICATION_CODE,
   LOGIN_USER_NOT_FOUND,
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
   SIGNUP_ERROR,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
   USER_ALREADY_ACTIVE,
   USER_ALREADY_EXISTS,
   VERIFICATION_CODE_NOT_FOUND,
@@ -23,7 +25,8 @@ export type AuthAction =
   | "forgotPassword"
   | "resetPassword"
   | "google"
-  | "github";
+  | "github"
+  | "twoFactor";
 
 const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   login: { "invalid-credentials": INVALID_PASSWORD, "user-not-found": LOGIN_USER_NOT_FOUND },
@@ -41,6 +44,10 @@ const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   },
   google: { "email-credentials-not-found": GOOGLE_EMAIL_NOT_FOUND },
   github: { "email-credentials-not-found": GITHUB_EMAIL_NOT_FOUND },
+  twoFactor: {
+    "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
+    "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
+  },
 };
 
 /** Spec 000 §8: a third-party sign-in that fails for any other reason reads as a sign-up error. */
@@ -52,6 +59,7 @@ const FALLBACK: Record<AuthAction, string> = {
   resetPassword: GENERIC_ERROR,
   google: SIGNUP_ERROR,
   github: SIGNUP_ERROR,
+  twoFactor: GENERIC_ERROR,
 };
 
 /**

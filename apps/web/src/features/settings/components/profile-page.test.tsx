@@ -3,13 +3,18 @@ import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import {
   ERROR_DIALOGS,
+  INVALID_TWO_FACTOR_CODE,
   LOGOUT_ALL_SESSIONS_CONFIRM,
   PASSWORD_CHANGED,
   PASSWORD_REQUIRED,
   PASSWORD_STRONG,
   PASSWORDS_DO_NOT_MATCH,
   PROFILE_UPDATED,
+  RECOVERY_CODE_COUNT,
   REQUIRED_FIELDS_MISSING,
+  SESSION_SIGNED_OUT,
+  TWO_FACTOR_DISABLED,
+  TWO_FACTOR_ENABLED,
 } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
@@ -28,6 +33,27 @@ const userInfo = {
   creationDate: "2026-01-01T00:00:00.000Z",
   organizations: [],
 };
+
+const devices = [
+  {
+    id: "s-here",
+    browser: "Chrome 126.0",
+    os: "Linux",
+    ipAddress: "203.0.113.7",
+    createdAt: "2026-01-02T09:00:00.000Z",
+    lastSeenAt: "2026-01-03T10:00:00.000Z",
+    current: true,
+  },
+  {
+    id: "s-phone",
+    browser: "Safari 17.5",
+    os: "iOS 17.5",
+    ipAddress: "198.51.100.20",
+    createdAt: "2026-01-01T08:00:00.000Z",
+    lastSeenAt: "2026-01-01T08:30:00.000Z",
+    current: false,
+  },
+];
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -82,6 +108,8 @@ beforeEach(() => {
   answers = {
     "/v1/users/me": () => json(200, userInfo),
     "/v1/users/logout": () => json(401, { error: "unauthenticated", message: "x" }),
+    "/v1/users/two-factor/status": () => json(200, { enabled: false, recoveryCodesLeft: 0 }),
+    "/v1/users/sessions/list": () => json(200, { sessions: devices }),
   };
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
@@ -184,5 +212,91 @@ describe("profile settings: Logout from All Sessions", () => {
     await user.click(await screen.findByRole("button", { name: "Yes" }));
     expect(await screen.findByText(ERROR_DIALOGS.logoutAllSessions.title)).toBeInTheDocument();
     expect(screen.getByTestId("user-name")).toHaveTextContent("Ada Lovelace");
+  });
+});
+
+describe("profile settings: Two-factor authentication", () => {
+  const recoveryCodes = Array.from(
+    { length: RECOVERY_CODE_COUNT },
+    (_, index) => `abcd${index}-efgh${index}`,
+  );
+
+  it("enrols with the QR code and secret, corrects a wrong code, then shows the recovery codes once", async () => {
+    answers["/v1/users/two-factor/start"] = () =>
+      json(200, {
+        secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+        otpauthUrl: "otpauth://totp/x",
+        qrCodeSvg: "<svg/>",
+      });
+    answers["/v1/users/two-factor/enable"] = () =>
+      json(400, { error: "invalid-two-factor-code", message: INVALID_TWO_FACTOR_CODE });
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    await user.click(await within(section).findByRole("button", { name: "Enable" }));
+    expect(await within(section).findByAltText("QR code for your authenticator app")).toBeInTheDocument();
+    expect(within(section).getByTestId("two-factor-secret")).toHaveTextContent(
+      "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    );
+
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(within(section).getByText("Authentication code is required")).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/enable")).toHaveLength(0);
+    await user.type(within(section).getByLabelText("Authentication code"), "111111");
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(await within(section).findByText(INVALID_TWO_FACTOR_CODE)).toBeInTheDocument();
+
+    answers["/v1/users/two-factor/enable"] = () => json(200, { recoveryCodes });
+    answers["/v1/users/two-factor/status"] = () =>
+      json(200, { enabled: true, recoveryCodesLeft: RECOVERY_CODE_COUNT });
+    await user.clear(within(section).getByLabelText("Authentication code"));
+    await user.type(within(section).getByLabelText("Authentication code"), "222222");
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByText(TWO_FACTOR_ENABLED)).toBeInTheDocument();
+    const shown = within(section).getByTestId("recovery-codes");
+    for (const code of recoveryCodes) expect(within(shown).getByText(code)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/enable")).toEqual([{ code: "111111" }, { code: "222222" }]);
+
+    await user.click(within(section).getByRole("button", { name: "I have saved my codes" }));
+    expect(within(section).queryByTestId("recovery-codes")).not.toBeInTheDocument();
+    expect(await within(section).findByText("Two-factor authentication is on.")).toBeInTheDocument();
+    expect(
+      within(section).getByText(`${RECOVERY_CODE_COUNT} of ${RECOVERY_CODE_COUNT} recovery codes left.`),
+    ).toBeInTheDocument();
+  });
+
+  it("disables with a code and says so", async () => {
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: true, recoveryCodesLeft: 7 });
+    answers["/v1/users/two-factor/disable"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    expect(await within(section).findByText("7 of 10 recovery codes left.")).toBeInTheDocument();
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: false, recoveryCodesLeft: 0 });
+    await user.type(within(section).getByLabelText("Authentication code"), "abcde-fghij");
+    await user.click(within(section).getByRole("button", { name: "Disable" }));
+    expect(await screen.findByText(TWO_FACTOR_DISABLED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "abcde-fghij" }]);
+    expect(await within(section).findByRole("button", { name: "Enable" })).toBeInTheDocument();
+  });
+});
+
+describe("profile settings: Signed-in devices", () => {
+  it("lists each session with browser, OS and IP, and signs out another device after asking", async () => {
+    answers["/v1/users/sessions/revoke"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Signed-in devices" });
+    const rows = await within(section).findAllByTestId("device-row");
+    expect(rows).toHaveLength(2);
+    const [here, phone] = rows as [HTMLElement, HTMLElement];
+    expect(here).toHaveTextContent("Chrome 126.0 on Linux");
+    expect(here).toHaveTextContent("This device");
+    expect(here).toHaveTextContent("203.0.113.7");
+    expect(within(here).queryByRole("button", { name: "Sign out" })).not.toBeInTheDocument();
+    expect(phone).toHaveTextContent("Safari 17.5 on iOS 17.5");
+
+    await user.click(within(phone).getByRole("button", { name: "Sign out" }));
+    await user.click(await screen.findByRole("button", { name: "Yes" }));
+    expect(await screen.findByText(SESSION_SIGNED_OUT)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/sessions/revoke")).toEqual([{ sessionId: "s-phone" }]);
+    expect(within(section).getAllByTestId("device-row")).toHaveLength(1);
   });
 });

@@ -15,8 +15,10 @@ import {
   PASSWORD_CHANGED,
   PROFILE_UPDATED,
   REQUIRED_FIELDS_MISSING,
+  SIGNED_IN_DEVICES_SECTION_TITLE,
+  TWO_FACTOR_SECTION_TITLE,
 } from "@prism/contract";
-import { IconLock, IconLogout, IconUser } from "@tabler/icons-react";
+import { IconDevices, IconLock, IconLogout, IconShieldLock, IconUser } from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -28,6 +30,8 @@ import { useUserInfo } from "../../../lib/session";
 import { useChangePassword } from "../api/change-password";
 import { useLogoutAllSessions } from "../api/logout-all-sessions";
 import { useUpdateProfile } from "../api/update-profile";
+import { SignedInDevices } from "./signed-in-devices";
+import { TwoFactorSection } from "./two-factor-section";
 
 function Section({
   title,
@@ -213,11 +217,17 @@ function LogoutAllSessions() {
   );
 }
 
-/** Profile settings (spec 001 §2): names, password, and ending every session. */
+/**
+ * Profile settings (spec 001 §2): names, password, and ending every session; between them the account
+ * security of issue 19 (two-factor authentication, signed-in devices).
+ */
 export function ProfilePage() {
   return (
     <>
-      <PageHeader title="Profile Settings" description="Your name, password and sessions." />
+      <PageHeader
+        title="Profile Settings"
+        description="Your name, password, sign-in security and sessions."
+      />
       <Stack gap="lg" maw={1080}>
         <Section
           title="Your Profile"
@@ -232,6 +242,20 @@ export function ProfilePage() {
           icon={<IconLock size={18} aria-hidden />}
         >
           <ChangePasswordForm />
+        </Section>
+        <Section
+          title={TWO_FACTOR_SECTION_TITLE}
+          description="A code from an authenticator app on your phone, asked for at each sign-in after your password."
+          icon={<IconShieldLock size={18} aria-hidden />}
+        >
+          <TwoFactorSection />
+        </Section>
+        <Section
+          title={SIGNED_IN_DEVICES_SECTION_TITLE}
+          description="Where your account is signed in now. Sign out a device you do not recognise or no longer use."
+          icon={<IconDevices size={18} aria-hidden />}
+        >
+          <SignedInDevices />
         </Section>
         <Section
           title="Logout from All Sessions"
