@@ -18,7 +18,8 @@ export function describeUserAgent(userAgent: string | null): { browser: string |
   const parsed = Bowser.parse(userAgent);
   return {
     browser: describe(parsed.browser.name, parsed.browser.version),
-    os: describe(parsed.os.name, parsed.os.version),
+    // Windows reports its kernel ("NT 10.0"); its marketing name ("10") is what people know.
+    os: describe(parsed.os.name, parsed.os.name === "Windows" ? parsed.os.versionName : parsed.os.version),
   };
 }
 
