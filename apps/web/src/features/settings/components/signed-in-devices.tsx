@@ -70,6 +70,7 @@ export function SignedInDevices() {
     {
       key: "ip",
       header: "IP Address",
+      width: 150,
       cell: (device) => (
         <Text size="sm" ff="monospace">
           {device.ipAddress ?? "—"}
