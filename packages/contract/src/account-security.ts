@@ -52,6 +52,8 @@ export const PASSKEY_REMOVED = "Passkey removed!";
 export const PASSKEY_NOT_RECOGNISED = "This passkey is not recognised. Please try another way to sign in.";
 export const PASSKEY_CEREMONY_FAILED = "The passkey could not be verified. Please try again.";
 export const PASSKEY_NAME_REQUIRED = "Please enter a name";
+export const PASSKEY_NOT_FOUND = "This passkey no longer exists.";
+export const SIGN_IN_WITH_PASSKEY = "Sign in with a passkey";
 
 /** The dialogs of the Profile page's security sections, in the console's usual wording. */
 export const ACCOUNT_SECURITY_ERROR_DIALOGS = {

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   "email-credentials-not-found": 400,
   "invitation-invalid": 400,
   "invalid-two-factor-code": 400,
+  "passkey-verification-failed": 400,
   // 401: not signed in, or bad credentials.
   unauthenticated: 401,
   "invalid-credentials": 401,
@@ -24,6 +25,8 @@ export const ERROR_STATUS = {
   "two-factor-required": 401,
   /** No second step is open in this browser (never started, expired or already completed). */
   "two-factor-sign-in-expired": 401,
+  /** A passkey whose signature checks out but that no account holds (removed since). */
+  "passkey-not-recognised": 401,
   // 402: the organization cannot pay for the call.
   "insufficient-balance": 402,
   "payment-method-required": 402,

@@ -1,5 +1,7 @@
 import {
   INVALID_TWO_FACTOR_CODE,
+  PASSKEY_CEREMONY_FAILED,
+  PASSKEY_NOT_RECOGNISED,
   TWO_FACTOR_ALREADY_ENABLED,
   TWO_FACTOR_NOT_ENABLED,
   TWO_FACTOR_REQUIRED,
@@ -460,6 +462,8 @@ export const ERROR_MESSAGES = {
   "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
   "two-factor-already-enabled": TWO_FACTOR_ALREADY_ENABLED,
   "two-factor-not-enabled": TWO_FACTOR_NOT_ENABLED,
+  "passkey-verification-failed": PASSKEY_CEREMONY_FAILED,
+  "passkey-not-recognised": PASSKEY_NOT_RECOGNISED,
 } as const satisfies Record<ErrorCode, string>;
 
 export function errorMessageOf(code: ErrorCode): string {

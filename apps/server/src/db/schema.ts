@@ -558,3 +558,46 @@ export const pendingSignIns = pgTable(
   },
   (table) => [uniqueIndex("pending_sign_ins_token_hash_unique").on(table.tokenHash)],
 );
+
+/**
+ * A passkey (WebAuthn credential) of a user: a discoverable credential whose private key never leaves
+ * the authenticator; we keep its id, public key (COSE, base64url) and signature counter.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** base64url, as the browser reports it. */
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: jsonb("transports").$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("passkeys_credential_id_unique").on(table.credentialId),
+    index("passkeys_user_id_idx").on(table.userId),
+  ],
+);
+
+/**
+ * A WebAuthn ceremony's challenge: issued with the options, spent (deleted) by the one response that
+ * answers it, so a signed response cannot be replayed. Registration challenges belong to a user.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [uniqueIndex("webauthn_challenges_challenge_unique").on(table.challenge)],
+);

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { INVALID_TWO_FACTOR_CODE, TWO_FACTOR_CODE_REQUIRED } from "../account-security";
+import {
+  INVALID_TWO_FACTOR_CODE,
+  PASSKEY_NAME_MAX_LENGTH,
+  PASSKEY_NAME_REQUIRED,
+  TWO_FACTOR_CODE_REQUIRED,
+} from "../account-security";
 import { defineCall } from "../define-call";
 import { userInfoSchema } from "../entities";
 import { emptyResponse, idSchema, isoDateTimeSchema } from "../fields";
@@ -131,3 +136,91 @@ export const sessionCalls = {
 
 export type ListSessionsResponse = z.infer<typeof listSessionsResponse>;
 export type TwoFactorStartResponse = z.infer<typeof twoFactorStartResponse>;
+
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: isoDateTimeSchema,
+  lastUsedAt: isoDateTimeSchema.nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+/**
+ * WebAuthn's JSON options and responses (PublicKeyCredential*JSON) pass through as objects: the browser
+ * library builds and reads them, and the server library checks every field of a response.
+ */
+const webauthnJsonSchema = z.record(z.string(), z.unknown());
+
+export const listPasskeysRequest = z.object({});
+export const listPasskeysResponse = z.object({ passkeys: z.array(passkeySchema) });
+export const listPasskeysCall = defineCall({
+  path: "/v1/users/passkeys/list",
+  auth: "session",
+  request: listPasskeysRequest,
+  response: listPasskeysResponse,
+  timeoutMs: SHORT_CALL_TIMEOUT_MS,
+});
+
+export const passkeyRegistrationOptionsRequest = z.object({});
+export const passkeyRegistrationOptionsResponse = z.object({ options: webauthnJsonSchema });
+export const passkeyRegistrationOptionsCall = defineCall({
+  path: "/v1/users/passkeys/registration-options",
+  auth: "session",
+  request: passkeyRegistrationOptionsRequest,
+  response: passkeyRegistrationOptionsResponse,
+});
+
+export const registerPasskeyRequest = z.object({
+  name: z.string().trim().min(1, PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX_LENGTH),
+  response: webauthnJsonSchema,
+});
+export const registerPasskeyResponse = z.object({ passkey: passkeySchema });
+export const registerPasskeyCall = defineCall({
+  path: "/v1/users/passkeys/register",
+  auth: "session",
+  request: registerPasskeyRequest,
+  response: registerPasskeyResponse,
+});
+
+export const removePasskeyRequest = z.object({ passkeyId: idSchema });
+export const removePasskeyResponse = emptyResponse;
+export const removePasskeyCall = defineCall({
+  path: "/v1/users/passkeys/remove",
+  auth: "session",
+  request: removePasskeyRequest,
+  response: removePasskeyResponse,
+});
+
+/** Options for signing in with a discoverable passkey: no user is named, the passkey says whose it is. */
+export const passkeyAuthenticationOptionsRequest = z.object({});
+export const passkeyAuthenticationOptionsResponse = z.object({ options: webauthnJsonSchema });
+export const passkeyAuthenticationOptionsCall = defineCall({
+  path: "/v1/users/passkeys/authentication-options",
+  auth: "public",
+  request: passkeyAuthenticationOptionsRequest,
+  response: passkeyAuthenticationOptionsResponse,
+});
+
+/** A passkey counts as both factors: its sign-in creates the session at once. */
+export const passkeySignInRequest = z.object({
+  response: webauthnJsonSchema,
+  rememberMe: z.boolean().optional().default(false),
+});
+export const passkeySignInResponse = userInfoSchema;
+export const passkeySignInCall = defineCall({
+  path: "/v1/users/passkeys/sign-in",
+  auth: "public",
+  request: passkeySignInRequest,
+  response: passkeySignInResponse,
+});
+
+export const passkeyCalls = {
+  list: listPasskeysCall,
+  registrationOptions: passkeyRegistrationOptionsCall,
+  register: registerPasskeyCall,
+  remove: removePasskeyCall,
+  authenticationOptions: passkeyAuthenticationOptionsCall,
+  signIn: passkeySignInCall,
+} as const;
+
+export type ListPasskeysResponse = z.infer<typeof listPasskeysResponse>;

@@ -1,5 +1,5 @@
 import type { CallDefinition } from "../define-call";
-import { sessionCalls, twoFactorCalls } from "./account-security";
+import { passkeyCalls, sessionCalls, twoFactorCalls } from "./account-security";
 import { apiKeyCalls } from "./api-keys";
 import { invoiceCalls } from "./invoices";
 import { memberCalls } from "./members";
@@ -38,6 +38,7 @@ export const calls = {
   statistics: statisticsCalls,
   twoFactor: twoFactorCalls,
   sessions: sessionCalls,
+  passkeys: passkeyCalls,
 } as const;
 
 export type CallArea = keyof typeof calls;

@@ -11,6 +11,7 @@ import {
   oauthAccounts,
   organizationMembers,
   organizations,
+  passkeys,
   projects,
   sessions,
   users,
@@ -27,6 +28,7 @@ const SNAPSHOT_TABLES = [
   apiKeys,
   verificationCodes,
   oauthAccounts,
+  passkeys,
 ];
 
 async function snapshot(testApp: TestApp): Promise<string> {
@@ -56,6 +58,7 @@ const ID_FIELDS = [
   "userIdToRemove",
   "newOwnerUserId",
   "sessionId",
+  "passkeyId",
 ];
 
 describe("authorization", () => {
@@ -76,6 +79,7 @@ describe("authorization", () => {
     strangerProjectId: string;
     invoiceNumber: string;
     ownerSessionId: string;
+    ownerPasskeyId: string;
   };
 
   beforeAll(async () => {
@@ -146,6 +150,17 @@ describe("authorization", () => {
       .where(eq(sessions.userId, world.owner.userInfo.id))
       .limit(1);
     world.ownerSessionId = ownerSession?.id ?? "";
+    // Registering needs an authenticator (the e2e journey has one); the row is all this suite needs.
+    const [ownerPasskey] = await testApp.database.db
+      .insert(passkeys)
+      .values({
+        userId: world.owner.userInfo.id,
+        name: "A's key",
+        credentialId: "owner-credential",
+        publicKey: "AA",
+      })
+      .returning({ id: passkeys.id });
+    world.ownerPasskeyId = ownerPasskey?.id ?? "";
   });
 
   afterAll(async () => {
@@ -296,6 +311,9 @@ describe("authorization", () => {
     // Another user's session is not yours to end (the snapshot lists the sessions for this).
     "/v1/users/sessions/revoke": [
       { payload: () => ({ sessionId: world.ownerSessionId }), memberRefused: true },
+    ],
+    "/v1/users/passkeys/remove": [
+      { payload: () => ({ passkeyId: world.ownerPasskeyId }), memberRefused: true },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },

@@ -3,8 +3,19 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
+import { consumeRateLimit } from "../rate-limit/rate-limit.service";
 import { getUserInfo } from "../users/users.service";
+import { AUTH_RATE_LIMITS } from "./auth.routes";
 import { listDevices, revokeDevice } from "./devices.service";
+import {
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+  listPasskeys,
+  relyingPartyOf,
+  removePasskey,
+  startPasskeyRegistration,
+  startPasskeySignIn,
+} from "./passkeys.service";
 import { clearPendingSignInCookie, completePendingSignIn, findPendingSignIn } from "./pending-sign-in";
 import { clearSessionCookie, createSession, setSessionCookie } from "./session.service";
 import {
@@ -15,7 +26,10 @@ import {
   startTwoFactorEnrolment,
 } from "./two-factor.service";
 
-/** Two-factor sign-in and the signed-in devices (issue 19); the first factors live in auth.routes.ts. */
+/**
+ * Two-factor sign-in, passkeys and the signed-in devices (issue 19); the password and Google/GitHub
+ * sign-ins live in auth.routes.ts.
+ */
 export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
   const secureCookies = deps.config.isProduction;
@@ -48,6 +62,45 @@ export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDep
     });
     setSessionCookie(reply, session, secureCookies);
     return getUserInfo(db, pending.userId);
+  });
+
+  const relyingParty = relyingPartyOf(deps.config);
+
+  registerCall(app, deps, calls.passkeys.list, async ({ user }) => ({
+    passkeys: await listPasskeys(db, user.userId),
+  }));
+
+  registerCall(app, deps, calls.passkeys.registrationOptions, async ({ user }) => ({
+    options: { ...(await startPasskeyRegistration(db, relyingParty, user)) },
+  }));
+
+  registerCall(app, deps, calls.passkeys.register, async ({ user, body }) => ({
+    passkey: await finishPasskeyRegistration(db, relyingParty, user.userId, body),
+  }));
+
+  registerCall(app, deps, calls.passkeys.remove, async ({ user, body }) => {
+    await removePasskey(db, user.userId, body.passkeyId);
+    return {};
+  });
+
+  registerCall(app, deps, calls.passkeys.authenticationOptions, async ({ request }) => {
+    await consumeRateLimit(db, AUTH_RATE_LIMITS.login[0], request.ip);
+    return { options: { ...(await startPasskeySignIn(db, relyingParty)) } };
+  });
+
+  // A passkey is both factors at once (something held, unlocked by something known or biometric): it
+  // creates the session without the two-factor step.
+  registerCall(app, deps, calls.passkeys.signIn, async ({ body, request, reply }) => {
+    await consumeRateLimit(db, AUTH_RATE_LIMITS.login[0], request.ip);
+    const userId = await finishPasskeySignIn(db, relyingParty, body.response);
+    const session = await createSession(db, {
+      userId,
+      rememberMe: body.rememberMe,
+      ipAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(db, userId);
   });
 
   registerCall(app, deps, calls.sessions.list, async ({ user }) => ({
