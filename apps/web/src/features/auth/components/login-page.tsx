@@ -1,16 +1,19 @@
 import { Alert, Button, Stack } from "@mantine/core";
-import { invitedToJoinText, type UserInfo } from "@prism/contract";
-import { IconBrandGithub, IconUsersPlus } from "@tabler/icons-react";
+import { invitedToJoinText, SIGN_IN_WITH_PASSKEY, type UserInfo } from "@prism/contract";
+import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
+import { IconBrandGithub, IconFingerprint, IconUsersPlus } from "@tabler/icons-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { api, isApiError } from "../../../lib/api-client";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import { usePublicConfig } from "../../../lib/env";
+import { isPasskeyPromptClosed } from "../../../lib/passkeys";
 import { isSignInAgain, postLoginPath } from "../../../lib/post-login";
 import { useSession } from "../../../lib/session";
 import { useInvitationPreview } from "../api/check-invitation";
 import { type AuthAction, authErrorMessage } from "../lib/auth-errors";
 import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
+import { signInWithPasskey } from "../lib/passkey-sign-in";
 import { loadRecaptcha } from "../lib/recaptcha";
 import { AuthLayout } from "./auth-layout";
 import { ChangePasswordForm } from "./change-password-form";
@@ -277,11 +280,36 @@ export function LoginPage() {
     });
   }, [perform, signedIn, askedForSecondFactor]);
 
+  const passkeySignIn = () =>
+    perform("passkey", async () => {
+      try {
+        signedIn(await signInWithPasskey(rememberMe));
+      } catch (failure) {
+        // Closing the browser's passkey prompt is the user's choice: nothing to report.
+        if (isPasskeyPromptClosed(failure)) return;
+        throw failure;
+      }
+    });
+
   const busy = pending !== null;
+  const [passkeysSupported] = useState(() => browserSupportsWebAuthn());
+  const hasProviders = Boolean(config?.googleClientId || config?.github);
   const providers =
-    config?.googleClientId || config?.github ? (
+    passkeysSupported || hasProviders ? (
       <Stack gap="sm">
-        {config.googleClientId ? (
+        {passkeysSupported ? (
+          <Button
+            fullWidth
+            variant="default"
+            leftSection={<IconFingerprint size={16} aria-hidden />}
+            loading={pending === "passkey"}
+            disabled={busy && pending !== "passkey"}
+            onClick={() => void passkeySignIn()}
+          >
+            {SIGN_IN_WITH_PASSKEY}
+          </Button>
+        ) : null}
+        {config?.googleClientId ? (
           <GoogleSignInButton
             clientId={config.googleClientId}
             loading={pending === "google"}
@@ -290,7 +318,7 @@ export function LoginPage() {
             onUnavailable={() => setError(authErrorMessage("google", null))}
           />
         ) : null}
-        {config.github ? (
+        {config?.github ? (
           <Button
             fullWidth
             variant="default"

@@ -6,6 +6,8 @@ import {
   INVALID_TWO_FACTOR_CODE,
   INVALID_VERIFICATION_CODE,
   LOGIN_USER_NOT_FOUND,
+  PASSKEY_CEREMONY_FAILED,
+  PASSKEY_NOT_RECOGNISED,
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
   SIGNUP_ERROR,
@@ -26,7 +28,8 @@ export type AuthAction =
   | "resetPassword"
   | "google"
   | "github"
-  | "twoFactor";
+  | "twoFactor"
+  | "passkey";
 
 const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   login: { "invalid-credentials": INVALID_PASSWORD, "user-not-found": LOGIN_USER_NOT_FOUND },
@@ -48,6 +51,10 @@ const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
     "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
     "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
   },
+  passkey: {
+    "passkey-not-recognised": PASSKEY_NOT_RECOGNISED,
+    "passkey-verification-failed": PASSKEY_CEREMONY_FAILED,
+  },
 };
 
 /** Spec 000 §8: a third-party sign-in that fails for any other reason reads as a sign-up error. */
@@ -60,6 +67,7 @@ const FALLBACK: Record<AuthAction, string> = {
   google: SIGNUP_ERROR,
   github: SIGNUP_ERROR,
   twoFactor: GENERIC_ERROR,
+  passkey: PASSKEY_CEREMONY_FAILED,
 };
 
 /**

@@ -12,13 +12,21 @@ import {
 import {
   ERROR_DIALOGS,
   LOGOUT_ALL_SESSIONS_CONFIRM,
+  PASSKEYS_SECTION_TITLE,
   PASSWORD_CHANGED,
   PROFILE_UPDATED,
   REQUIRED_FIELDS_MISSING,
   SIGNED_IN_DEVICES_SECTION_TITLE,
   TWO_FACTOR_SECTION_TITLE,
 } from "@prism/contract";
-import { IconDevices, IconLock, IconLogout, IconShieldLock, IconUser } from "@tabler/icons-react";
+import {
+  IconDevices,
+  IconFingerprint,
+  IconLock,
+  IconLogout,
+  IconShieldLock,
+  IconUser,
+} from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -30,6 +38,7 @@ import { useUserInfo } from "../../../lib/session";
 import { useChangePassword } from "../api/change-password";
 import { useLogoutAllSessions } from "../api/logout-all-sessions";
 import { useUpdateProfile } from "../api/update-profile";
+import { PasskeysSection } from "./passkeys-section";
 import { SignedInDevices } from "./signed-in-devices";
 import { TwoFactorSection } from "./two-factor-section";
 
@@ -219,7 +228,7 @@ function LogoutAllSessions() {
 
 /**
  * Profile settings (spec 001 §2): names, password, and ending every session; between them the account
- * security of issue 19 (two-factor authentication, signed-in devices).
+ * security of issue 19 (two-factor authentication, passkeys, signed-in devices).
  */
 export function ProfilePage() {
   return (
@@ -249,6 +258,13 @@ export function ProfilePage() {
           icon={<IconShieldLock size={18} aria-hidden />}
         >
           <TwoFactorSection />
+        </Section>
+        <Section
+          title={PASSKEYS_SECTION_TITLE}
+          description="Sign in with your fingerprint, face or device PIN instead of a password and code."
+          icon={<IconFingerprint size={18} aria-hidden />}
+        >
+          <PasskeysSection />
         </Section>
         <Section
           title={SIGNED_IN_DEVICES_SECTION_TITLE}
