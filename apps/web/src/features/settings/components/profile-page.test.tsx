@@ -1,10 +1,13 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
+import { Notifications, notifications } from "@mantine/notifications";
 import {
+  ACCOUNT_SECURITY_ERROR_DIALOGS,
   ERROR_DIALOGS,
   INVALID_TWO_FACTOR_CODE,
   LOGOUT_ALL_SESSIONS_CONFIRM,
+  PASSKEY_ADDED,
+  PASSKEY_REMOVED,
   PASSWORD_CHANGED,
   PASSWORD_REQUIRED,
   PASSWORD_STRONG,
@@ -21,6 +24,10 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+const startRegistration = vi.hoisted(() => vi.fn());
+vi.mock("@simplewebauthn/browser", () => ({ startRegistration }));
+
 import { RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider, useSession } from "../../../lib/session";
 import { ProfilePage } from "./profile-page";
@@ -110,7 +117,9 @@ beforeEach(() => {
     "/v1/users/logout": () => json(401, { error: "unauthenticated", message: "x" }),
     "/v1/users/two-factor/status": () => json(200, { enabled: false, recoveryCodesLeft: 0 }),
     "/v1/users/sessions/list": () => json(200, { sessions: devices }),
+    "/v1/users/passkeys/list": () => json(200, { passkeys: [] }),
   };
+  startRegistration.mockReset();
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
     const answer = answers[String(input)];
@@ -121,6 +130,8 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // The toasts live in a module-wide store that shows 5 at a time: each test starts with none.
+  notifications.clean();
 });
 
 describe("profile settings: Your Profile", () => {
@@ -298,5 +309,62 @@ describe("profile settings: Signed-in devices", () => {
     expect(await screen.findByText(SESSION_SIGNED_OUT)).toBeInTheDocument();
     expect(bodiesTo("/v1/users/sessions/revoke")).toEqual([{ sessionId: "s-phone" }]);
     expect(within(section).getAllByTestId("device-row")).toHaveLength(1);
+  });
+});
+
+describe("profile settings: Passkeys", () => {
+  const laptop = {
+    id: "p1",
+    name: "Work laptop",
+    createdAt: "2026-01-02T09:00:00.000Z",
+    lastUsedAt: null,
+  };
+
+  it("adds a named passkey through the browser's ceremony and lists it", async () => {
+    const options = { challenge: "c1", rp: { id: "localhost", name: "Prism" } };
+    const attestation = { id: "cred", rawId: "cred", type: "public-key", response: {} };
+    answers["/v1/users/passkeys/registration-options"] = () => json(200, { options });
+    answers["/v1/users/passkeys/register"] = () => json(200, { passkey: laptop });
+    startRegistration.mockResolvedValue(attestation);
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    expect(await within(section).findByText("No passkeys yet.")).toBeInTheDocument();
+
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    expect(within(section).getByText("Please enter a name")).toBeInTheDocument();
+    expect(startRegistration).not.toHaveBeenCalled();
+
+    await user.type(within(section).getByLabelText("Passkey name"), " Work laptop ");
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    expect(await screen.findByText(PASSKEY_ADDED)).toBeInTheDocument();
+    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: options });
+    expect(bodiesTo("/v1/users/passkeys/register")).toEqual([{ name: "Work laptop", response: attestation }]);
+    const row = within(section).getByTestId("passkey-row");
+    expect(row).toHaveTextContent("Work laptop");
+    expect(row).toHaveTextContent("Never");
+  });
+
+  it("says nothing when the user closes the browser's prompt", async () => {
+    answers["/v1/users/passkeys/registration-options"] = () => json(200, { options: { challenge: "c" } });
+    startRegistration.mockRejectedValue(Object.assign(new Error("closed"), { name: "NotAllowedError" }));
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    await user.type(within(section).getByLabelText("Passkey name"), "Phone");
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    await vi.waitFor(() => expect(startRegistration).toHaveBeenCalled());
+    expect(bodiesTo("/v1/users/passkeys/register")).toHaveLength(0);
+    expect(screen.queryByText(ACCOUNT_SECURITY_ERROR_DIALOGS.addPasskey.title)).not.toBeInTheDocument();
+  });
+
+  it("removes a passkey after asking", async () => {
+    answers["/v1/users/passkeys/list"] = () => json(200, { passkeys: [laptop] });
+    answers["/v1/users/passkeys/remove"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    await user.click(await within(section).findByRole("button", { name: "Remove Work laptop" }));
+    await user.click(await screen.findByRole("button", { name: "Yes, proceed" }));
+    expect(await screen.findByText(PASSKEY_REMOVED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/passkeys/remove")).toEqual([{ passkeyId: "p1" }]);
+    expect(await within(section).findByText("No passkeys yet.")).toBeInTheDocument();
   });
 });
