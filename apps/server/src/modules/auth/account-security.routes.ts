@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
-import { consumeRateLimit } from "../rate-limit/rate-limit.service";
+import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
 import { getUserInfo } from "../users/users.service";
 import { AUTH_RATE_LIMITS } from "./auth.routes";
 import { listDevices, revokeDevice } from "./devices.service";
@@ -30,6 +30,13 @@ import {
  * Two-factor sign-in, passkeys and the signed-in devices (issue 19); the password and Google/GitHub
  * sign-ins live in auth.routes.ts.
  */
+/** Passkey sign-in challenges one address may ask for: a few per sign-in page view, bounded. */
+const PASSKEY_OPTIONS_RATE_LIMIT: RateLimitRule = {
+  name: "passkey-options:ip",
+  limit: 120,
+  windowMs: 10 * 60_000,
+};
+
 export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
   const secureCookies = deps.config.isProduction;
@@ -84,7 +91,13 @@ export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDep
   });
 
   registerCall(app, deps, calls.passkeys.authenticationOptions, async ({ request }) => {
-    await consumeRateLimit(db, AUTH_RATE_LIMITS.login[0], request.ip);
+    // Asked for on every view of the sign-in form (the autofill's passkeys), so not counted as a sign-in.
+    const rule = PASSKEY_OPTIONS_RATE_LIMIT;
+    await consumeRateLimit(
+      db,
+      { ...rule, limit: rule.limit * deps.config.limits.authLimitsPerIpScale },
+      request.ip,
+    );
     return { options: { ...(await startPasskeySignIn(db, relyingParty)) } };
   });
 

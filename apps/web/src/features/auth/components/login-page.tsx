@@ -1,6 +1,6 @@
 import { Alert, Button, Stack } from "@mantine/core";
 import { invitedToJoinText, SIGN_IN_WITH_PASSKEY, type UserInfo } from "@prism/contract";
-import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill } from "@simplewebauthn/browser";
 import { IconBrandGithub, IconFingerprint, IconUsersPlus } from "@tabler/icons-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -13,7 +13,7 @@ import { useSession } from "../../../lib/session";
 import { useInvitationPreview } from "../api/check-invitation";
 import { type AuthAction, authErrorMessage } from "../lib/auth-errors";
 import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
-import { signInWithPasskey } from "../lib/passkey-sign-in";
+import { cancelPasskeyAutofill, signInWithPasskey } from "../lib/passkey-sign-in";
 import { loadRecaptcha } from "../lib/recaptcha";
 import { AuthLayout } from "./auth-layout";
 import { ChangePasswordForm } from "./change-password-form";
@@ -291,8 +291,35 @@ export function LoginPage() {
       }
     });
 
-  const busy = pending !== null;
   const [passkeysSupported] = useState(() => browserSupportsWebAuthn());
+
+  // Conditional UI: while the sign-in form shows, the browser may offer passkeys in the Email field's
+  // autofill; choosing one signs in like the button does. Only where the browser supports it.
+  const signedInRef = useRef(signedIn);
+  signedInRef.current = signedIn;
+  const rememberMeRef = useRef(rememberMe);
+  rememberMeRef.current = rememberMe;
+  useEffect(() => {
+    if (mode !== "sign-in" || !passkeysSupported) return;
+    let active = true;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || !active) return;
+      try {
+        const userInfo = await signInWithPasskey(rememberMeRef.current, { autofill: true });
+        if (active) signedInRef.current(userInfo);
+      } catch (failure) {
+        // Cancelled by the button's own ceremony or by leaving the form: nothing to say.
+        if (!active || isPasskeyPromptClosed(failure)) return;
+        setError(authErrorMessage("passkey", failure));
+      }
+    })();
+    return () => {
+      active = false;
+      cancelPasskeyAutofill();
+    };
+  }, [mode, passkeysSupported]);
+
+  const busy = pending !== null;
   const hasProviders = Boolean(config?.googleClientId || config?.github);
   const providers =
     passkeysSupported || hasProviders ? (
