@@ -64,15 +64,36 @@ describe("passkeys", () => {
     await section.scrollIntoViewIfNeeded();
     await session.screenshot("passkeys-01-profile");
 
-    // Signed out, the passkey alone signs in: no password, no code.
-    await page.getByRole("button", { name: `Account menu for ${fullName}` }).click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
-    await page.getByRole("button", { name: "Yes" }).click();
+    // Signed out, the passkey alone signs in: no password, no code. The button first: the authenticator
+    // holds back (no user presence) while the form's autofill request starts and waits; then the user
+    // is present again and the button's request (which replaces the waiting one) completes.
+    const presence = (enabled: boolean) =>
+      cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled });
+    const logOut = async () => {
+      await page.getByRole("button", { name: `Account menu for ${fullName}` }).click();
+      await page.getByRole("menuitem", { name: "Logout" }).click();
+      await page.getByRole("button", { name: "Yes" }).click();
+    };
+    await presence(false);
+    const autofillOptions = page.waitForResponse((response) =>
+      response.url().endsWith("/v1/users/passkeys/authentication-options"),
+    );
+    await logOut();
     await page.getByRole("heading", { name: "Welcome!" }).waitFor();
+    await autofillOptions;
+    // The autofill request is now waiting inside the browser (it reads the options just answered).
+    await page.waitForTimeout(500);
     await session.screenshot("passkeys-02-login");
+    await presence(true);
+    expect(new URL(page.url()).pathname).toBe("/login");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await page.getByRole("button", { name: `Account menu for ${fullName}` }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/home");
+
+    // Conditional UI: on the sign-in form the browser offers the passkey in the Email field's autofill;
+    // the virtual authenticator picks it at once, so signing out lands straight back in.
+    await logOut();
+    await page.getByRole("button", { name: `Account menu for ${fullName}` }).waitFor();
 
     await page.goto("/settings/profile");
     await expect.poll(() => row.textContent()).not.toContain("Never");
@@ -82,13 +103,12 @@ describe("passkeys", () => {
     await section.getByText("No passkeys yet.").waitFor();
 
     // The authenticator still holds the key, but no account does any more.
-    await page.getByRole("button", { name: `Account menu for ${fullName}` }).click();
-    await page.getByRole("menuitem", { name: "Logout" }).click();
-    await page.getByRole("button", { name: "Yes" }).click();
-    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    await logOut();
+    await page.getByRole("heading", { name: "Welcome!" }).waitFor();
     await page
       .getByRole("alert")
       .getByText("This passkey is not recognised. Please try another way to sign in.")
       .waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
   });
 });
