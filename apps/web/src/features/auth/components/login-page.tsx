@@ -308,9 +308,10 @@ export function LoginPage() {
         const userInfo = await signInWithPasskey(rememberMeRef.current, { autofill: true });
         if (active) signedInRef.current(userInfo);
       } catch (failure) {
-        // Cancelled by the button's own ceremony or by leaving the form: nothing to say.
-        if (!active || isPasskeyPromptClosed(failure)) return;
-        setError(authErrorMessage("passkey", failure));
+        // Only a passkey the user picked and the server refused is worth a word. The waiting request
+        // being cancelled (by the button's own request, by leaving the form) or the browser refusing
+        // autofill here (another host name than the passkeys' own) happens in the background.
+        if (active && isApiError(failure)) setError(authErrorMessage("passkey", failure));
       }
     })();
     return () => {
