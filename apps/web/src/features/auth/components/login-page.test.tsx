@@ -11,6 +11,7 @@ import {
   INVALID_VERIFICATION_CODE,
   LAST_NAME_REQUIRED,
   LOGIN_USER_NOT_FOUND,
+  PASSKEY_NOT_RECOGNISED,
   PASSWORD_REQUIRED,
   PASSWORD_STRONG,
   PASSWORD_TOO_SHORT,
@@ -18,6 +19,7 @@ import {
   PASSWORDS_DO_NOT_MATCH,
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
+  SIGN_IN_WITH_PASSKEY,
   TERMS_REQUIRED,
   TWO_FACTOR_CODE_LABEL,
   TWO_FACTOR_CODE_REQUIRED,
@@ -33,6 +35,16 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+// The browser's WebAuthn, as a browser that supports passkeys but not their autofill.
+const startAuthentication = vi.hoisted(() => vi.fn());
+vi.mock("@simplewebauthn/browser", () => ({
+  browserSupportsWebAuthn: () => true,
+  browserSupportsWebAuthnAutofill: async () => false,
+  startAuthentication,
+  WebAuthnAbortService: { cancelCeremony: () => undefined },
+}));
+
 import { RedirectIfSignedIn, RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider } from "../../../lib/session";
 import { LoginPage } from "./login-page";
@@ -610,5 +622,41 @@ describe("login screen: two-factor sign-in", () => {
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByRole("heading", { name: "Welcome!" })).toBeInTheDocument();
     expect(screen.getByRole("alert")).toHaveTextContent(TWO_FACTOR_SIGN_IN_EXPIRED);
+  });
+});
+
+describe("login screen: passkeys", () => {
+  beforeEach(() => {
+    startAuthentication.mockReset();
+    handlers["/v1/users/passkeys/authentication-options"] = () => json(200, { options: { challenge: "c1" } });
+  });
+
+  it("signs in with a passkey, without password or code", async () => {
+    const assertion = { id: "cred", rawId: "cred", type: "public-key", response: {} };
+    startAuthentication.mockResolvedValue(assertion);
+    handlers["/v1/users/passkeys/sign-in"] = () => json(200, userInfo);
+    const user = await openSignIn();
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    expect(await screen.findByText("Home page")).toBeInTheDocument();
+    expect(startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: { challenge: "c1" },
+      useBrowserAutofill: false,
+    });
+    expect(requestsTo("/v1/users/passkeys/sign-in")).toEqual([{ response: assertion, rememberMe: false }]);
+  });
+
+  it("says so when the server does not know the passkey, and nothing when the prompt is closed", async () => {
+    startAuthentication.mockResolvedValue({ id: "gone", rawId: "gone", type: "public-key", response: {} });
+    handlers["/v1/users/passkeys/sign-in"] = () =>
+      failure(401, "passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
+    const user = await openSignIn();
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(PASSKEY_NOT_RECOGNISED);
+
+    startAuthentication.mockRejectedValue(Object.assign(new Error("closed"), { name: "NotAllowedError" }));
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    await waitFor(() => expect(startAuthentication).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
+    expect(requestsTo("/v1/users/passkeys/sign-in")).toHaveLength(1);
   });
 });
