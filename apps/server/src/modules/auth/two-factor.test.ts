@@ -182,6 +182,19 @@ describe("two-factor sign-in", () => {
     expect(older.statusCode).toBe(400);
   });
 
+  it("accepts one code once when two browsers race with it", async () => {
+    const user = await enrolledUser();
+    const code = await codeAt(user.secret, 1);
+    const first = await passwordStep(user);
+    const second = await passwordStep(user);
+    const answers = await Promise.all([
+      first.browser.post("/v1/users/two-factor/verify", { code }),
+      second.browser.post("/v1/users/two-factor/verify", { code }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400]);
+    expect([first.browser.session, second.browser.session].filter(Boolean)).toHaveLength(1);
+  });
+
   it("signs in with a recovery code once, in any case and with or without its dash", async () => {
     const user = await enrolledUser();
     const recovery = user.recoveryCodes[3] ?? "";
