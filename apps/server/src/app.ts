@@ -11,6 +11,7 @@ import { registerRevalidation } from "./http/revalidation";
 import { registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
 import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
+import { registerAccountSecurityRoutes } from "./modules/auth/account-security.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
 import { registerAbsoluteFileUrls } from "./modules/features/absolute-file-urls";
@@ -91,6 +92,7 @@ export async function buildApp(
   registerHealthRoutes(app, deps, { isDraining: () => draining });
   registerPublicConfigRoutes(app, deps);
   registerAuthRoutes(app, deps);
+  registerAccountSecurityRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerProjectRoutes(app, deps);

@@ -15,12 +15,20 @@ export const ERROR_STATUS = {
   "invalid-reset-code": 400,
   "email-credentials-not-found": 400,
   "invitation-invalid": 400,
+  "invalid-two-factor-code": 400,
+  "passkey-verification-failed": 400,
   // 401: not signed in, or bad credentials.
   unauthenticated: 401,
   "invalid-credentials": 401,
   "invalid-api-key": 401,
   /** The API key's expiry date has passed. */
   "api-key-expired": 401,
+  /** The password was right; the account's second factor is asked for next (issue 19). */
+  "two-factor-required": 401,
+  /** No second step is open in this browser (never started, expired or already completed). */
+  "two-factor-sign-in-expired": 401,
+  /** A passkey whose signature checks out but that no account holds (removed since). */
+  "passkey-not-recognised": 401,
   // 402: the organization cannot pay for the call.
   "insufficient-balance": 402,
   "payment-method-required": 402,
@@ -50,6 +58,8 @@ export const ERROR_STATUS = {
   "identity-not-ready": 409,
   /** A call with this Idempotency-Key is still running and did not finish while the retry waited. */
   "idempotency-in-progress": 409,
+  "two-factor-already-enabled": 409,
+  "two-factor-not-enabled": 409,
   // 405 / 413 / 415 / 422 / 429.
   "method-not-allowed": 405,
   "payload-too-large": 413,

@@ -1,3 +1,4 @@
+export * from "./account-security";
 export * from "./api-key-limits";
 export * from "./calls";
 export * from "./cards";

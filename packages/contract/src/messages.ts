@@ -1,3 +1,12 @@
+import {
+  INVALID_TWO_FACTOR_CODE,
+  PASSKEY_CEREMONY_FAILED,
+  PASSKEY_NOT_RECOGNISED,
+  TWO_FACTOR_ALREADY_ENABLED,
+  TWO_FACTOR_NOT_ENABLED,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
+} from "./account-security";
 import type { ErrorCode } from "./errors";
 import {
   BALANCE_DECIMALS,
@@ -518,6 +527,13 @@ export const ERROR_MESSAGES = {
   "feature-unavailable": "This feature is not available right now.",
   "feature-timeout": notChargedText("The request took too long and was stopped."),
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
+  "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
+  "two-factor-required": TWO_FACTOR_REQUIRED,
+  "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
+  "two-factor-already-enabled": TWO_FACTOR_ALREADY_ENABLED,
+  "two-factor-not-enabled": TWO_FACTOR_NOT_ENABLED,
+  "passkey-verification-failed": PASSKEY_CEREMONY_FAILED,
+  "passkey-not-recognised": PASSKEY_NOT_RECOGNISED,
 } as const satisfies Record<ErrorCode, string>;
 
 export function errorMessageOf(code: ErrorCode): string {

@@ -55,6 +55,8 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** When the session last made a call, written at most every few minutes (the devices list). */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex("sessions_token_hash_unique").on(table.tokenHash),
@@ -551,4 +553,99 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [table.scope, table.key] }),
     index("idempotency_keys_expires_at_idx").on(table.expiresAt),
   ],
+);
+/**
+ * A user's authenticator-app secret (TOTP, RFC 6238). Present but unconfirmed while enrolling; in force
+ * once a first code confirms it. `lastUsedStep` is the time step of the last accepted code: a code is
+ * accepted only for a later step, with a conditional update, so a code cannot be replayed in its window.
+ */
+export const userTotp = pgTable("user_totp", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /**
+   * Base32. Stored as is: the server must be able to compute codes from it, and there is no server-held
+   * key to wrap it with yet (a database leak exposes it, as it would the sessions' owners anyway).
+   */
+  secret: text("secret").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes of a user with two-factor sign-in: only SHA-256 hashes are kept. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("recovery_codes_user_code_unique").on(table.userId, table.codeHash)],
+);
+
+/**
+ * A sign-in that passed its first factor (password, Google, GitHub) and waits for the second: the
+ * browser holds a random token in a short-lived cookie, the database its SHA-256. Completing it deletes
+ * the row in the statement that claims it, so it creates one session at most.
+ */
+export const pendingSignIns = pgTable(
+  "pending_sign_ins",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenHash: text("token_hash").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rememberMe: boolean("remember_me").notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [uniqueIndex("pending_sign_ins_token_hash_unique").on(table.tokenHash)],
+);
+
+/**
+ * A passkey (WebAuthn credential) of a user: a discoverable credential whose private key never leaves
+ * the authenticator; we keep its id, public key (COSE, base64url) and signature counter.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** base64url, as the browser reports it. */
+    credentialId: text("credential_id").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: jsonb("transports").$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("passkeys_credential_id_unique").on(table.credentialId),
+    index("passkeys_user_id_idx").on(table.userId),
+  ],
+);
+
+/**
+ * A WebAuthn ceremony's challenge: issued with the options, spent (deleted) by the one response that
+ * answers it, so a signed response cannot be replayed. Registration challenges belong to a user.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [uniqueIndex("webauthn_challenges_challenge_unique").on(table.challenge)],
 );

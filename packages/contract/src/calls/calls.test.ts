@@ -17,8 +17,8 @@ describe("call registry", () => {
   it("covers both call tables of the spec", () => {
     // 37 calls of the console; 6 more of the playground (recharge, users/me and logout-all are shared);
     // the sandbox card form; the deployment's public configuration; the playground's feature status; an
-    // API key's details (issue 17).
-    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1);
+    // API key's details (issue 17); account security (issue 19): 5 two-factor, 2 devices, 6 passkey calls.
+    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1 + 5 + 2 + 6);
     const areaCount = Object.values(calls).reduce((sum, area) => sum + Object.keys(area).length, 0);
     expect(areaCount).toBe(allCalls.length);
   });
@@ -37,6 +37,10 @@ describe("call registry", () => {
         "/v1/users/organization-members/check-invitation",
         "/v1/payments/sandbox/confirm-setup",
         "/v1/public-config",
+        // The second step of a sign-in, and signing in with a passkey.
+        "/v1/users/two-factor/verify",
+        "/v1/users/passkeys/authentication-options",
+        "/v1/users/passkeys/sign-in",
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 import type { CallDefinition } from "../define-call";
+import { passkeyCalls, sessionCalls, twoFactorCalls } from "./account-security";
 import { apiKeyCalls } from "./api-keys";
 import { invoiceCalls } from "./invoices";
 import { memberCalls } from "./members";
@@ -10,6 +11,7 @@ import { statisticsCalls } from "./statistics";
 import { systemCalls } from "./system";
 import { userCalls } from "./users";
 
+export * from "./account-security";
 export * from "./api-keys";
 export * from "./features";
 export * from "./invoices";
@@ -35,6 +37,9 @@ export const calls = {
   invoices: invoiceCalls,
   playground: playgroundCalls,
   statistics: statisticsCalls,
+  twoFactor: twoFactorCalls,
+  sessions: sessionCalls,
+  passkeys: passkeyCalls,
 } as const;
 
 export type CallArea = keyof typeof calls;

@@ -8,7 +8,7 @@ import {
   USAGE_PATH,
   USAGE_SUMMARY_EXPORT_PATH,
 } from "@prism/contract";
-import { getTableName, sql } from "drizzle-orm";
+import { eq, getTableName, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
 import { addMember } from "../../../test/members";
@@ -21,7 +21,9 @@ import {
   oauthAccounts,
   organizationMembers,
   organizations,
+  passkeys,
   projects,
+  sessions,
   users,
   verificationCodes,
 } from "../../db/schema";
@@ -36,6 +38,7 @@ const SNAPSHOT_TABLES = [
   apiKeys,
   verificationCodes,
   oauthAccounts,
+  passkeys,
 ];
 
 async function snapshot(testApp: TestApp): Promise<string> {
@@ -45,6 +48,12 @@ async function snapshot(testApp: TestApp): Promise<string> {
     const result = await testApp.database.db.execute(sql.raw(`select * from "${name}" order by 1, 2`));
     parts.push(`${name}:${JSON.stringify((result as unknown as { rows: unknown[] }).rows)}`);
   }
+  // Which sessions exist (not when they were last seen, which any call may move).
+  const liveSessions = await testApp.database.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .orderBy(sessions.id);
+  parts.push(`sessions:${JSON.stringify(liveSessions)}`);
   return parts.join("\n");
 }
 
@@ -58,6 +67,8 @@ const ID_FIELDS = [
   "memberUserId",
   "userIdToRemove",
   "newOwnerUserId",
+  "sessionId",
+  "passkeyId",
 ];
 
 describe("authorization", () => {
@@ -80,6 +91,8 @@ describe("authorization", () => {
     apiKey: string;
     strangerApiKey: string;
     requestId: string;
+    ownerSessionId: string;
+    ownerPasskeyId: string;
   };
 
   beforeAll(async () => {
@@ -168,6 +181,23 @@ describe("authorization", () => {
       units: 1,
       priceMicros: 10_000n,
     });
+    const [ownerSession] = await testApp.database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.userId, world.owner.userInfo.id))
+      .limit(1);
+    world.ownerSessionId = ownerSession?.id ?? "";
+    // Registering needs an authenticator (the e2e journey has one); the row is all this suite needs.
+    const [ownerPasskey] = await testApp.database.db
+      .insert(passkeys)
+      .values({
+        userId: world.owner.userInfo.id,
+        name: "A's key",
+        credentialId: "owner-credential",
+        publicKey: "AA",
+      })
+      .returning({ id: passkeys.id });
+    world.ownerPasskeyId = ownerPasskey?.id ?? "";
   });
 
   afterAll(async () => {
@@ -339,6 +369,13 @@ describe("authorization", () => {
         payload: () => ({ projectId: world.strangerProjectId, apiKeyId: world.apiKeyId }),
         memberRefused: true,
       },
+    ],
+    // Another user's session is not yours to end (the snapshot lists the sessions for this).
+    "/v1/users/sessions/revoke": [
+      { payload: () => ({ sessionId: world.ownerSessionId }), memberRefused: true },
+    ],
+    "/v1/users/passkeys/remove": [
+      { payload: () => ({ passkeyId: world.ownerPasskeyId }), memberRefused: true },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },

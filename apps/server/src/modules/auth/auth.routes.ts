@@ -1,5 +1,5 @@
 import { calls, RECAPTCHA_FAILED } from "@prism/contract";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
@@ -15,6 +15,7 @@ import {
   signInWithOAuth,
   signUp,
 } from "./auth.service";
+import { requireSecondFactor } from "./pending-sign-in";
 import {
   clearSessionCookie,
   createSession,
@@ -90,6 +91,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
     // An unverified account answers 403 with a fresh code, which this browser's attempt cookie (set on
     // that error answer) lets it confirm.
     const userId = await logIn(deps, body, () => startSignUpAttempt(request, reply, secureCookies));
+    await requireSecondFactor(deps.database.db, reply, {
+      userId,
+      rememberMe: body.rememberMe,
+      secure: secureCookies,
+    });
     setSessionCookie(reply, await startSession(request, userId, body.rememberMe), secureCookies);
     return getUserInfo(deps.database.db, userId);
   });
@@ -122,6 +128,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
 
   const oauthSignIn = async (
     request: FastifyRequest,
+    reply: FastifyReply,
     verify: () => Promise<OAuthProfile>,
     rememberMe: boolean,
     providerName: string,
@@ -137,6 +144,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
       throw error;
     }
     const userId = await signInWithOAuth(deps, profile);
+    await requireSecondFactor(deps.database.db, reply, { userId, rememberMe, secure: secureCookies });
     return { userId, session: await startSession(request, userId, rememberMe) };
   };
 
@@ -147,6 +155,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
     await consumeRateLimit(deps.database.db, AUTH_RATE_LIMITS.login[0], request.ip);
     const { userId, session } = await oauthSignIn(
       request,
+      reply,
       () => verifyGoogleCredential(body.credential),
       body.rememberMe,
       "Google",
@@ -161,6 +170,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
     await consumeRateLimit(deps.database.db, AUTH_RATE_LIMITS.login[0], request.ip);
     const { userId, session } = await oauthSignIn(
       request,
+      reply,
       () => signInWithGitHub(body.credential),
       body.rememberMe,
       "GitHub",

@@ -4,6 +4,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import type { Executor } from "../../db/client";
 import { sessions } from "../../db/schema";
+import { touchSession } from "./devices.service";
 import { findSessionByTokenHash } from "./session.store";
 import { SESSION_COOKIE } from "./session-cookie";
 
@@ -29,6 +30,7 @@ export async function authenticateSessionToken(
   if (!token || token.length > 128) return undefined;
   const row = await findSessionByTokenHash(db, hashSessionToken(token), now);
   if (!row?.isActive) return undefined;
+  await touchSession(db, row, now);
   return {
     sessionId: row.sessionId,
     userId: row.userId,
@@ -57,6 +59,7 @@ export async function createSession(
     userId: input.userId,
     rememberMe: input.rememberMe,
     createdAt: now,
+    lastSeenAt: now,
     expiresAt,
     ipAddress: input.ipAddress ?? null,
     userAgent: input.userAgent?.slice(0, 512) ?? null,

@@ -8,6 +8,7 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string, no
       sessionId: sessions.id,
       expiresAt: sessions.expiresAt,
       rememberMe: sessions.rememberMe,
+      lastSeenAt: sessions.lastSeenAt,
       userId: users.id,
       email: users.email,
       firstName: users.firstName,

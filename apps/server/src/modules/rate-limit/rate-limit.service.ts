@@ -1,5 +1,5 @@
 import { apiKeyRateLimitedText } from "@prism/contract";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rateLimitBuckets } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -125,4 +125,9 @@ export async function limitApiKeyRequests(
     });
   }
   return state;
+}
+
+/** Forgets `subject`'s count for `rule`: a success that proves the caller (a right second factor). */
+export async function clearRateLimit(db: Executor, rule: RateLimitRule, subject: string): Promise<void> {
+  await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`));
 }

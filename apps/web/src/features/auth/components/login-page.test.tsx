@@ -7,9 +7,11 @@ import {
   GENERIC_ERROR,
   INVALID_EMAIL_ADDRESS,
   INVALID_PASSWORD,
+  INVALID_TWO_FACTOR_CODE,
   INVALID_VERIFICATION_CODE,
   LAST_NAME_REQUIRED,
   LOGIN_USER_NOT_FOUND,
+  PASSKEY_NOT_RECOGNISED,
   PASSWORD_REQUIRED,
   PASSWORD_STRONG,
   PASSWORD_TOO_SHORT,
@@ -17,7 +19,12 @@ import {
   PASSWORDS_DO_NOT_MATCH,
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
+  SIGN_IN_WITH_PASSKEY,
   TERMS_REQUIRED,
+  TWO_FACTOR_CODE_LABEL,
+  TWO_FACTOR_CODE_REQUIRED,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
   USER_ALREADY_ACTIVE,
   USER_ALREADY_EXISTS,
   VERIFICATION_CODE_NOT_FOUND,
@@ -28,6 +35,16 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+// The browser's WebAuthn, as a browser that supports passkeys but not their autofill.
+const startAuthentication = vi.hoisted(() => vi.fn());
+vi.mock("@simplewebauthn/browser", () => ({
+  browserSupportsWebAuthn: () => true,
+  browserSupportsWebAuthnAutofill: async () => false,
+  startAuthentication,
+  WebAuthnAbortService: { cancelCeremony: () => undefined },
+}));
+
 import { RedirectIfSignedIn, RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider } from "../../../lib/session";
 import { LoginPage } from "./login-page";
@@ -566,5 +583,80 @@ describe("login screen: resending the verification code", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("login screen: two-factor sign-in", () => {
+  it("asks for the authentication code after the password and signs in once it is accepted", async () => {
+    handlers["/v1/users/login"] = () => failure(401, "two-factor-required", TWO_FACTOR_REQUIRED);
+    handlers["/v1/users/two-factor/verify"] = () =>
+      failure(400, "invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    const user = await openSignIn();
+    await signInWith(user, "ada@example.com", "Sup3r-secret!");
+    expect(await screen.findByRole("heading", { name: "Two-factor authentication" })).toBeInTheDocument();
+    expect(screen.getByText(TWO_FACTOR_REQUIRED)).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(screen.getByText(TWO_FACTOR_CODE_REQUIRED)).toBeInTheDocument();
+    expect(requestsTo("/v1/users/two-factor/verify")).toHaveLength(0);
+
+    await user.type(screen.getByLabelText(TWO_FACTOR_CODE_LABEL), "111111");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(INVALID_TWO_FACTOR_CODE);
+
+    handlers["/v1/users/two-factor/verify"] = () => json(200, userInfo);
+    await user.clear(screen.getByLabelText(TWO_FACTOR_CODE_LABEL));
+    await user.type(screen.getByLabelText(TWO_FACTOR_CODE_LABEL), "abcde-fghij");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("Home page")).toBeInTheDocument();
+    expect(requestsTo("/v1/users/two-factor/verify")).toEqual([{ code: "111111" }, { code: "abcde-fghij" }]);
+  });
+
+  it("returns to the password when the open sign-in has expired", async () => {
+    handlers["/v1/users/login"] = () => failure(401, "two-factor-required", TWO_FACTOR_REQUIRED);
+    handlers["/v1/users/two-factor/verify"] = () =>
+      failure(401, "two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
+    const user = await openSignIn();
+    await signInWith(user, "ada@example.com", "Sup3r-secret!");
+    await user.type(await screen.findByLabelText(TWO_FACTOR_CODE_LABEL), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("heading", { name: "Welcome!" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(TWO_FACTOR_SIGN_IN_EXPIRED);
+  });
+});
+
+describe("login screen: passkeys", () => {
+  beforeEach(() => {
+    startAuthentication.mockReset();
+    handlers["/v1/users/passkeys/authentication-options"] = () => json(200, { options: { challenge: "c1" } });
+  });
+
+  it("signs in with a passkey, without password or code", async () => {
+    const assertion = { id: "cred", rawId: "cred", type: "public-key", response: {} };
+    startAuthentication.mockResolvedValue(assertion);
+    handlers["/v1/users/passkeys/sign-in"] = () => json(200, userInfo);
+    const user = await openSignIn();
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    expect(await screen.findByText("Home page")).toBeInTheDocument();
+    expect(startAuthentication).toHaveBeenCalledWith({
+      optionsJSON: { challenge: "c1" },
+      useBrowserAutofill: false,
+    });
+    expect(requestsTo("/v1/users/passkeys/sign-in")).toEqual([{ response: assertion, rememberMe: false }]);
+  });
+
+  it("says so when the server does not know the passkey, and nothing when the prompt is closed", async () => {
+    startAuthentication.mockResolvedValue({ id: "gone", rawId: "gone", type: "public-key", response: {} });
+    handlers["/v1/users/passkeys/sign-in"] = () =>
+      failure(401, "passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
+    const user = await openSignIn();
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(PASSKEY_NOT_RECOGNISED);
+
+    startAuthentication.mockRejectedValue(Object.assign(new Error("closed"), { name: "NotAllowedError" }));
+    await user.click(screen.getByRole("button", { name: SIGN_IN_WITH_PASSKEY }));
+    await waitFor(() => expect(startAuthentication).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.queryByRole("alert")).not.toBeInTheDocument());
+    expect(requestsTo("/v1/users/passkeys/sign-in")).toHaveLength(1);
   });
 });

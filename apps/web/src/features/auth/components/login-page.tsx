@@ -1,16 +1,19 @@
 import { Alert, Button, Stack } from "@mantine/core";
-import { invitedToJoinText, type UserInfo } from "@prism/contract";
-import { IconBrandGithub, IconUsersPlus } from "@tabler/icons-react";
+import { invitedToJoinText, SIGN_IN_WITH_PASSKEY, type UserInfo } from "@prism/contract";
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill } from "@simplewebauthn/browser";
+import { IconBrandGithub, IconFingerprint, IconUsersPlus } from "@tabler/icons-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { api, isApiError } from "../../../lib/api-client";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import { usePublicConfig } from "../../../lib/env";
+import { isPasskeyPromptClosed } from "../../../lib/passkeys";
 import { isSignInAgain, postLoginPath } from "../../../lib/post-login";
 import { useSession } from "../../../lib/session";
 import { useInvitationPreview } from "../api/check-invitation";
 import { type AuthAction, authErrorMessage } from "../lib/auth-errors";
 import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
+import { cancelPasskeyAutofill, signInWithPasskey } from "../lib/passkey-sign-in";
 import { loadRecaptcha } from "../lib/recaptcha";
 import { AuthLayout } from "./auth-layout";
 import { ChangePasswordForm } from "./change-password-form";
@@ -19,15 +22,17 @@ import { GoogleSignInButton } from "./google-sign-in-button";
 import { useBotCheck } from "./security-challenge";
 import { SignInForm } from "./sign-in-form";
 import { SignUpForm } from "./sign-up-form";
+import { TwoFactorForm } from "./two-factor-form";
 import { VerificationCodeForm } from "./verification-code-form";
 
-/** The five modes of the login screen. */
+/** The five modes of the login screen, and the second step of two-factor sign-in. */
 export type LoginMode =
   | "sign-in"
   | "sign-up"
   | "verification-code"
   | "forgot-password"
-  | "change-password-confirm";
+  | "change-password-confirm"
+  | "two-factor";
 
 /** The request that mailed the code the verification step waits for; "Resend code" repeats it. */
 type CodeRequest =
@@ -40,6 +45,7 @@ const PAGE_TITLES: Record<LoginMode, string> = {
   "verification-code": "Verify Your Email",
   "forgot-password": "Recover Password",
   "change-password-confirm": "Change Password",
+  "two-factor": "Two-Factor Authentication",
 };
 
 /**
@@ -103,6 +109,19 @@ export function LoginPage() {
     [setUserInfo, signInAgain, navigate],
   );
 
+  /**
+   * A first factor that was accepted for an account with two-factor sign-in: the server holds the
+   * sign-in open for this browser and the code step asks for the second factor. True when it did.
+   */
+  const askedForSecondFactor = useCallback(
+    (failure: unknown): boolean => {
+      if (!isApiError(failure) || failure.code !== "two-factor-required") return false;
+      switchMode("two-factor");
+      return true;
+    },
+    [switchMode],
+  );
+
   const signIn = (values: { email: string; password: string }) =>
     perform("login", async () => {
       try {
@@ -112,6 +131,7 @@ export function LoginPage() {
           ),
         );
       } catch (failure) {
+        if (askedForSecondFactor(failure)) return;
         // The server has just mailed a fresh code to the unverified account: verify it here.
         if (isApiError(failure) && failure.code === "user-not-active") {
           codeRequest.current = { kind: "sign-in", values };
@@ -210,7 +230,22 @@ export function LoginPage() {
 
   const googleSignIn = (credential: string) =>
     perform("google", async () => {
-      signedIn(await api.users.googleLogin({ credential, rememberMe }));
+      try {
+        signedIn(await api.users.googleLogin({ credential, rememberMe }));
+      } catch (failure) {
+        if (!askedForSecondFactor(failure)) throw failure;
+      }
+    });
+
+  const verifySecondFactor = (code: string) =>
+    perform("twoFactor", async () => {
+      try {
+        signedIn(await api.twoFactor.verify({ code }));
+      } catch (failure) {
+        // The open sign-in ran out (or was used): start again from the password.
+        if (isApiError(failure) && failure.code === "two-factor-sign-in-expired") switchMode("sign-in");
+        throw failure;
+      }
     });
 
   // The bot-check script loads with the page (only where one is configured), so the first request
@@ -232,20 +267,77 @@ export function LoginPage() {
       return;
     }
     void perform("github", async () => {
-      signedIn(
-        await api.users.githubLogin({
-          credential: attempt.code,
-          rememberMe: readCookie(COOKIE.rememberMe) === "true",
-        }),
-      );
+      try {
+        signedIn(
+          await api.users.githubLogin({
+            credential: attempt.code,
+            rememberMe: readCookie(COOKIE.rememberMe) === "true",
+          }),
+        );
+      } catch (failure) {
+        if (!askedForSecondFactor(failure)) throw failure;
+      }
     });
-  }, [perform, signedIn]);
+  }, [perform, signedIn, askedForSecondFactor]);
+
+  const passkeySignIn = () =>
+    perform("passkey", async () => {
+      try {
+        signedIn(await signInWithPasskey(rememberMe));
+      } catch (failure) {
+        // Closing the browser's passkey prompt is the user's choice: nothing to report.
+        if (isPasskeyPromptClosed(failure)) return;
+        throw failure;
+      }
+    });
+
+  const [passkeysSupported] = useState(() => browserSupportsWebAuthn());
+
+  // Conditional UI: while the sign-in form shows, the browser may offer passkeys in the Email field's
+  // autofill; choosing one signs in like the button does. Only where the browser supports it.
+  const signedInRef = useRef(signedIn);
+  signedInRef.current = signedIn;
+  const rememberMeRef = useRef(rememberMe);
+  rememberMeRef.current = rememberMe;
+  useEffect(() => {
+    if (mode !== "sign-in" || !passkeysSupported) return;
+    let active = true;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || !active) return;
+      try {
+        const userInfo = await signInWithPasskey(rememberMeRef.current, { autofill: true });
+        if (active) signedInRef.current(userInfo);
+      } catch (failure) {
+        // Only a passkey the user picked and the server refused is worth a word. The waiting request
+        // being cancelled (by the button's own request, by leaving the form) or the browser refusing
+        // autofill here (another host name than the passkeys' own) happens in the background.
+        if (active && isApiError(failure)) setError(authErrorMessage("passkey", failure));
+      }
+    })();
+    return () => {
+      active = false;
+      cancelPasskeyAutofill();
+    };
+  }, [mode, passkeysSupported]);
 
   const busy = pending !== null;
+  const hasProviders = Boolean(config?.googleClientId || config?.github);
   const providers =
-    config?.googleClientId || config?.github ? (
+    passkeysSupported || hasProviders ? (
       <Stack gap="sm">
-        {config.googleClientId ? (
+        {passkeysSupported ? (
+          <Button
+            fullWidth
+            variant="default"
+            leftSection={<IconFingerprint size={16} aria-hidden />}
+            loading={pending === "passkey"}
+            disabled={busy && pending !== "passkey"}
+            onClick={() => void passkeySignIn()}
+          >
+            {SIGN_IN_WITH_PASSKEY}
+          </Button>
+        ) : null}
+        {config?.googleClientId ? (
           <GoogleSignInButton
             clientId={config.googleClientId}
             loading={pending === "google"}
@@ -254,7 +346,7 @@ export function LoginPage() {
             onUnavailable={() => setError(authErrorMessage("google", null))}
           />
         ) : null}
-        {config.github ? (
+        {config?.github ? (
           <Button
             fullWidth
             variant="default"
@@ -338,6 +430,14 @@ export function LoginPage() {
           error={error}
           onSubmit={resetPassword}
           onBack={() => switchMode("forgot-password")}
+        />
+      ) : null}
+      {mode === "two-factor" ? (
+        <TwoFactorForm
+          loading={pending === "twoFactor"}
+          error={error}
+          onSubmit={verifySecondFactor}
+          onBack={() => switchMode("sign-in")}
         />
       ) : null}
       {botCheck.challenge}

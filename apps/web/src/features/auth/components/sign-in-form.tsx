@@ -59,6 +59,8 @@ export function SignInForm({
             setErrors((current) => ({ ...current, email: undefined }));
           }}
           error={errors.email}
+          // "webauthn" lets the browser offer this site's passkeys in the field's autofill (conditional UI).
+          autoComplete="username webauthn"
           data-autofocus
         />
         <PasswordInput

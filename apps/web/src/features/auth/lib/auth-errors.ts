@@ -3,11 +3,15 @@ import {
   GITHUB_EMAIL_NOT_FOUND,
   GOOGLE_EMAIL_NOT_FOUND,
   INVALID_PASSWORD,
+  INVALID_TWO_FACTOR_CODE,
   INVALID_VERIFICATION_CODE,
   LOGIN_USER_NOT_FOUND,
+  PASSKEY_CEREMONY_FAILED,
+  PASSKEY_NOT_RECOGNISED,
   RECAPTCHA_FAILED,
   RESET_USER_NOT_FOUND,
   SIGNUP_ERROR,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
   USER_ALREADY_ACTIVE,
   USER_ALREADY_EXISTS,
   VERIFICATION_CODE_NOT_FOUND,
@@ -23,7 +27,9 @@ export type AuthAction =
   | "forgotPassword"
   | "resetPassword"
   | "google"
-  | "github";
+  | "github"
+  | "twoFactor"
+  | "passkey";
 
 const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   login: { "invalid-credentials": INVALID_PASSWORD, "user-not-found": LOGIN_USER_NOT_FOUND },
@@ -41,6 +47,14 @@ const MESSAGES_BY_CODE: Record<AuthAction, Partial<Record<string, string>>> = {
   },
   google: { "email-credentials-not-found": GOOGLE_EMAIL_NOT_FOUND },
   github: { "email-credentials-not-found": GITHUB_EMAIL_NOT_FOUND },
+  twoFactor: {
+    "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
+    "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
+  },
+  passkey: {
+    "passkey-not-recognised": PASSKEY_NOT_RECOGNISED,
+    "passkey-verification-failed": PASSKEY_CEREMONY_FAILED,
+  },
 };
 
 /** A third-party sign-in that fails for any other reason reads as a sign-up error. */
@@ -52,6 +66,8 @@ const FALLBACK: Record<AuthAction, string> = {
   resetPassword: GENERIC_ERROR,
   google: SIGNUP_ERROR,
   github: SIGNUP_ERROR,
+  twoFactor: GENERIC_ERROR,
+  passkey: PASSKEY_CEREMONY_FAILED,
 };
 
 /**

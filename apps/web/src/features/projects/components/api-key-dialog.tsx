@@ -30,7 +30,7 @@ import {
 } from "./api-key-limits-form";
 
 export interface ApiKeyDialogProps {
-  /** "create" asks for a required name (spec 000 §2); "edit" changes an existing key. */
+  /** "create" asks for a required name; "edit" changes an existing key. */
   mode: "create" | "edit";
   opened: boolean;
   initialName?: string;

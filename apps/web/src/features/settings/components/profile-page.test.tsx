@@ -1,21 +1,33 @@
 import { MantineProvider } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
+import { Notifications, notifications } from "@mantine/notifications";
 import {
+  ACCOUNT_SECURITY_ERROR_DIALOGS,
   ERROR_DIALOGS,
+  INVALID_TWO_FACTOR_CODE,
   LOGOUT_ALL_SESSIONS_CONFIRM,
+  PASSKEY_ADDED,
+  PASSKEY_REMOVED,
   PASSWORD_CHANGED,
   PASSWORD_REQUIRED,
   PASSWORD_STRONG,
   PASSWORDS_DO_NOT_MATCH,
   PROFILE_UPDATED,
+  RECOVERY_CODE_COUNT,
   REQUIRED_FIELDS_MISSING,
+  SESSION_SIGNED_OUT,
+  TWO_FACTOR_DISABLED,
+  TWO_FACTOR_ENABLED,
 } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+const startRegistration = vi.hoisted(() => vi.fn());
+vi.mock("@simplewebauthn/browser", () => ({ startRegistration }));
+
 import { RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider, useSession } from "../../../lib/session";
 import { ProfilePage } from "./profile-page";
@@ -28,6 +40,27 @@ const userInfo = {
   creationDate: "2026-01-01T00:00:00.000Z",
   organizations: [],
 };
+
+const devices = [
+  {
+    id: "s-here",
+    browser: "Chrome 126.0",
+    os: "Linux",
+    ipAddress: "203.0.113.7",
+    createdAt: "2026-01-02T09:00:00.000Z",
+    lastSeenAt: "2026-01-03T10:00:00.000Z",
+    current: true,
+  },
+  {
+    id: "s-phone",
+    browser: "Safari 17.5",
+    os: "iOS 17.5",
+    ipAddress: "198.51.100.20",
+    createdAt: "2026-01-01T08:00:00.000Z",
+    lastSeenAt: "2026-01-01T08:30:00.000Z",
+    current: false,
+  },
+];
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -82,7 +115,11 @@ beforeEach(() => {
   answers = {
     "/v1/users/me": () => json(200, userInfo),
     "/v1/users/logout": () => json(401, { error: "unauthenticated", message: "x" }),
+    "/v1/users/two-factor/status": () => json(200, { enabled: false, recoveryCodesLeft: 0 }),
+    "/v1/users/sessions/list": () => json(200, { sessions: devices }),
+    "/v1/users/passkeys/list": () => json(200, { passkeys: [] }),
   };
+  startRegistration.mockReset();
   fetchMock.mockReset();
   fetchMock.mockImplementation(async (input) => {
     const answer = answers[String(input)];
@@ -93,6 +130,8 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // The toasts live in a module-wide store that shows 5 at a time: each test starts with none.
+  notifications.clean();
 });
 
 describe("profile settings: Your Profile", () => {
@@ -184,5 +223,148 @@ describe("profile settings: Logout from All Sessions", () => {
     await user.click(await screen.findByRole("button", { name: "Yes" }));
     expect(await screen.findByText(ERROR_DIALOGS.logoutAllSessions.title)).toBeInTheDocument();
     expect(screen.getByTestId("user-name")).toHaveTextContent("Ada Lovelace");
+  });
+});
+
+describe("profile settings: Two-factor authentication", () => {
+  const recoveryCodes = Array.from(
+    { length: RECOVERY_CODE_COUNT },
+    (_, index) => `abcd${index}-efgh${index}`,
+  );
+
+  it("enrols with the QR code and secret, corrects a wrong code, then shows the recovery codes once", async () => {
+    answers["/v1/users/two-factor/start"] = () =>
+      json(200, {
+        secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+        otpauthUrl: "otpauth://totp/x",
+        qrCodeSvg: "<svg/>",
+      });
+    answers["/v1/users/two-factor/enable"] = () =>
+      json(400, { error: "invalid-two-factor-code", message: INVALID_TWO_FACTOR_CODE });
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    await user.click(await within(section).findByRole("button", { name: "Enable" }));
+    expect(await within(section).findByAltText("QR code for your authenticator app")).toBeInTheDocument();
+    expect(within(section).getByTestId("two-factor-secret")).toHaveTextContent(
+      "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    );
+
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(within(section).getByText("Authentication code is required")).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/enable")).toHaveLength(0);
+    await user.type(within(section).getByLabelText("Authentication code"), "111111");
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(await within(section).findByText(INVALID_TWO_FACTOR_CODE)).toBeInTheDocument();
+
+    answers["/v1/users/two-factor/enable"] = () => json(200, { recoveryCodes });
+    answers["/v1/users/two-factor/status"] = () =>
+      json(200, { enabled: true, recoveryCodesLeft: RECOVERY_CODE_COUNT });
+    await user.clear(within(section).getByLabelText("Authentication code"));
+    await user.type(within(section).getByLabelText("Authentication code"), "222222");
+    await user.click(within(section).getByRole("button", { name: "Confirm" }));
+    expect(await screen.findByText(TWO_FACTOR_ENABLED)).toBeInTheDocument();
+    const shown = within(section).getByTestId("recovery-codes");
+    for (const code of recoveryCodes) expect(within(shown).getByText(code)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/enable")).toEqual([{ code: "111111" }, { code: "222222" }]);
+
+    await user.click(within(section).getByRole("button", { name: "I have saved my codes" }));
+    expect(within(section).queryByTestId("recovery-codes")).not.toBeInTheDocument();
+    expect(await within(section).findByText("Two-factor authentication is on.")).toBeInTheDocument();
+    expect(
+      within(section).getByText(`${RECOVERY_CODE_COUNT} of ${RECOVERY_CODE_COUNT} recovery codes left.`),
+    ).toBeInTheDocument();
+  });
+
+  it("disables with a code and says so", async () => {
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: true, recoveryCodesLeft: 7 });
+    answers["/v1/users/two-factor/disable"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    expect(await within(section).findByText("7 of 10 recovery codes left.")).toBeInTheDocument();
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: false, recoveryCodesLeft: 0 });
+    await user.type(within(section).getByLabelText("Authentication code"), "abcde-fghij");
+    await user.click(within(section).getByRole("button", { name: "Disable" }));
+    expect(await screen.findByText(TWO_FACTOR_DISABLED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "abcde-fghij" }]);
+    expect(await within(section).findByRole("button", { name: "Enable" })).toBeInTheDocument();
+  });
+});
+
+describe("profile settings: Signed-in devices", () => {
+  it("lists each session with browser, OS and IP, and signs out another device after asking", async () => {
+    answers["/v1/users/sessions/revoke"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Signed-in devices" });
+    const rows = await within(section).findAllByTestId("device-row");
+    expect(rows).toHaveLength(2);
+    const [here, phone] = rows as [HTMLElement, HTMLElement];
+    expect(here).toHaveTextContent("Chrome 126.0 on Linux");
+    expect(here).toHaveTextContent("This device");
+    expect(here).toHaveTextContent("203.0.113.7");
+    expect(within(here).queryByRole("button", { name: "Sign out" })).not.toBeInTheDocument();
+    expect(phone).toHaveTextContent("Safari 17.5 on iOS 17.5");
+
+    await user.click(within(phone).getByRole("button", { name: "Sign out" }));
+    await user.click(await screen.findByRole("button", { name: "Yes" }));
+    expect(await screen.findByText(SESSION_SIGNED_OUT)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/sessions/revoke")).toEqual([{ sessionId: "s-phone" }]);
+    expect(within(section).getAllByTestId("device-row")).toHaveLength(1);
+  });
+});
+
+describe("profile settings: Passkeys", () => {
+  const laptop = {
+    id: "p1",
+    name: "Work laptop",
+    createdAt: "2026-01-02T09:00:00.000Z",
+    lastUsedAt: null,
+  };
+
+  it("adds a named passkey through the browser's ceremony and lists it", async () => {
+    const options = { challenge: "c1", rp: { id: "localhost", name: "Prism" } };
+    const attestation = { id: "cred", rawId: "cred", type: "public-key", response: {} };
+    answers["/v1/users/passkeys/registration-options"] = () => json(200, { options });
+    answers["/v1/users/passkeys/register"] = () => json(200, { passkey: laptop });
+    startRegistration.mockResolvedValue(attestation);
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    expect(await within(section).findByText("No passkeys yet.")).toBeInTheDocument();
+
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    expect(within(section).getByText("Please enter a name")).toBeInTheDocument();
+    expect(startRegistration).not.toHaveBeenCalled();
+
+    await user.type(within(section).getByLabelText("Passkey name"), " Work laptop ");
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    expect(await screen.findByText(PASSKEY_ADDED)).toBeInTheDocument();
+    expect(startRegistration).toHaveBeenCalledWith({ optionsJSON: options });
+    expect(bodiesTo("/v1/users/passkeys/register")).toEqual([{ name: "Work laptop", response: attestation }]);
+    const row = within(section).getByTestId("passkey-row");
+    expect(row).toHaveTextContent("Work laptop");
+    expect(row).toHaveTextContent("Never");
+  });
+
+  it("says nothing when the user closes the browser's prompt", async () => {
+    answers["/v1/users/passkeys/registration-options"] = () => json(200, { options: { challenge: "c" } });
+    startRegistration.mockRejectedValue(Object.assign(new Error("closed"), { name: "NotAllowedError" }));
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    await user.type(within(section).getByLabelText("Passkey name"), "Phone");
+    await user.click(within(section).getByRole("button", { name: "Add Passkey" }));
+    await vi.waitFor(() => expect(startRegistration).toHaveBeenCalled());
+    expect(bodiesTo("/v1/users/passkeys/register")).toHaveLength(0);
+    expect(screen.queryByText(ACCOUNT_SECURITY_ERROR_DIALOGS.addPasskey.title)).not.toBeInTheDocument();
+  });
+
+  it("removes a passkey after asking", async () => {
+    answers["/v1/users/passkeys/list"] = () => json(200, { passkeys: [laptop] });
+    answers["/v1/users/passkeys/remove"] = () => json(200, {});
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Passkeys" });
+    await user.click(await within(section).findByRole("button", { name: "Remove Work laptop" }));
+    await user.click(await screen.findByRole("button", { name: "Yes, proceed" }));
+    expect(await screen.findByText(PASSKEY_REMOVED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/passkeys/remove")).toEqual([{ passkeyId: "p1" }]);
+    expect(await within(section).findByText("No passkeys yet.")).toBeInTheDocument();
   });
 });

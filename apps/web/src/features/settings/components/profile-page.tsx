@@ -12,12 +12,22 @@ import {
 import {
   ERROR_DIALOGS,
   LOGOUT_ALL_SESSIONS_CONFIRM,
+  PASSKEYS_SECTION_TITLE,
   PASSWORD_CHANGED,
   PASSWORD_MIN_LENGTH,
   PROFILE_UPDATED,
   REQUIRED_FIELDS_MISSING,
+  SIGNED_IN_DEVICES_SECTION_TITLE,
+  TWO_FACTOR_SECTION_TITLE,
 } from "@prism/contract";
-import { IconLock, IconLogout, IconUser } from "@tabler/icons-react";
+import {
+  IconDevices,
+  IconFingerprint,
+  IconLock,
+  IconLogout,
+  IconShieldLock,
+  IconUser,
+} from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -29,6 +39,9 @@ import { useUserInfo } from "../../../lib/session";
 import { useChangePassword } from "../api/change-password";
 import { useLogoutAllSessions } from "../api/logout-all-sessions";
 import { useUpdateProfile } from "../api/update-profile";
+import { PasskeysSection } from "./passkeys-section";
+import { SignedInDevices } from "./signed-in-devices";
+import { TwoFactorSection } from "./two-factor-section";
 
 function Section({
   title,
@@ -214,11 +227,17 @@ function LogoutAllSessions() {
   );
 }
 
-/** Profile settings: names, password, and ending every session. */
+/**
+ * Profile settings: names, password, and ending every session; between them the account security
+ * (two-factor authentication, passkeys, signed-in devices).
+ */
 export function ProfilePage() {
   return (
     <>
-      <PageHeader title="Profile Settings" description="Your name, password and sessions." />
+      <PageHeader
+        title="Profile Settings"
+        description="Your name, password, sign-in security and sessions."
+      />
       <Stack gap="lg" maw={1080}>
         <Section
           title="Your Profile"
@@ -233,6 +252,27 @@ export function ProfilePage() {
           icon={<IconLock size={18} aria-hidden />}
         >
           <ChangePasswordForm />
+        </Section>
+        <Section
+          title={TWO_FACTOR_SECTION_TITLE}
+          description="A code from an authenticator app on your phone, asked for at each sign-in after your password."
+          icon={<IconShieldLock size={18} aria-hidden />}
+        >
+          <TwoFactorSection />
+        </Section>
+        <Section
+          title={PASSKEYS_SECTION_TITLE}
+          description="Sign in with your fingerprint, face or device PIN instead of a password and code."
+          icon={<IconFingerprint size={18} aria-hidden />}
+        >
+          <PasskeysSection />
+        </Section>
+        <Section
+          title={SIGNED_IN_DEVICES_SECTION_TITLE}
+          description="Where your account is signed in now. Sign out a device you do not recognise or no longer use."
+          icon={<IconDevices size={18} aria-hidden />}
+        >
+          <SignedInDevices />
         </Section>
         <Section
           title="Logout from All Sessions"

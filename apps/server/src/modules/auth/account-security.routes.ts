@@ -1,0 +1,128 @@
+import { calls, INVALID_TWO_FACTOR_CODE, TWO_FACTOR_SIGN_IN_EXPIRED } from "@prism/contract";
+import type { FastifyInstance } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
+import { registerCall } from "../../http/register-call";
+import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import { getUserInfo } from "../users/users.service";
+import { AUTH_RATE_LIMITS } from "./auth.routes";
+import { listDevices, revokeDevice } from "./devices.service";
+import {
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+  listPasskeys,
+  relyingPartyOf,
+  removePasskey,
+  startPasskeyRegistration,
+  startPasskeySignIn,
+} from "./passkeys.service";
+import { clearPendingSignInCookie, completePendingSignIn, findPendingSignIn } from "./pending-sign-in";
+import { clearSessionCookie, createSession, setSessionCookie } from "./session.service";
+import {
+  checkSecondFactor,
+  disableTwoFactor,
+  enableTwoFactor,
+  getTwoFactorStatus,
+  startTwoFactorEnrolment,
+} from "./two-factor.service";
+
+/**
+ * Two-factor sign-in, passkeys and the signed-in devices (issue 19); the password and Google/GitHub
+ * sign-ins live in auth.routes.ts.
+ */
+/** Passkey sign-in challenges one address may ask for: a few per sign-in page view, bounded. */
+const PASSKEY_OPTIONS_RATE_LIMIT: RateLimitRule = {
+  name: "passkey-options:ip",
+  limit: 120,
+  windowMs: 10 * 60_000,
+};
+
+export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
+  const db = deps.database.db;
+  const secureCookies = deps.config.isProduction;
+
+  registerCall(app, deps, calls.twoFactor.status, async ({ user }) => getTwoFactorStatus(db, user.userId));
+
+  registerCall(app, deps, calls.twoFactor.start, async ({ user }) => startTwoFactorEnrolment(db, user));
+
+  registerCall(app, deps, calls.twoFactor.enable, async ({ user, body }) => ({
+    recoveryCodes: await enableTwoFactor(db, user.userId, body.code),
+  }));
+
+  registerCall(app, deps, calls.twoFactor.disable, async ({ user, body }) => {
+    await disableTwoFactor(db, user.userId, body.code);
+    return {};
+  });
+
+  registerCall(app, deps, calls.twoFactor.verify, async ({ body, request, reply }) => {
+    const pending = await findPendingSignIn(db, request);
+    if (!(await checkSecondFactor(db, pending.userId, body.code)))
+      throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    if (!(await completePendingSignIn(db, pending.id)))
+      throw new AppError("two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
+    clearPendingSignInCookie(reply, secureCookies);
+    const session = await createSession(db, {
+      userId: pending.userId,
+      rememberMe: pending.rememberMe,
+      ipAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(db, pending.userId);
+  });
+
+  const relyingParty = relyingPartyOf(deps.config);
+
+  registerCall(app, deps, calls.passkeys.list, async ({ user }) => ({
+    passkeys: await listPasskeys(db, user.userId),
+  }));
+
+  registerCall(app, deps, calls.passkeys.registrationOptions, async ({ user }) => ({
+    options: { ...(await startPasskeyRegistration(db, relyingParty, user)) },
+  }));
+
+  registerCall(app, deps, calls.passkeys.register, async ({ user, body }) => ({
+    passkey: await finishPasskeyRegistration(db, relyingParty, user.userId, body),
+  }));
+
+  registerCall(app, deps, calls.passkeys.remove, async ({ user, body }) => {
+    await removePasskey(db, user.userId, body.passkeyId);
+    return {};
+  });
+
+  registerCall(app, deps, calls.passkeys.authenticationOptions, async ({ request }) => {
+    // Asked for on every view of the sign-in form (the autofill's passkeys), so not counted as a sign-in.
+    const rule = PASSKEY_OPTIONS_RATE_LIMIT;
+    await consumeRateLimit(
+      db,
+      { ...rule, limit: rule.limit * deps.config.limits.authLimitsPerIpScale },
+      request.ip,
+    );
+    return { options: { ...(await startPasskeySignIn(db, relyingParty)) } };
+  });
+
+  // A passkey is both factors at once (something held, unlocked by something known or biometric): it
+  // creates the session without the two-factor step.
+  registerCall(app, deps, calls.passkeys.signIn, async ({ body, request, reply }) => {
+    await consumeRateLimit(db, AUTH_RATE_LIMITS.login[0], request.ip);
+    const userId = await finishPasskeySignIn(db, relyingParty, body.response);
+    const session = await createSession(db, {
+      userId,
+      rememberMe: body.rememberMe,
+      ipAddress: request.ip,
+      userAgent: request.headers["user-agent"],
+    });
+    setSessionCookie(reply, session, secureCookies);
+    return getUserInfo(db, userId);
+  });
+
+  registerCall(app, deps, calls.sessions.list, async ({ user }) => ({
+    sessions: await listDevices(db, user),
+  }));
+
+  registerCall(app, deps, calls.sessions.revoke, async ({ user, body, reply }) => {
+    await revokeDevice(db, user.userId, body.sessionId);
+    if (body.sessionId === user.sessionId) clearSessionCookie(reply, secureCookies);
+    return {};
+  });
+}

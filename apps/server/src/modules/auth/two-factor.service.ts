@@ -1,0 +1,200 @@
+import { createHash, randomInt } from "node:crypto";
+import {
+  INVALID_TWO_FACTOR_CODE,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
+  TOTP_DIGITS,
+  TOTP_ISSUER,
+  TOTP_PERIOD_SECONDS,
+  TOTP_TOLERANCE_STEPS,
+  TWO_FACTOR_ALREADY_ENABLED,
+  TWO_FACTOR_LOCKOUT_MS,
+  TWO_FACTOR_MAX_ATTEMPTS,
+  TWO_FACTOR_NOT_ENABLED,
+} from "@prism/contract";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { generateSecret, generateURI, verify } from "otplib";
+import QRCode from "qrcode";
+import type { Executor } from "../../db/client";
+import { recoveryCodes, userTotp } from "../../db/schema";
+import { AppError } from "../../errors";
+import { clearRateLimit, consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+
+/** Wrong codes per account, across sign-in, enabling and disabling: 5 tries, then a wait. */
+export const TWO_FACTOR_RATE_LIMIT: RateLimitRule = {
+  name: "two-factor:user",
+  limit: TWO_FACTOR_MAX_ATTEMPTS,
+  windowMs: TWO_FACTOR_LOCKOUT_MS,
+};
+
+/** Lower-case RFC 4648 base32: no look-alike pairs that matter once lower-cased, 5 bits a character. */
+const RECOVERY_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+const TOTP_CODE_PATTERN = new RegExp(`^\\d{${TOTP_DIGITS}}$`);
+
+function hashRecoveryCode(userId: string, code: string): string {
+  return createHash("sha256").update(`${userId}:${code}`).digest("hex");
+}
+
+/** 10 characters of base32 (50 random bits), shown as `xxxxx-xxxxx`. */
+function newRecoveryCode(): string {
+  let code = "";
+  for (let index = 0; index < RECOVERY_CODE_LENGTH; index += 1) {
+    code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  }
+  const half = RECOVERY_CODE_LENGTH / 2;
+  return `${code.slice(0, half)}-${code.slice(half)}`;
+}
+
+/** The time step of `code` if it is a current code of `secret` for a step after `afterStep`. */
+async function matchingStep(secret: string, code: string, afterStep: number | null): Promise<number | null> {
+  if (!TOTP_CODE_PATTERN.test(code)) return null;
+  const result = await verify({
+    secret,
+    token: code,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    epochTolerance: TOTP_TOLERANCE_STEPS * TOTP_PERIOD_SECONDS,
+    ...(afterStep !== null ? { afterTimeStep: afterStep } : {}),
+  });
+  // The TOTP strategy's answer carries the step; otplib types it as TOTP or HOTP.
+  return result.valid && "timeStep" in result ? result.timeStep : null;
+}
+
+export async function hasTwoFactor(db: Executor, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: userTotp.userId })
+    .from(userTotp)
+    .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function getTwoFactorStatus(
+  db: Executor,
+  userId: string,
+): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+  if (!(await hasTwoFactor(db, userId))) return { enabled: false, recoveryCodesLeft: 0 };
+  const [row] = await db
+    .select({ count: sql<number>`cast(count(*) as integer)` })
+    .from(recoveryCodes)
+    .where(eq(recoveryCodes.userId, userId));
+  return { enabled: true, recoveryCodesLeft: row?.count ?? 0 };
+}
+
+/**
+ * Starts an enrolment with a fresh secret, replacing an unconfirmed one; the account's sign-in does not
+ * change until `enableTwoFactor` proves the app holds it. The QR code is drawn here, never by a third
+ * party that would see the secret.
+ */
+export async function startTwoFactorEnrolment(
+  db: Executor,
+  user: { userId: string; email: string },
+): Promise<{ secret: string; otpauthUrl: string; qrCodeSvg: string }> {
+  if (await hasTwoFactor(db, user.userId))
+    throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
+  const secret = generateSecret();
+  // Conditional on no confirmed secret: a parallel enable that won keeps its secret.
+  const written = await db
+    .insert(userTotp)
+    .values({ userId: user.userId, secret })
+    .onConflictDoUpdate({
+      target: userTotp.userId,
+      set: { secret, lastUsedStep: null, createdAt: new Date() },
+      setWhere: isNull(userTotp.confirmedAt),
+    })
+    .returning({ userId: userTotp.userId });
+  if (written.length === 0) throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
+  const otpauthUrl = generateURI({
+    issuer: TOTP_ISSUER,
+    label: user.email,
+    secret,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+  });
+  const qrCodeSvg = await QRCode.toString(otpauthUrl, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return { secret, otpauthUrl, qrCodeSvg };
+}
+
+/**
+ * Confirms the enrolment with a first code and returns the recovery codes, in clear this once. The
+ * code's step is recorded, so the same code cannot then sign in.
+ */
+export async function enableTwoFactor(db: Executor, userId: string, code: string): Promise<string[]> {
+  await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
+  const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId)).limit(1);
+  if (!row) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
+  if (row.confirmedAt) throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
+  const step = await matchingStep(row.secret, code, null);
+  if (step === null) throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await db.transaction(async (tx) => {
+    // The secret checked must still be the pending one: a restarted enrolment in another tab wins.
+    const confirmed = await tx
+      .update(userTotp)
+      .set({ confirmedAt: new Date(), lastUsedStep: step })
+      .where(and(eq(userTotp.userId, userId), eq(userTotp.secret, row.secret), isNull(userTotp.confirmedAt)))
+      .returning({ userId: userTotp.userId });
+    if (confirmed.length === 0) throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await tx
+      .insert(recoveryCodes)
+      .values(codes.map((plain) => ({ userId, codeHash: hashRecoveryCode(userId, plain.replace("-", "")) })));
+  });
+  await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
+  return codes;
+}
+
+/**
+ * Checks a second factor of a user with two-factor sign-in: a current authenticator code for a later
+ * step than the last one accepted, or an unused recovery code, which is spent. Every try counts against
+ * the account's allowance before it is checked (so parallel guesses cannot exceed it); a success gives
+ * the allowance back. `code` is normalised by the contract (no spaces or dashes, lower case).
+ */
+export async function checkSecondFactor(db: Executor, userId: string, code: string): Promise<boolean> {
+  await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
+  const [row] = await db
+    .select()
+    .from(userTotp)
+    .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)))
+    .limit(1);
+  if (!row) return false;
+  let accepted = false;
+  if (TOTP_CODE_PATTERN.test(code)) {
+    const step = await matchingStep(row.secret, code, row.lastUsedStep);
+    if (step !== null) {
+      // Conditional on no later or equal step having been accepted meanwhile: a code works once.
+      const claimed = await db
+        .update(userTotp)
+        .set({ lastUsedStep: step })
+        .where(
+          and(
+            eq(userTotp.userId, userId),
+            or(isNull(userTotp.lastUsedStep), lt(userTotp.lastUsedStep, step)),
+          ),
+        )
+        .returning({ userId: userTotp.userId });
+      accepted = claimed.length > 0;
+    }
+  } else {
+    const spent = await db
+      .delete(recoveryCodes)
+      .where(
+        and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(userId, code))),
+      )
+      .returning({ id: recoveryCodes.id });
+    accepted = spent.length > 0;
+  }
+  if (accepted) await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
+  return accepted;
+}
+
+/** Turns two-factor sign-in off with a current code or a recovery code: a session alone is not enough. */
+export async function disableTwoFactor(db: Executor, userId: string, code: string): Promise<void> {
+  if (!(await hasTwoFactor(db, userId))) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
+  if (!(await checkSecondFactor(db, userId, code)))
+    throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+  await db.transaction(async (tx) => {
+    await tx.delete(userTotp).where(eq(userTotp.userId, userId));
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  });
+}

@@ -1,0 +1,65 @@
+import { Button, Stack, Text, TextInput } from "@mantine/core";
+import { TWO_FACTOR_CODE_LABEL, TWO_FACTOR_CODE_REQUIRED, TWO_FACTOR_REQUIRED } from "@prism/contract";
+import { type FormEvent, useState } from "react";
+import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
+
+/**
+ * The sign-in's second step for an account with two-factor authentication: the password (or Google,
+ * GitHub) was accepted, and the session is created once a code from the authenticator app, or one
+ * of the recovery codes, is accepted.
+ */
+export function TwoFactorForm({
+  loading,
+  error,
+  onSubmit,
+  onBack,
+}: {
+  loading: boolean;
+  error: string | null;
+  onSubmit: (code: string) => void;
+  onBack: () => void;
+}) {
+  const [code, setCode] = useState("");
+  const [codeError, setCodeError] = useState<string | undefined>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (loading) return;
+    const trimmed = code.trim();
+    if (!trimmed) {
+      setCodeError(TWO_FACTOR_CODE_REQUIRED);
+      return;
+    }
+    onSubmit(trimmed);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Two-factor authentication">
+      <Stack gap="md">
+        <FormHeader title="Two-factor authentication" subtitle={TWO_FACTOR_REQUIRED} />
+        <FormError message={error} />
+        <TextInput
+          label={TWO_FACTOR_CODE_LABEL}
+          placeholder="123456"
+          autoComplete="one-time-code"
+          autoFocus
+          size="md"
+          value={code}
+          onChange={(event) => {
+            setCode(event.currentTarget.value);
+            setCodeError(undefined);
+          }}
+          error={codeError}
+        />
+        <Button type="submit" fullWidth size="md" loading={loading}>
+          Verify
+        </Button>
+        <Text size="sm" ta="center">
+          <ModeLink onClick={onBack} disabled={loading}>
+            Go Back
+          </ModeLink>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

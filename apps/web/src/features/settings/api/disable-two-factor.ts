@@ -1,0 +1,16 @@
+import type { CallRequest, twoFactorDisableCall } from "@prism/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client";
+import { twoFactorStatusQueryKey } from "./get-two-factor-status";
+
+export function disableTwoFactor(input: CallRequest<typeof twoFactorDisableCall>) {
+  return api.twoFactor.disable(input);
+}
+
+export function useDisableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: disableTwoFactor,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey }),
+  });
+}

@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client";
+
+export const twoFactorStatusQueryKey = ["account", "two-factor"] as const;
+
+export function getTwoFactorStatus(signal?: AbortSignal) {
+  return api.twoFactor.status({}, { signal });
+}
+
+export function twoFactorStatusQueryOptions() {
+  return queryOptions({
+    queryKey: twoFactorStatusQueryKey,
+    queryFn: ({ signal }) => getTwoFactorStatus(signal),
+  });
+}
+
+export function useTwoFactorStatus() {
+  return useQuery(twoFactorStatusQueryOptions());
+}
