@@ -1,19 +1,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, eq, like } from "drizzle-orm";
-import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
-import { multipart } from "../../../test/images";
+import {
+  callFeature,
+  openStorage,
+  type ProcessStorage,
+  readMoney,
+  type SeededAccount,
+  seedAccount,
+} from "../../../test/process-fixtures";
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
-import type { TestApp } from "../../../test/test-app";
-import { buildApp } from "../../app";
-import { createDependencies } from "../../app-dependencies";
-import { loadConfig } from "../../config";
-import { openDatabase, pgliteDirFor } from "../../db/client";
-import { featureRequests, ledgerEntries } from "../../db/schema";
 import { SESSION_COOKIE } from "../auth/session-cookie";
-import { cachedBalance, credit, ledgerBalance } from "./ledger.service";
 
 /**
  * A crash can never strand a reservation: a real server process is killed with SIGKILL while a feature
@@ -54,64 +51,11 @@ async function startHangingServer(answerHealth: boolean) {
   };
 }
 
-type Storage = Awaited<ReturnType<typeof createProcessStorage>>;
-
-function openStorage(storage: Storage) {
-  return openDatabase(
-    storage.databaseUrl ? { databaseUrl: storage.databaseUrl } : { pgliteDir: pgliteDirFor(storage.dataDir) },
-  );
-}
-
-/** A signed-up owner with a funded organization and an API key, made in-process before the server runs. */
-async function seedAccount(storage: Storage) {
-  const database = openStorage(storage);
-  await database.migrate();
-  const config = loadConfig({ APP_ENV: "test", LOG_LEVEL: "silent", BUILTIN_ENGINE: "off", ...storage.env });
-  const deps = createDependencies(config, database);
-  const app = await buildApp(deps, { logger: false, runJobs: false });
-  await app.ready();
-  const testApp: TestApp = { app, deps, database, config, close: () => app.close() };
-  try {
-    const owner = await signUpAndConfirm(testApp);
-    const organizationId: string = owner.userInfo.organizations[0].id;
-    const projectId: string = owner.userInfo.organizations[0].projects[0].id;
-    const apiKey: string = (
-      await post(
-        testApp,
-        "/v1/users/api-keys/insert",
-        { projectId, apiKeyName: "crash" },
-        { session: owner.session },
-      )
-    ).json().apiKey.content;
-    await database.db.transaction((tx) =>
-      credit(tx, { organizationId, amountMicros: FUNDS, reference: `grant-${organizationId}` }),
-    );
-    return { organizationId, projectId, apiKey, session: owner.session };
-  } finally {
-    await app.close();
-  }
-}
-
 /** The organization's ledger and requests, read with the server stopped (PGlite admits one process). */
-async function readMoney(storage: Storage, organizationId: string) {
+async function readMoneyStopped(storage: ProcessStorage, organizationId: string) {
   const database = openStorage(storage);
   try {
-    const entries = await database.db
-      .select()
-      .from(ledgerEntries)
-      .where(
-        and(eq(ledgerEntries.organizationId, organizationId), like(ledgerEntries.reference, "request:%")),
-      );
-    const rows = await database.db
-      .select()
-      .from(featureRequests)
-      .where(eq(featureRequests.organizationId, organizationId));
-    return {
-      entries,
-      rows,
-      balance: await cachedBalance(database.db, organizationId),
-      ledger: await ledgerBalance(database.db, organizationId),
-    };
+    return await readMoney(database.db, organizationId);
   } finally {
     await database.close();
   }
@@ -121,21 +65,13 @@ function kindsOf(entries: { kind: string }[]) {
   return entries.map((entry) => entry.kind).sort();
 }
 
-async function removeBackground(server: ServerProcess, apiKey: string) {
-  const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#806040" } })
-    .png()
-    .toBuffer();
-  const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
-  // The process dies under this call: its failure is the point.
-  fetch(`${server.url}/v1/images/background-removal`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
-    body: body.payload,
-  }).catch(() => undefined);
+/** Sends a background removal and does not wait for it: the process dies under this call. */
+function removeBackground(server: ServerProcess, apiKey: string) {
+  callFeature(server, apiKey, "/v1/images/background-removal").catch(() => undefined);
 }
 
 /** Polls the restarted server's history until the call shows as failed. */
-async function waitForFailedRow(server: ServerProcess, account: Awaited<ReturnType<typeof seedAccount>>) {
+async function waitForFailedRow(server: ServerProcess, account: SeededAccount) {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const response = await fetch(`${server.url}/v1/users/playground/get-requests`, {
@@ -175,16 +111,16 @@ describe("a crash can never strand a reservation", () => {
   async function crashAndRecover(env: Record<string, string>, hang: { received: Promise<string> }) {
     const storage = await createProcessStorage();
     cleanups.push(() => storage.remove());
-    const account = await seedAccount(storage);
+    const account = await seedAccount(storage, FUNDS);
     const processEnv = { ...storage.env, ...PROCESS_TIMING, ...env };
 
     const doomed = await startServerProcess(processEnv);
     cleanups.push(() => doomed.stop("SIGKILL"));
-    await removeBackground(doomed, account.apiKey);
+    removeBackground(doomed, account.apiKey);
     await hang.received;
     await doomed.stop("SIGKILL");
 
-    const afterCrash = await readMoney(storage, account.organizationId);
+    const afterCrash = await readMoneyStopped(storage, account.organizationId);
     expect(kindsOf(afterCrash.entries)).toEqual(["reservation"]);
     expect(afterCrash.balance).toBe(FUNDS - BACKGROUND_REMOVAL_PRICE);
 
@@ -195,7 +131,7 @@ describe("a crash can never strand a reservation", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await restarted.stop("SIGTERM");
 
-    const recovered = await readMoney(storage, account.organizationId);
+    const recovered = await readMoneyStopped(storage, account.organizationId);
     expect(kindsOf(recovered.entries)).toEqual(["refund", "reservation"]);
     expect(recovered.balance).toBe(FUNDS);
     expect(recovered.ledger).toBe(FUNDS);
