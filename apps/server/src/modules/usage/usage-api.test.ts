@@ -7,11 +7,11 @@ import {
   usdToMicros,
 } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makePng, makeWav, multipart } from "../../../test/images";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import type { LocalServer } from "../../../test/local-http-server";
+import { STUB_MODEL_SERVER_FEATURES, startStubModelServer } from "../../../test/model-server-stub";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { featureRequests, projects } from "../../db/schema";
 import { addUsage } from "../features/feature-requests.store";
@@ -102,27 +102,10 @@ describe("the usage API and request status for API keys", () => {
   };
 
   beforeAll(async () => {
-    modelServer = await startLocalServer((request, response) => {
-      if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, {});
-      if (request.path === "/image-background-removal") {
-        void sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } })
-          .png()
-          .toBuffer()
-          .then((png) => {
-            response.writeHead(200, { "content-type": "image/png" });
-            response.end(png);
-          });
-        return;
-      }
-      if (request.path === "/speech-to-text") {
-        return sendJson(response, 200, { language: "en", segments: [{ start: 0, end: 1, text: "hi" }] });
-      }
-      if (request.path === "/image-upscaling") return sendJson(response, 500, { error: "out of memory" });
-      sendJson(response, 404, {});
-    });
+    modelServer = await startStubModelServer();
     testApp = await createTestApp({
       MODEL_SERVER_URL: modelServer.url,
-      MODEL_SERVER_FEATURES: "image-background-removal,speech-to-text,image-upscaling",
+      MODEL_SERVER_FEATURES: STUB_MODEL_SERVER_FEATURES,
       PUBLIC_URL: "https://console.example.com",
     });
     const owner = await signUpAndConfirm(testApp);
