@@ -51,6 +51,7 @@ if [ "$(id -u)" = "0" ]; then
 fi
 env -i PATH="$PATH" HOME="$data" NODE_ENV=production APP_ENV=production HOST=127.0.0.1 PORT="$port" \
   DATA_DIR="$data" PUBLIC_URL="http://127.0.0.1:$port" METRICS_TOKEN="$token" \
+  APP_SECRET="image-check-app-secret-0123456789abcdef" \
   SMTP_URL="smtp://127.0.0.1:9" STRIPE_SECRET_KEY=sk_test_image_check \
   STRIPE_PUBLISHABLE_KEY=pk_test_image_check STRIPE_WEBHOOK_SECRET=whsec_image_check \
   STRIPE_API_BASE_URL="http://127.0.0.1:9" LOG_LEVEL=warn \

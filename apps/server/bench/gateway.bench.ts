@@ -10,13 +10,19 @@
  *    with none, so both see the same machine at the same moment.
  * 3. The history page and the month's statistics at 100,000 request rows, on PGlite and, when
  *    DATABASE_URL is set, on PostgreSQL.
+ *
+ * Besides, the feature call one at a time (its own cost: the provider answers at once, so the latency
+ * is everything but the model) and the SQL statements it sends, counted in the database driver
+ * (`begin` and `commit` included), not guessed. BENCH_ROWS=0 and BENCH_LIMIT_CALLS=0 skip parts 3 and 2.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { PGlite } from "@electric-sql/pglite";
 import type { Feature } from "@prism/contract";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import sharp from "sharp";
 import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
@@ -31,6 +37,49 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const HISTORY_ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const LIMIT_CALLS = Number(process.env.BENCH_LIMIT_CALLS ?? 300);
+const SERIAL_CALLS = Number(process.env.BENCH_SERIAL_CALLS ?? 200);
+
+/**
+ * Every statement either driver sends, counted where the driver takes it: `pg.Client#query` (the pool
+ * and transactions go through it) and PGlite's `query`, `exec` and `transaction` (its BEGIN and COMMIT
+ * are sent inside `transaction`, so they are counted there).
+ */
+const statements = { count: 0 };
+{
+  const clientQuery = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    statements.count += 1;
+    return (clientQuery as (...rest: unknown[]) => unknown).apply(this, args);
+  } as typeof clientQuery;
+  const proto = PGlite.prototype as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ["query", "exec"] as const) {
+    const original = proto[name];
+    if (!original) continue;
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      statements.count += 1;
+      return original.apply(this, args);
+    };
+  }
+  const transaction = proto.transaction;
+  if (transaction) {
+    proto.transaction = function (this: unknown, ...args: unknown[]) {
+      const [callback] = args as [(tx: Record<string, (...rest: unknown[]) => unknown>) => Promise<unknown>];
+      statements.count += 2;
+      return transaction.call(this, (tx: Record<string, (...rest: unknown[]) => unknown>) => {
+        const counted = Object.create(tx) as typeof tx;
+        for (const name of ["query", "exec", "sql"]) {
+          const method = tx[name];
+          if (method)
+            counted[name] = (...rest: unknown[]) => {
+              statements.count += 1;
+              return method.apply(tx, rest);
+            };
+        }
+        return callback(counted);
+      });
+    };
+  }
+}
 
 const noOpProvider: FeatureProvider = {
   name: "http",
@@ -47,25 +96,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function load(send: () => Promise<Response>): Promise<{ rps: number; p50: number; p99: number }> {
+async function load(
+  send: () => Promise<Response>,
+  { calls = CALLS, concurrency = CONCURRENCY } = {},
+): Promise<{ rps: number; p50: number; p99: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < CALLS) {
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls) {
         next += 1;
         const begin = performance.now();
         const response = await send();
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`bench call failed: ${response.status}`);
+        const text = await response.text();
+        if (!response.ok) throw new Error(`bench call failed: ${response.status} ${text}`);
         latencies.push(performance.now() - begin);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: CALLS / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { rps: calls / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
 /** p50/p99 of two kinds of call made one at a time, alternating, after a warm-up of each. */
@@ -160,7 +212,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   const organizationId = me.organizations[0]?.id ?? "";
   const projectId = me.organizations[0]?.projects[0]?.id ?? "";
   await database.db.transaction((tx) =>
-    credit(tx, { organizationId, amountMicros: 10_000_000_000n, reference: "bench-funds" }),
+    credit(tx, { organizationId, amountMicros: 10_000_000_000n, reference: `bench-funds:${organizationId}` }),
   );
   const keyResponse = await fetch(`${base}/v1/users/api-keys/insert`, {
     method: "POST",
@@ -200,79 +252,121 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     }),
   );
 
+  // One at a time: the call's own cost, the statements it sends, and the CPU time this process (the
+  // server, PGlite when embedded, and the client) spends on it, which a loaded machine inflates far
+  // less than the wall time.
+  const statementsBefore = statements.count;
+  const cpuBefore = process.cpuUsage();
+  const serial = await load(
+    () =>
+      fetch(`${base}/v1/images/background-removal`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+        body: body.payload,
+      }),
+    { calls: SERIAL_CALLS, concurrency: 1 },
+  );
+  const statementsPerCall = (statements.count - statementsBefore) / SERIAL_CALLS;
+  const cpuOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000 / SERIAL_CALLS;
+  const cpuPerCall = cpuOf(process.cpuUsage(cpuBefore));
+  const bareCpuBefore = process.cpuUsage();
+  const bareSerial = await load(() => fetch(`${base}/bench/bare`), { calls: SERIAL_CALLS, concurrency: 1 });
+  const bareCpuPerCall = cpuOf(process.cpuUsage(bareCpuBefore));
+
   const callWith = (key: string) =>
     fetch(`${base}/v1/images/background-removal`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": body.contentType },
       body: body.payload,
     });
-  const limits = await compareKeys(
-    () => callWith(apiKey),
-    () => callWith(limitedKey),
-  );
+  const limits =
+    LIMIT_CALLS > 0
+      ? await compareKeys(
+          () => callWith(apiKey),
+          () => callWith(limitedKey),
+        )
+      : undefined;
+  const queries = HISTORY_ROWS > 0 ? await historyAndStatistics() : undefined;
 
-  // 100,000 request rows spread over this month and 13 endpoints, the project's history included.
-  await database.db.execute(
-    sql.raw(`insert into feature_requests (organization_id, project_id, endpoint, call_type, status, provider, request_files, request_body, units, price_micros, created_at)
-     select '${organizationId}', '${projectId}',
-       (array['/v1/images/background-removal','/v1/images/upscaling','/v1/images/generation','/v1/speech/transcription'])[1 + (i % 4)],
-       'bench', 'done', 'http', '{}'::jsonb, '{}'::jsonb, 1, 10000,
-       date_trunc('month', now()) + (i % 27) * interval '1 day' + (i % 1000) * interval '1 second'
-     from generate_series(1, ${HISTORY_ROWS}) as i`),
-  );
-  const history = await timeQuery(() =>
-    fetch(`${base}/v1/users/playground/get-requests`, {
-      method: "POST",
-      headers: { ...origin, cookie },
-      body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 0 }),
-    }).then((response) => response.json()),
-  );
-  const historyDeep = await timeQuery(() =>
-    fetch(`${base}/v1/users/playground/get-requests`, {
-      method: "POST",
-      headers: { ...origin, cookie },
-      body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 10_000 }),
-    }).then((response) => response.json()),
-  );
-  const queryDate = `${new Date().toISOString().slice(0, 7)}-01T00:00:00.000Z`;
-  const statistics = await timeQuery(() =>
-    fetch(`${base}/v1/users/statistics/get`, {
-      method: "POST",
-      headers: { ...origin, cookie },
-      body: JSON.stringify({ projectIds: [projectId], queryDate }),
-    }).then((response) => response.json()),
-  );
-  const bareLatency = await timeQuery(() => fetch(`${base}/bench/bare`).then((response) => response.json()));
+  async function historyAndStatistics() {
+    // 100,000 request rows spread over this month and 13 endpoints, the project's history included.
+    await database.db.execute(
+      sql.raw(`insert into feature_requests (organization_id, project_id, endpoint, call_type, status, provider, request_files, request_body, units, price_micros, created_at)
+       select '${organizationId}', '${projectId}',
+         (array['/v1/images/background-removal','/v1/images/upscaling','/v1/images/generation','/v1/speech/transcription'])[1 + (i % 4)],
+         'bench', 'done', 'http', '{}'::jsonb, '{}'::jsonb, 1, 10000,
+         date_trunc('month', now()) + (i % 27) * interval '1 day' + (i % 1000) * interval '1 second'
+       from generate_series(1, ${HISTORY_ROWS}) as i`),
+    );
+    const history = await timeQuery(() =>
+      fetch(`${base}/v1/users/playground/get-requests`, {
+        method: "POST",
+        headers: { ...origin, cookie },
+        body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 0 }),
+      }).then((response) => response.json()),
+    );
+    const historyDeep = await timeQuery(() =>
+      fetch(`${base}/v1/users/playground/get-requests`, {
+        method: "POST",
+        headers: { ...origin, cookie },
+        body: JSON.stringify({ endpoint: "/v1/images/background-removal", projectId, offset: 10_000 }),
+      }).then((response) => response.json()),
+    );
+    const queryDate = `${new Date().toISOString().slice(0, 7)}-01T00:00:00.000Z`;
+    const statistics = await timeQuery(() =>
+      fetch(`${base}/v1/users/statistics/get`, {
+        method: "POST",
+        headers: { ...origin, cookie },
+        body: JSON.stringify({ projectIds: [projectId], queryDate }),
+      }).then((response) => response.json()),
+    );
+    const bareLatency = await timeQuery(() =>
+      fetch(`${base}/bench/bare`).then((response) => response.json()),
+    );
+    return { history, historyDeep, statistics, bareLatency };
+  }
 
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`\n## ${label}`);
   console.log(
-    `feature call (full pipeline): ${pipeline.rps.toFixed(0)} req/s, p50 ${pipeline.p50.toFixed(1)} ms, p99 ${pipeline.p99.toFixed(1)} ms`,
+    `feature call, 1 at a time (${SERIAL_CALLS} calls): p50 ${serial.p50.toFixed(2)} ms, p99 ${serial.p99.toFixed(2)} ms, ${serial.rps.toFixed(0)} req/s; bare route p50 ${bareSerial.p50.toFixed(2)} ms`,
+  );
+  console.log(`SQL statements per feature call: ${statementsPerCall.toFixed(2)} (begin and commit counted)`);
+  console.log(
+    `CPU time of this process per call, 1 at a time: feature call ${cpuPerCall.toFixed(2)} ms, bare route ${bareCpuPerCall.toFixed(2)} ms`,
+  );
+  console.log(
+    `feature call (full pipeline, concurrency ${CONCURRENCY}): ${pipeline.rps.toFixed(0)} req/s, p50 ${pipeline.p50.toFixed(1)} ms, p99 ${pipeline.p99.toFixed(1)} ms`,
   );
   console.log(
     `bare route:                   ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
   );
   console.log(`pipeline / bare throughput:   ${(pipeline.rps / bare.rps).toFixed(3)}`);
-  console.log(
-    `key without limits (1 at a time, ${LIMIT_CALLS} calls): p50 ${limits.unlimited.p50.toFixed(2)} ms, p99 ${limits.unlimited.p99.toFixed(2)} ms`,
-  );
-  console.log(
-    `key with every limit (alternating):      p50 ${limits.limited.p50.toFixed(2)} ms, p99 ${limits.limited.p99.toFixed(2)} ms`,
-  );
-  console.log(
-    `limits' cost at p50:                     ${(limits.limited.p50 - limits.unlimited.p50).toFixed(2)} ms (${(limits.limited.p50 / limits.unlimited.p50).toFixed(3)}x)`,
-  );
-  console.log(
-    `history page at ${HISTORY_ROWS} rows: p50 ${history.toFixed(1)} ms (${(history / bareLatency).toFixed(1)}x a bare call)`,
-  );
-  console.log(
-    `history page at offset 10000: p50 ${historyDeep.toFixed(1)} ms (${(historyDeep / bareLatency).toFixed(1)}x a bare call)`,
-  );
-  console.log(
-    `month statistics:             p50 ${statistics.toFixed(1)} ms (${(statistics / bareLatency).toFixed(1)}x a bare call)`,
-  );
+  if (limits) {
+    console.log(
+      `key without limits (1 at a time, ${LIMIT_CALLS} calls): p50 ${limits.unlimited.p50.toFixed(2)} ms, p99 ${limits.unlimited.p99.toFixed(2)} ms`,
+    );
+    console.log(
+      `key with every limit (alternating):      p50 ${limits.limited.p50.toFixed(2)} ms, p99 ${limits.limited.p99.toFixed(2)} ms`,
+    );
+    console.log(
+      `limits' cost at p50:                     ${(limits.limited.p50 - limits.unlimited.p50).toFixed(2)} ms (${(limits.limited.p50 / limits.unlimited.p50).toFixed(3)}x)`,
+    );
+  }
+  if (queries) {
+    const { history, historyDeep, statistics, bareLatency } = queries;
+    console.log(
+      `history page at ${HISTORY_ROWS} rows: p50 ${history.toFixed(1)} ms (${(history / bareLatency).toFixed(1)}x a bare call)`,
+    );
+    console.log(
+      `history page at offset 10000: p50 ${historyDeep.toFixed(1)} ms (${(historyDeep / bareLatency).toFixed(1)}x a bare call)`,
+    );
+    console.log(
+      `month statistics:             p50 ${statistics.toFixed(1)} ms (${(statistics / bareLatency).toFixed(1)}x a bare call)`,
+    );
+  }
 }
 
 console.log(`Gateway benchmark: ${CALLS} calls, concurrency ${CONCURRENCY}, ${HISTORY_ROWS} history rows`);

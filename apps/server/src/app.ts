@@ -3,6 +3,7 @@ import cookie from "@fastify/cookie";
 import { CALL_INTERRUPTED_BY_RESTART } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
+import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
 import { createRequestLogger, registerRequestContext, requestIdMixin } from "./http/request-context";
@@ -10,16 +11,19 @@ import { requestLogSerializers } from "./http/request-log";
 import { registerRevalidation } from "./http/revalidation";
 import { registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
+import { registerAlertRoutes } from "./modules/alerts/alerts.routes";
 import { registerApiKeyRoutes } from "./modules/api-keys/api-keys.routes";
+import { registerAuditRoutes } from "./modules/audit/audit.routes";
 import { registerAccountSecurityRoutes } from "./modules/auth/account-security.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
-import { registerAbsoluteFileUrls } from "./modules/features/absolute-file-urls";
 import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
 import { failRequest } from "./modules/features/feature-calls.service";
 import { InFlightCalls } from "./modules/features/in-flight-calls";
 import { abandonedAfterMs, startRequestSweeper } from "./modules/features/sweeper";
 import { trainingJobHandlers } from "./modules/features/training";
+import { registerAbsoluteFileUrls } from "./modules/files/absolute-file-urls";
+import { registerFileRoutes } from "./modules/files/files.routes";
 import { registerHealthRoutes } from "./modules/health/health.routes";
 import { registerInvoiceRoutes } from "./modules/invoices/invoices.routes";
 import { JobWorker } from "./modules/jobs/job-queue";
@@ -29,10 +33,13 @@ import { registerOpenApiRoutes } from "./modules/openapi/openapi.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
 import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
 import { startPaymentReconciler, triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
+import { registerPlaygroundRoutes } from "./modules/playground/playground.routes";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";
 import { registerUsageRoutes } from "./modules/usage/usage.routes";
 import { registerUserRoutes } from "./modules/users/users.routes";
+import { eventJobHandlers } from "./modules/webhooks/webhook-delivery";
+import { registerWebhookRoutes } from "./modules/webhooks/webhooks.routes";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const JOB_LEASE_MS = 10 * 60_000;
@@ -82,6 +89,8 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  // Before any route: it applies to the routes registered after it.
+  await registerCompression(app);
   registerMetricsRoutes(app, deps);
   registerRevalidation(app);
   await registerSecurityHeaders(app, deps.config, thirdPartySources(deps.config));
@@ -100,6 +109,9 @@ export async function buildApp(
   registerApiKeyRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerInvoiceRoutes(app, deps);
+  registerAlertRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
+  registerAuditRoutes(app, deps);
   const gateway = {
     db: deps.database.db,
     files: deps.files,
@@ -115,10 +127,21 @@ export async function buildApp(
   };
   registerAbsoluteFileUrls(app, deps.config.publicUrl);
   registerFeatureRoutes(app, deps, gateway);
+  registerFileRoutes(app, deps);
+  registerPlaygroundRoutes(app, deps, gateway);
   registerUsageRoutes(app, deps);
   // A job's lease outlives a model call (it is renewed while the handler runs besides), so no second
   // worker ever picks up a job whose first worker is still waiting on a model server.
-  const jobWorker = new JobWorker(deps.database.db, trainingJobHandlers(gateway), app.log, {
+  const jobHandlers = {
+    ...trainingJobHandlers(gateway),
+    ...eventJobHandlers({
+      db: deps.database.db,
+      mailer: deps.mailer,
+      metrics: deps.metrics,
+      allowPrivateTargets: !deps.config.isProduction,
+    }),
+  };
+  const jobWorker = new JobWorker(deps.database.db, jobHandlers, app.log, {
     leaseMs: Math.max(JOB_LEASE_MS, 2 * deps.config.inference.providerTimeoutMs),
   });
   const runJobs = options.runJobs ?? true;

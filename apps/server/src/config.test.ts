@@ -49,6 +49,7 @@ const PRODUCTION = {
   STRIPE_PUBLISHABLE_KEY: "pk_live_x",
   STRIPE_WEBHOOK_SECRET: "whsec_x",
   METRICS_TOKEN: "metrics-token-of-32-random-chars",
+  APP_SECRET: "app-secret-of-at-least-32-random-chars",
 };
 
 describe("production configuration", () => {
@@ -69,10 +70,22 @@ describe("production configuration", () => {
     ["SMTP_URL", /SMTP_URL: required when APP_ENV=production/],
     ["PUBLIC_URL", /PUBLIC_URL: required when APP_ENV=production/],
     ["METRICS_TOKEN", /METRICS_TOKEN: required when APP_ENV=production/],
+    ["APP_SECRET", /APP_SECRET: required when APP_ENV=production/],
   ])("refuses production without %s and names it", (variable, message) => {
     const env: Record<string, string> = { ...PRODUCTION, [variable]: "" };
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("refuses the public development APP_SECRET in production, and a short one anywhere", () => {
+    const developmentSecret = loadConfig({ APP_ENV: "development" }).appSecret;
+    expect(() => loadConfig({ ...PRODUCTION, APP_SECRET: developmentSecret })).toThrow(
+      /APP_SECRET: required when APP_ENV=production, and not the development default/,
+    );
+    expect(() => loadConfig({ APP_SECRET: "too-short" })).toThrow(
+      /APP_SECRET: must be at least 32 characters/,
+    );
+    expect(loadConfig(PRODUCTION).appSecret).toBe(PRODUCTION.APP_SECRET);
   });
 
   it("asks nothing of development and test", () => {
@@ -135,6 +148,7 @@ describe("compose files", () => {
       STRIPE_PUBLISHABLE_KEY: "pk_test_x",
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       METRICS_TOKEN: "a-metrics-token-of-some-length",
+      APP_SECRET: "an-app-secret-of-at-least-32-characters",
     });
     expect(config.isProduction).toBe(true);
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.+@postgres:5432\//);

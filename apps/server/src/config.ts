@@ -1,5 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
-import { DEFAULT_API_KEY_REQUESTS_PER_MINUTE, DEFAULT_ORGANIZATION_CONCURRENT_CALLS } from "@prism/contract";
+import {
+  DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
+  DEFAULT_ORGANIZATION_CONCURRENT_CALLS,
+  PROVIDER_TIMEOUT_MAX_MS,
+} from "@prism/contract";
 import { z } from "zod";
 import { DEFAULT_WEB_DIST_DIR } from "./paths";
 
@@ -43,6 +47,9 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag,
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, { message: "must be at least 16 characters (a random secret)" }).optional(),
+  ),
+  APP_SECRET: optionalString.pipe(
+    z.string().min(32, { message: "must be at least 32 characters (a random secret)" }).optional(),
   ),
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number({ message: "must be a number of milliseconds" })
@@ -92,7 +99,7 @@ const envSchema = z.object({
 
   BUILTIN_ENGINE: z.enum(["on", "off"], { message: 'must be "on" or "off"' }).default("on"),
   ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
-  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(PROVIDER_TIMEOUT_MAX_MS).default(300_000),
   REQUEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   ORGANIZATION_CONCURRENT_CALLS: z.coerce
     .number({ message: "must be a whole number (0 for no limit)" })
@@ -151,6 +158,11 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Bearer token for GET /metrics; unset leaves it open (refused in production). */
   metricsToken: string | undefined;
+  /**
+   * The server's own secret, from which the keys of data kept encrypted at rest are derived (one key
+   * per purpose). A fixed, public default outside production; production refuses to start without one.
+   */
+  appSecret: string;
   /**
    * On SIGTERM, how long running feature calls may take to finish before they are stopped and
    * refunded (new calls are refused at once).
@@ -252,6 +264,8 @@ export class ConfigError extends Error {
 }
 
 const DEV_SERVER_ORIGIN = "http://localhost:5173";
+/** Public by design: what it protects outside production is test data. Production refuses it. */
+const DEVELOPMENT_APP_SECRET = "prism-development-app-secret-never-use-in-production";
 
 /**
  * What production refuses to run without. Each embedded default is safe on a developer's machine and
@@ -283,6 +297,11 @@ function productionProblems(values: z.infer<typeof envSchema>): string[] {
   if (!values.METRICS_TOKEN) {
     problems.push(
       `METRICS_TOKEN: ${reason} (GET /metrics shows traffic, money flows and queue state to whoever reaches it)`,
+    );
+  }
+  if (!values.APP_SECRET || values.APP_SECRET === DEVELOPMENT_APP_SECRET) {
+    problems.push(
+      `APP_SECRET: ${reason}, and not the development default (the key of the authenticator secrets stored encrypted)`,
     );
   }
   return problems;
@@ -355,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustedOrigins: trustedOrigins.map((origin) => new URL(origin).origin),
     trustProxy: values.TRUST_PROXY,
     metricsToken: values.METRICS_TOKEN,
+    appSecret: values.APP_SECRET ?? DEVELOPMENT_APP_SECRET,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,

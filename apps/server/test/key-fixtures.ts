@@ -66,11 +66,11 @@ export async function fundedAccount(testApp: TestApp, fundsMicros: bigint) {
       credit(tx, { organizationId, amountMicros: fundsMicros, reference: `grant-${organizationId}` }),
     );
   }
-  const createKey = async (limits?: ApiKeyLimits) => {
+  const createKey = async (limits?: ApiKeyLimits, apiKeyName = "limited") => {
     const response = await post(
       testApp,
       "/v1/users/api-keys/insert",
-      { projectId, apiKeyName: "limited", ...(limits ? { limits } : {}) },
+      { projectId, apiKeyName, ...(limits ? { limits } : {}) },
       { session: owner.session },
     );
     expect(response.statusCode, response.body).toBe(200);

@@ -73,4 +73,5 @@ export const PRODUCTION_ENV = {
   STRIPE_WEBHOOK_SECRET: "whsec_local",
   STRIPE_API_BASE_URL: "http://127.0.0.1:9",
   METRICS_TOKEN: "test-metrics-token-0123456789",
+  APP_SECRET: "test-app-secret-0123456789abcdefghij",
 } as const satisfies Record<string, string>;

@@ -73,44 +73,58 @@ describe("a deployment without a model server", () => {
     await desktop.screenshot("model-server-missing-01-playground");
 
     const [reference] = await Promise.all([page.context().waitForEvent("page"), guideLink.click()]);
-    await reference.getByRole("heading", { name: "Model servers", level: 2 }).waitFor();
-    expect(new URL(reference.url()).hash).toBe("#model-servers");
+    await reference.getByRole("heading", { name: "Model servers" }).first().waitFor();
+    expect(`/docs${new URL(reference.url()).hash}`).toBe(MODEL_SERVERS_DOCS_PATH);
     await reference.close();
   });
 
   it("badges the same six endpoints in the API reference, linked to the model-server guide, and documents downloads", async () => {
     const { page } = desktop;
-    await page.goto("/docs");
-    await page.locator("section.operation").first().waitFor();
-    const badges = page.locator("section.operation h2 .badge");
-    expect(await badges.allInnerTexts()).toEqual(NEEDING_A_SERVER.map(() => "Needs a model server"));
-    for (const feature of NEEDING_A_SERVER) {
-      const heading = page.locator("section.operation h2", { hasText: feature.name }).first();
-      expect(await heading.locator(".badge").getAttribute("href"), feature.name).toBe("#model-servers");
-    }
-    // Downloading results with the key is documented beside the features.
-    const download = page.locator("#downloadFile");
-    expect(await download.locator(".endpoint").innerText()).toContain("GET");
-    expect(await download.locator(".endpoint code").innerText()).toBe(
-      "/v1/files/{organizationId}/{projectId}/{name}",
-    );
-    expect(await download.locator("table.errors").innerText()).toContain("another project");
-    await download.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    await desktop.screenshot("model-server-missing-03-docs-download", { fullPage: false });
+    const document = (await (await page.request.get("/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; "x-badges"?: { name: string }[] }>>;
+    };
+    // Scalar (the reference page) anchors an operation as #tag/<tag slug>/<METHOD><path>.
+    const anchorOf = (path: string, method: "get" | "post") => {
+      const tag = document.paths[path]![method]!.tags[0]!.toLowerCase().replaceAll(" ", "-");
+      return `tag/${tag}/${method.toUpperCase()}${path}`;
+    };
+    const badged = Object.entries(document.paths)
+      .filter(([, item]) => item.post?.["x-badges"]?.some((badge) => badge.name === NEEDS_MODEL_SERVER_BADGE))
+      .map(([path]) => path);
+    expect(badged.sort()).toEqual(NEEDING_A_SERVER.map((feature) => feature.endpoint).sort());
 
-    await page.locator("section.operation h2 .badge").first().click();
-    const guide = page.getByRole("heading", { name: "Model servers", level: 2 });
-    await guide.waitFor();
-    expect(new URL(page.url()).hash).toBe("#model-servers");
-    // The page scrolls there smoothly; the screenshot waits until the guide is in view.
-    await expect
-      .poll(() => guide.evaluate((heading) => heading.getBoundingClientRect().bottom < window.innerHeight), {
-        timeout: 10_000,
-      })
-      .toBe(true);
-    await page.waitForTimeout(300);
-    await desktop.screenshot("model-server-missing-02-docs-guide", { fullPage: false });
+    for (const [index, feature] of NEEDING_A_SERVER.entries()) {
+      const anchor = anchorOf(feature.endpoint, "post");
+      await page.goto(`/docs#${anchor}`);
+      const operation = page.locator(`section[id$="${anchor}"]`);
+      await operation.getByText(NEEDS_MODEL_SERVER_BADGE, { exact: true }).first().waitFor();
+      await operation.getByText(FEATURE_NEEDS_MODEL_SERVER).first().waitFor();
+      const guide = operation.getByRole("link", { name: "Model servers" }).first();
+      expect(await guide.getAttribute("href"), feature.name).toBe(MODEL_SERVERS_DOCS_PATH);
+      if (index === 0) {
+        await operation.scrollIntoViewIfNeeded();
+        await desktop.screenshot("model-server-missing-03-docs-badge", { fullPage: false });
+        await guide.click();
+        const heading = page.getByRole("heading", { name: "Model servers" }).first();
+        await heading.waitFor();
+        await expect
+          .poll(() => heading.evaluate((node) => node.getBoundingClientRect().bottom < window.innerHeight), {
+            timeout: 10_000,
+          })
+          .toBe(true);
+        expect(`/docs${new URL(page.url()).hash}`).toBe(MODEL_SERVERS_DOCS_PATH);
+        await desktop.screenshot("model-server-missing-02-docs-guide", { fullPage: false });
+      }
+    }
+
+    // Downloading results with the key is documented beside the features.
+    const downloadPath = "/v1/files/{organizationId}/{projectId}/{name}";
+    const download = anchorOf(downloadPath, "get");
+    await page.goto(`/docs#${download}`);
+    const section = page.locator(`section[id$="${download}"]`);
+    await section.getByText(downloadPath).first().waitFor();
+    await expect.poll(() => section.innerText()).toContain("another project");
+    await desktop.screenshot("model-server-missing-04-docs-download", { fullPage: false });
   });
 
   it("shows the marks and the explanation on a phone too", async () => {

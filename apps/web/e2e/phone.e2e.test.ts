@@ -85,7 +85,7 @@ describe("the console on a phone", () => {
     await checkAndShoot(session, "not-found");
 
     await page.goto("/docs");
-    await page.locator("section.operation").first().waitFor();
+    await page.getByRole("heading", { name: "Prism API" }).first().waitFor();
     await checkAndShoot(session, "docs");
   });
 

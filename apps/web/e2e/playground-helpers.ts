@@ -80,6 +80,8 @@ export interface StoredRequest {
   status: string;
   request_data: { files: Record<string, string[]>; body: Record<string, unknown> };
   response_data: { file?: string };
+  /** Dollars the call cost (0 once failed and refunded). */
+  cost: number;
 }
 
 export interface PlaygroundHistory {

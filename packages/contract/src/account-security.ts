@@ -39,6 +39,15 @@ export const TWO_FACTOR_CODE_LABEL = "Authentication code";
 export const TWO_FACTOR_CODE_REQUIRED = "Authentication code is required";
 export const TWO_FACTOR_REQUIRED =
   "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
+/** An organization's calls refused to a member without a second factor when the owner requires one. */
+export const TWO_FACTOR_ENROLMENT_REQUIRED =
+  "This organization requires two-factor sign-in. Set up an authenticator app or a passkey in your profile to continue.";
+export const REQUIRE_TWO_FACTOR_OWNER_FIRST =
+  "Set up two-factor authentication for your own account before requiring it of members.";
+export const SECURITY_PAGE_TITLE = "Security";
+export const REQUIRE_TWO_FACTOR_LABEL = "Require two-factor sign-in";
+export const REQUIRE_TWO_FACTOR_DESCRIPTION =
+  "Members without an authenticator app or a passkey are sent to set one up before they can use this organization.";
 export const INVALID_TWO_FACTOR_CODE = "Invalid authentication code";
 export const TWO_FACTOR_SIGN_IN_EXPIRED = "Your sign-in has expired. Please sign in again.";
 export const TWO_FACTOR_ALREADY_ENABLED = "Two-factor authentication is already enabled.";

@@ -1,4 +1,3 @@
-import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { FEATURES } from "./catalog";
 import { isoDateTimeSchema } from "./fields";
@@ -15,33 +14,9 @@ import {
  * read; the spend caps are checked again in the transaction that reserves the price.
  */
 
-/** An IPv4 or IPv6 address, or a CIDR range of either (`203.0.113.0/24`, `2001:db8::/32`). */
-export function isIpOrCidr(value: string): boolean {
-  const text = value.trim();
-  if (text.includes("/")) return ipaddr.isValidCIDR(text);
-  return ipaddr.isValid(text);
-}
-
-/**
- * Whether `address` (as the server sees the client: IPv4-mapped IPv6 is taken as its IPv4) falls in one
- * of `allowed` (addresses and CIDR ranges).
- */
-export function isIpAllowed(address: string, allowed: readonly string[]): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const client = ipaddr.process(address);
-  return allowed.some((entry) => {
-    try {
-      if (entry.includes("/")) {
-        const [range, bits] = ipaddr.parseCIDR(entry);
-        return range.kind() === client.kind() && client.match(range, bits);
-      }
-      const single = ipaddr.process(entry);
-      return single.kind() === client.kind() && single.toNormalizedString() === client.toNormalizedString();
-    } catch {
-      return false;
-    }
-  });
-}
+/** The message for an allowlist entry that is not an address or a range (checked in `@prism/contract/ip`). */
+export const ALLOWED_IP_INVALID =
+  "Enter IP addresses or CIDR ranges (203.0.113.7, 203.0.113.0/24, 2001:db8::/32).";
 
 const featureEndpoints = FEATURES.map((feature) => feature.endpoint) as [string, ...string[]];
 
@@ -61,17 +36,12 @@ export const apiKeyLimitsSchema = z.object({
   lifetimeSpendCap: spendCapSchema.nullable(),
   /** After this moment the key answers 401 `api-key-expired`; null: never. */
   expiresAt: isoDateTimeSchema.nullable(),
-  /** Addresses and CIDR ranges the key may be used from; null: anywhere. */
+  /**
+   * Addresses and CIDR ranges the key may be used from; null: anywhere. Each entry's syntax is checked
+   * by `allowedIpsSchema` of `@prism/contract/ip`, which the first page must not download.
+   */
   allowedIps: z
-    .array(
-      z
-        .string()
-        .trim()
-        .refine(
-          isIpOrCidr,
-          "Enter IP addresses or CIDR ranges (203.0.113.7, 203.0.113.0/24, 2001:db8::/32).",
-        ),
-    )
+    .array(z.string().trim().min(1, ALLOWED_IP_INVALID))
     .min(1, "List at least one address.")
     .max(API_KEY_MAX_ALLOWED_IPS)
     .nullable(),

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { type ZodType, z } from "zod";
 import {
+  type BodyField,
   billableUnits,
+  bodyFieldsOf,
   ENDPOINT_DESCRIPTORS,
   FEATURE_ENDPOINTS,
   FEATURES,
@@ -9,14 +12,29 @@ import {
   featureById,
   featureEndpointSchema,
   formatBillingUnits,
+  identityInpaintingFeature,
   imageExtensionFeature,
+  imageGenerationFeature,
+  objectRemovalFeature,
   pegasusGenerationFeature,
+  reimagineFeature,
   textRemovalFeature,
   transcriptionFeature,
   usageColor,
 } from "./catalog";
-import { LANGUAGES } from "./languages";
-import { MAX_UPSCALE_PIXELS } from "./limits";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages";
+import {
+  DEFAULT_RESOLUTION,
+  GENERATION_MAX_SIDE,
+  GENERATION_MIN_SIDE,
+  MAX_UPSCALE_PIXELS,
+  NAME_MAX_LENGTH,
+  PROMPT_MAX_LENGTH,
+  REIMAGINE_DENOISE_DEFAULT,
+  REIMAGINE_DENOISE_MAX,
+  REIMAGINE_DENOISE_MIN,
+  REIMAGINE_DENOISE_STEP,
+} from "./limits";
 
 /** The playground routes of the spec. */
 const SPEC_PLAYGROUND_ROUTES = [
@@ -73,7 +91,7 @@ describe("feature catalog", () => {
     }
   });
 
-  it("describes each body field in the body schema and prices every feature", () => {
+  it("gives every feature an input and a price", () => {
     for (const feature of FEATURES) {
       expect(Number.isInteger(feature.billing.defaultPriceMicros)).toBe(true);
       expect(feature.billing.defaultPriceMicros).toBeGreaterThan(0);
@@ -215,4 +233,149 @@ describe("billing units", () => {
     expect(formatBillingUnits(5, "audio-minute")).toBe("5 minutes");
     expect(formatBillingUnits(1, "audio-minute")).toBe("1 minute");
   });
+});
+
+/**
+ * A feature's body descriptors (what the playground's snippets and the API reference list) are read
+ * from its `bodySchema` (what the server accepts). These tests check that reading: the descriptor of
+ * each kind of field, and that every claim a descriptor makes holds when the schema parses multipart
+ * strings.
+ */
+describe("body field descriptors are read from the body schema", () => {
+  it("reads type, bounds, default, step and debugging-only from each kind of field", () => {
+    expect(reimagineFeature.inputs.body).toEqual([
+      {
+        name: "denoise",
+        type: "number",
+        required: false,
+        min: REIMAGINE_DENOISE_MIN,
+        max: REIMAGINE_DENOISE_MAX,
+        step: REIMAGINE_DENOISE_STEP,
+        default: REIMAGINE_DENOISE_DEFAULT,
+        nonProductionOnly: false,
+        description: "How far the result may move away from the original (higher changes more).",
+      },
+    ]);
+    expect(imageGenerationFeature.inputs.body.map((field) => [field.name, field.required])).toEqual([
+      ["prompt", true],
+      ["negative_prompt", false],
+      ["width", false],
+      ["height", false],
+    ]);
+    expect(imageGenerationFeature.inputs.body[2]).toMatchObject({
+      type: "number",
+      integer: true,
+      min: GENERATION_MIN_SIDE,
+      max: GENERATION_MAX_SIDE,
+      default: DEFAULT_RESOLUTION.width,
+    });
+    expect(imageGenerationFeature.inputs.body[0]).toMatchObject({
+      type: "string",
+      maxLength: PROMPT_MAX_LENGTH,
+    });
+    expect(identityInpaintingFeature.inputs.body[0]).toEqual({
+      name: "identity_id",
+      type: "string",
+      required: true,
+      maxLength: NAME_MAX_LENGTH,
+      nonProductionOnly: false,
+      description: "The AI Clone to paint in (its identity_id).",
+    });
+    expect(textRemovalFeature.inputs.body).toEqual([
+      {
+        name: "fast_mode",
+        type: "boolean",
+        required: false,
+        default: false,
+        nonProductionOnly: true,
+        description: "Trade quality for speed.",
+      },
+    ]);
+    expect(transcriptionFeature.inputs.body[0]).toMatchObject({
+      type: "enum",
+      required: false,
+      default: DEFAULT_LANGUAGE,
+      values: LANGUAGES.map((language) => language.code),
+    });
+    expect(objectRemovalFeature.inputs.body).toEqual([]);
+  });
+
+  it("reads through a multipart preprocess wrapper and refuses a field it cannot describe", () => {
+    const blankIsMissing = (value: unknown) => (value === "" ? undefined : value);
+    const wrapped = z.object({
+      count: z.preprocess(
+        blankIsMissing,
+        z.coerce.number().int().min(1).max(9).default(3).meta({ description: "How many." }),
+      ),
+    });
+    expect(bodyFieldsOf(wrapped)).toEqual([
+      {
+        name: "count",
+        type: "number",
+        required: false,
+        integer: true,
+        min: 1,
+        max: 9,
+        default: 3,
+        nonProductionOnly: false,
+        description: "How many.",
+      },
+    ]);
+    expect(() =>
+      bodyFieldsOf(z.object({ tags: z.array(z.string()).meta({ description: "Tags." }) })),
+    ).toThrow('Body field "tags" is not a string, number, boolean or enum.');
+    expect(() => bodyFieldsOf(z.object({ name: z.string() }))).toThrow(
+      'Body field "name" has no description.',
+    );
+  });
+
+  const shapeOf = (schema: unknown) => (schema as { shape: Record<string, ZodType> }).shape;
+  const accepts = (schema: ZodType, value: unknown) => schema.safeParse(value).success;
+
+  for (const feature of FEATURES) {
+    describe(feature.id, () => {
+      const shape = shapeOf(feature.bodySchema);
+
+      it("describes every field of the schema, in its order", () => {
+        expect(feature.inputs.body.map((field) => field.name)).toEqual(Object.keys(shape));
+      });
+
+      for (const field of feature.inputs.body as readonly BodyField[]) {
+        it(`${field.name}: the schema parses multipart strings as described`, () => {
+          const schema = shape[field.name]!;
+          expect(accepts(schema, undefined), "may be left out").toBe(!field.required);
+          if (field.default !== undefined) {
+            expect(schema.parse(undefined)).toEqual(field.default);
+            expect(schema.parse("")).toEqual(field.default);
+          }
+          if (field.type === "number") {
+            const step = field.integer ? 1 : 0.001;
+            if (field.min !== undefined) {
+              expect(accepts(schema, String(field.min))).toBe(true);
+              expect(accepts(schema, String(field.min - step))).toBe(false);
+            }
+            if (field.max !== undefined) {
+              expect(accepts(schema, String(field.max))).toBe(true);
+              expect(accepts(schema, String(field.max + step))).toBe(false);
+            }
+            if (field.integer && field.min !== undefined) {
+              expect(accepts(schema, String(field.min + 0.5))).toBe(false);
+            }
+          }
+          if (field.type === "string" && field.maxLength !== undefined) {
+            expect(accepts(schema, "x".repeat(field.maxLength))).toBe(true);
+            expect(accepts(schema, "x".repeat(field.maxLength + 1))).toBe(false);
+          }
+          if (field.type === "boolean") {
+            expect(schema.parse("true")).toBe(true);
+            expect(schema.parse("false")).toBe(false);
+          }
+          if (field.type === "enum") {
+            for (const value of field.values ?? []) expect(accepts(schema, value)).toBe(true);
+            expect(accepts(schema, "not-a-listed-value")).toBe(false);
+          }
+        });
+      }
+    });
+  }
 });

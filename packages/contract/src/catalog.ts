@@ -162,6 +162,7 @@ export interface FeatureDefinition {
   readonly description: string;
   readonly inputs: {
     readonly files: readonly FileInput[];
+    /** Read from `bodySchema` (see `bodyFieldsOf`), never written by hand. */
     readonly body: readonly BodyField[];
   };
   /** Parses the non-file multipart fields, which arrive as strings. */
@@ -190,8 +191,19 @@ export interface FeatureDefinition {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Multipart field parsers: every value arrives as a string, and an empty one means "not given".
+// Multipart field parsers: every value arrives as a string, and an empty one means "not given". Each
+// parser carries the facts zod cannot say (description, step, debugging-only) as `.meta()`, so a body
+// field is written once, as its parser, and its descriptor is read back from it.
 // ---------------------------------------------------------------------------------------------------
+
+/** What a body field's parser carries beside its rules. */
+export type BodyFieldMeta = {
+  readonly description: string;
+  /** See `BodyField.nonProductionOnly`; false when left out. */
+  readonly nonProductionOnly?: boolean;
+  /** The increment of the playground's control. */
+  readonly step?: number;
+};
 
 function emptyToUndefined(value: unknown): unknown {
   return value === "" || value === null ? undefined : value;
@@ -201,7 +213,7 @@ const TRUE_TEXTS = new Set(["true", "1", "on", "yes"]);
 const FALSE_TEXTS = new Set(["false", "0", "off", "no"]);
 
 /** `z.coerce.boolean()` would read "false" as true, so form booleans are parsed by their text. */
-function formBoolean() {
+function formBoolean(meta: BodyFieldMeta) {
   return z.preprocess((value) => {
     const given = emptyToUndefined(value);
     if (typeof given !== "string") {
@@ -212,7 +224,7 @@ function formBoolean() {
       return true;
     }
     return FALSE_TEXTS.has(text) ? false : given;
-  }, z.boolean().default(false));
+  }, z.boolean().default(false).meta(meta));
 }
 
 function formNumber(min: number, max: number) {
@@ -223,29 +235,122 @@ function formInteger(min: number, max: number) {
   return z.coerce.number().int().min(min).max(max);
 }
 
-function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess(emptyToUndefined, schema.optional());
+function optional<T extends z.ZodType>(schema: T, meta: BodyFieldMeta) {
+  return z.preprocess(emptyToUndefined, schema.optional().meta(meta));
 }
 
-function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>) {
-  return z.preprocess(emptyToUndefined, schema.default(value as never));
+function withDefault<T extends z.ZodType>(schema: T, value: z.output<T>, meta: BodyFieldMeta) {
+  return z.preprocess(emptyToUndefined, schema.default(value as never).meta(meta));
 }
 
-const promptSchema = z.string().trim().min(1, "Please enter a prompt.").max(PROMPT_MAX_LENGTH);
-const optionalPromptSchema = optional(z.string().trim().max(PROMPT_MAX_LENGTH));
-const sideSchema = withDefault(
-  formInteger(GENERATION_MIN_SIDE, GENERATION_MAX_SIDE),
-  DEFAULT_RESOLUTION.width,
-);
-const sideHeightSchema = withDefault(
-  formInteger(GENERATION_MIN_SIDE, GENERATION_MAX_SIDE),
-  DEFAULT_RESOLUTION.height,
-);
-const denoiseSchema = withDefault(
-  formNumber(REIMAGINE_DENOISE_MIN, REIMAGINE_DENOISE_MAX),
-  REIMAGINE_DENOISE_DEFAULT,
-);
-const extensionSideSchema = withDefault(formInteger(0, MAX_EXTENSION_SIDE), 0);
+const PROMPT_DESCRIPTION = "What the image should show.";
+const promptSchema = z
+  .string()
+  .trim()
+  .min(1, "Please enter a prompt.")
+  .max(PROMPT_MAX_LENGTH)
+  .meta({ description: PROMPT_DESCRIPTION });
+
+function optionalPromptSchema(description = PROMPT_DESCRIPTION) {
+  return optional(z.string().trim().max(PROMPT_MAX_LENGTH), { description });
+}
+
+function sideSchema(name: "width" | "height") {
+  return withDefault(formInteger(GENERATION_MIN_SIDE, GENERATION_MAX_SIDE), DEFAULT_RESOLUTION[name], {
+    description: `Output ${name} in pixels.`,
+  });
+}
+
+function denoiseSchema(defaultValue: number, nonProductionOnly: boolean) {
+  return withDefault(formNumber(REIMAGINE_DENOISE_MIN, REIMAGINE_DENOISE_MAX), defaultValue, {
+    description: "How far the result may move away from the original (higher changes more).",
+    nonProductionOnly,
+    step: REIMAGINE_DENOISE_STEP,
+  });
+}
+
+function extensionSideSchema(name: "top" | "bottom" | "left" | "right") {
+  return withDefault(formInteger(0, MAX_EXTENSION_SIDE), 0, { description: `Pixels to add on the ${name}.` });
+}
+
+const identityIdSchema = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+
+const artisticSchema = () =>
+  formBoolean({ description: "Use the artistic checkpoint instead of the photographic one." });
+
+// ---------------------------------------------------------------------------------------------------
+// Body field descriptors, read from the parsers.
+// ---------------------------------------------------------------------------------------------------
+
+/** The JSON Schema (with `io: "input"`) of one field's rule, with the metadata the parser carries. */
+type FieldJsonSchema = {
+  readonly type?: string;
+  readonly description?: string;
+  readonly default?: string | number | boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxLength?: number;
+  readonly enum?: readonly string[];
+  readonly step?: number;
+  readonly nonProductionOnly?: boolean;
+};
+
+/**
+ * The rule a multipart parser applies after its preprocessing. A `z.preprocess` wrapper has no JSON
+ * Schema of its own (its input is whatever arrives), so the descriptor is read from what it feeds.
+ */
+function ruleOf(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodPipe && schema.in instanceof z.ZodTransform
+    ? (schema.out as z.ZodType)
+    : schema;
+}
+
+/** A multipart field carries one value, so these are the only JSON Schema types a body field has. */
+const FIELD_TYPES: Partial<Record<string, BodyFieldType>> = {
+  string: "string",
+  integer: "number",
+  number: "number",
+  boolean: "boolean",
+};
+
+function describeField(name: string, json: FieldJsonSchema, required: boolean): BodyField {
+  if (!json.description) throw new Error(`Body field "${name}" has no description.`);
+  const type = json.enum ? "enum" : FIELD_TYPES[json.type ?? ""];
+  if (!type) throw new Error(`Body field "${name}" is not a string, number, boolean or enum.`);
+  // Written in the order of `BodyField`, so a descriptor serializes the same whichever facts it has.
+  return {
+    name,
+    type,
+    required,
+    ...(json.type === "integer" && { integer: true }),
+    ...(json.minimum !== undefined && { min: json.minimum }),
+    ...(json.maximum !== undefined && { max: json.maximum }),
+    ...(json.step !== undefined && { step: json.step }),
+    ...(json.maxLength !== undefined && { maxLength: json.maxLength }),
+    ...(json.default !== undefined && { default: json.default }),
+    ...(json.enum && { values: [...json.enum] }),
+    nonProductionOnly: json.nonProductionOnly === true,
+    description: json.description,
+  };
+}
+
+/**
+ * A feature's body field descriptors, in the schema's field order: type, bounds, default and allowed
+ * values from the JSON Schema of each field's rule (`io: "input"`, where a field with a default is not
+ * required), description, step and debugging-only from its `.meta()`.
+ */
+export function bodyFieldsOf(schema: z.ZodObject): BodyField[] {
+  const rules = Object.fromEntries(
+    Object.entries(schema.shape).map(([name, field]) => [name, ruleOf(field as z.ZodType)]),
+  );
+  const json = z.toJSONSchema(z.object(rules), { io: "input", unrepresentable: "throw" }) as {
+    properties?: Record<string, FieldJsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, field]) =>
+    describeField(name, field, json.required?.includes(name) ?? false),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Input descriptors shared by several features.
@@ -279,67 +384,6 @@ const MASK_INPUT = imageFile(
   { pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_ALT },
 );
 
-const PROMPT_FIELD: BodyField = {
-  name: "prompt",
-  type: "string",
-  required: true,
-  maxLength: PROMPT_MAX_LENGTH,
-  nonProductionOnly: false,
-  description: "What the image should show.",
-};
-const OPTIONAL_PROMPT_FIELD: BodyField = { ...PROMPT_FIELD, required: false };
-
-function sideField(name: "width" | "height"): BodyField {
-  return {
-    name,
-    type: "number",
-    required: false,
-    integer: true,
-    min: GENERATION_MIN_SIDE,
-    max: GENERATION_MAX_SIDE,
-    default: DEFAULT_RESOLUTION[name],
-    nonProductionOnly: false,
-    description: `Output ${name} in pixels.`,
-  };
-}
-
-const ARTISTIC_FIELD: BodyField = {
-  name: "artistic",
-  type: "boolean",
-  required: false,
-  default: false,
-  nonProductionOnly: false,
-  description: "Use the artistic checkpoint instead of the photographic one.",
-};
-
-function denoiseField(nonProductionOnly: boolean): BodyField {
-  return {
-    name: "denoise",
-    type: "number",
-    required: false,
-    min: REIMAGINE_DENOISE_MIN,
-    max: REIMAGINE_DENOISE_MAX,
-    step: REIMAGINE_DENOISE_STEP,
-    default: REIMAGINE_DENOISE_DEFAULT,
-    nonProductionOnly,
-    description: "How far the result may move away from the original (higher changes more).",
-  };
-}
-
-function extensionField(name: "top" | "bottom" | "left" | "right"): BodyField {
-  return {
-    name,
-    type: "number",
-    required: false,
-    integer: true,
-    min: 0,
-    max: MAX_EXTENSION_SIDE,
-    default: 0,
-    nonProductionOnly: false,
-    description: `Pixels to add on the ${name}.`,
-  };
-}
-
 const IDENTITY_HEADER: HeaderInput = {
   name: IDENTITY_REQUEST_HEADER,
   required: true,
@@ -363,8 +407,16 @@ const ALWAYS_AVAILABLE = {
   asynchronous: false,
 } as const;
 
-function defineFeature<const T extends FeatureDefinition>(feature: T): T {
-  return feature;
+/** A feature as written: its body descriptors are read from its body schema, not written beside it. */
+type FeatureSource = Omit<FeatureDefinition, "inputs" | "bodySchema"> & {
+  readonly inputs: { readonly files: readonly FileInput[] };
+  readonly bodySchema: z.ZodObject;
+};
+
+function defineFeature<const T extends FeatureSource>(
+  feature: T,
+): Omit<T, "inputs"> & { readonly inputs: T["inputs"] & { readonly body: readonly BodyField[] } } {
+  return { ...feature, inputs: { ...feature.inputs, body: bodyFieldsOf(feature.bodySchema) } };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -381,18 +433,12 @@ export const imageGenerationFeature = defineFeature({
   description: "Creates an image from a text prompt, optionally steered away from a negative prompt.",
   inputs: {
     files: [],
-    body: [
-      PROMPT_FIELD,
-      { ...OPTIONAL_PROMPT_FIELD, name: "negative_prompt", description: "What the image should not show." },
-      sideField("width"),
-      sideField("height"),
-    ],
   },
   bodySchema: z.object({
     prompt: promptSchema,
-    negative_prompt: optionalPromptSchema,
-    width: sideSchema,
-    height: sideHeightSchema,
+    negative_prompt: optionalPromptSchema("What the image should not show."),
+    width: sideSchema("width"),
+    height: sideSchema("height"),
   }),
   headers: [],
   billing: { unit: "image", defaultPriceMicros: 20_000 },
@@ -413,26 +459,15 @@ export const pegasusGenerationFeature = defineFeature({
     "Creates an image from a text prompt with the Pegasus model, optionally featuring a trained AI Clone.",
   inputs: {
     files: [],
-    body: [
-      PROMPT_FIELD,
-      sideField("width"),
-      sideField("height"),
-      {
-        name: "identity_id",
-        type: "string",
-        required: false,
-        nonProductionOnly: false,
-        description: "The AI Clone to feature (its identity_id); needs the identity request header.",
-      },
-      ARTISTIC_FIELD,
-    ],
   },
   bodySchema: z.object({
     prompt: promptSchema,
-    width: sideSchema,
-    height: sideHeightSchema,
-    identity_id: optional(z.string().trim().min(1).max(NAME_MAX_LENGTH)),
-    artistic: formBoolean(),
+    width: sideSchema("width"),
+    height: sideSchema("height"),
+    identity_id: optional(identityIdSchema, {
+      description: "The AI Clone to feature (its identity_id); needs the identity request header.",
+    }),
+    artistic: artisticSchema(),
   }),
   headers: [{ ...IDENTITY_HEADER, required: false, requiredWith: "identity_id" }],
   billing: { unit: "image", defaultPriceMicros: 30_000, identityPriceMicros: 50_000 },
@@ -461,23 +496,14 @@ export const pegasusTrainingFeature = defineFeature({
         pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_PLAIN,
       }),
     ],
-    body: [
-      {
-        name: "description",
-        type: "string",
-        required: true,
-        maxLength: NAME_MAX_LENGTH,
-        nonProductionOnly: false,
-        description: "The AI Clone's name.",
-      },
-    ],
   },
   bodySchema: z.object({
     description: z
       .string({ error: AI_CLONE_NAME_MISSING.message })
       .trim()
       .min(1, AI_CLONE_NAME_MISSING.message)
-      .max(NAME_MAX_LENGTH),
+      .max(NAME_MAX_LENGTH)
+      .meta({ description: "The AI Clone's name." }),
   }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 5_000_000 },
@@ -504,28 +530,14 @@ export const generativeFillFeature = defineFeature({
   description: "Repaints the masked area of an image following a prompt.",
   inputs: {
     files: [MASKED_IMAGE_INPUT, MASK_INPUT],
-    body: [
-      OPTIONAL_PROMPT_FIELD,
-      { ...denoiseField(true), default: GENERATIVE_FILL_DEFAULT_DENOISE },
-      {
-        name: "cfg",
-        type: "number",
-        required: false,
-        min: CFG_MIN,
-        max: CFG_MAX,
-        default: GENERATIVE_FILL_DEFAULT_CFG,
-        nonProductionOnly: true,
-        description: "How strictly the result follows the prompt.",
-      },
-    ],
   },
   bodySchema: z.object({
-    prompt: optionalPromptSchema,
-    denoise: withDefault(
-      formNumber(REIMAGINE_DENOISE_MIN, REIMAGINE_DENOISE_MAX),
-      GENERATIVE_FILL_DEFAULT_DENOISE,
-    ),
-    cfg: withDefault(formNumber(CFG_MIN, CFG_MAX), GENERATIVE_FILL_DEFAULT_CFG),
+    prompt: optionalPromptSchema(),
+    denoise: denoiseSchema(GENERATIVE_FILL_DEFAULT_DENOISE, true),
+    cfg: withDefault(formNumber(CFG_MIN, CFG_MAX), GENERATIVE_FILL_DEFAULT_CFG, {
+      description: "How strictly the result follows the prompt.",
+      nonProductionOnly: true,
+    }),
   }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 30_000 },
@@ -544,7 +556,7 @@ export const objectRemovalFeature = defineFeature({
   orderPos: 90,
   color: "#e03131",
   description: "Removes the masked object from an image and fills the gap with matching surroundings.",
-  inputs: { files: [MASKED_IMAGE_INPUT, MASK_INPUT], body: [] },
+  inputs: { files: [MASKED_IMAGE_INPUT, MASK_INPUT] },
   bodySchema: z.object({}),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 20_000 },
@@ -565,19 +577,9 @@ export const textRemovalFeature = defineFeature({
   description: "Finds the text in an image and paints it out.",
   inputs: {
     files: [IMAGE_INPUT],
-    body: [
-      {
-        name: "fast_mode",
-        type: "boolean",
-        required: false,
-        default: false,
-        nonProductionOnly: true,
-        description: "Trade quality for speed.",
-      },
-    ],
   },
   bodySchema: z.object({
-    fast_mode: formBoolean(),
+    fast_mode: formBoolean({ description: "Trade quality for speed.", nonProductionOnly: true }),
   }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 15_000 },
@@ -597,14 +599,13 @@ export const imageExtensionFeature = defineFeature({
   description: "Extends an image beyond its borders; no side of the result may exceed 4096 px.",
   inputs: {
     files: [IMAGE_INPUT],
-    body: [extensionField("top"), extensionField("bottom"), extensionField("left"), extensionField("right")],
   },
   bodySchema: z
     .object({
-      top: extensionSideSchema,
-      bottom: extensionSideSchema,
-      left: extensionSideSchema,
-      right: extensionSideSchema,
+      top: extensionSideSchema("top"),
+      bottom: extensionSideSchema("bottom"),
+      left: extensionSideSchema("left"),
+      right: extensionSideSchema("right"),
     })
     .refine((sides) => sides.top + sides.bottom + sides.left + sides.right > 0, {
       message: "Extend at least one side.",
@@ -625,7 +626,7 @@ export const backgroundRemovalFeature = defineFeature({
   orderPos: 60,
   color: "#12b886",
   description: "Cuts the main subject out of an image onto a transparent background.",
-  inputs: { files: [IMAGE_INPUT], body: [] },
+  inputs: { files: [IMAGE_INPUT] },
   bodySchema: z.object({}),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 10_000 },
@@ -645,7 +646,6 @@ export const upscalingFeature = defineFeature({
   description: "Enlarges an image of up to 4 megapixels while keeping it sharp.",
   inputs: {
     files: [{ ...IMAGE_INPUT, maxPixels: MAX_UPSCALE_PIXELS, pixelLimitMessage: UPSCALE_PIXELS_EXCEEDED }],
-    body: [],
   },
   bodySchema: z.object({}),
   headers: [],
@@ -679,20 +679,9 @@ export const transcriptionFeature = defineFeature({
         description: "The recording to transcribe.",
       },
     ],
-    body: [
-      {
-        name: "language",
-        type: "enum",
-        required: false,
-        default: DEFAULT_LANGUAGE,
-        values: languageCodeSchema.options,
-        nonProductionOnly: false,
-        description: "The spoken language.",
-      },
-    ],
   },
   bodySchema: z.object({
-    language: withDefault(languageCodeSchema, DEFAULT_LANGUAGE),
+    language: withDefault(languageCodeSchema, DEFAULT_LANGUAGE, { description: "The spoken language." }),
   }),
   headers: [],
   billing: { unit: "audio-minute", defaultPriceMicros: 6_000 },
@@ -725,7 +714,6 @@ export const faceSwappingFeature = defineFeature({
       }),
       { ...MASK_INPUT, required: false, description: "Optional: where on the target the face may change." },
     ],
-    body: [],
   },
   bodySchema: z.object({}),
   headers: [],
@@ -754,10 +742,9 @@ export const reimagineFeature = defineFeature({
         description: "Optional, outside production only: the area to change.",
       },
     ],
-    body: [denoiseField(false)],
   },
   bodySchema: z.object({
-    denoise: denoiseSchema,
+    denoise: denoiseSchema(REIMAGINE_DENOISE_DEFAULT, false),
   }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 30_000 },
@@ -777,22 +764,11 @@ export const identityInpaintingFeature = defineFeature({
   description: "Paints a trained AI Clone into the masked area of an image, following an optional prompt.",
   inputs: {
     files: [MASKED_IMAGE_INPUT, MASK_INPUT],
-    body: [
-      {
-        name: "identity_id",
-        type: "string",
-        required: true,
-        nonProductionOnly: false,
-        description: "The AI Clone to paint in (its identity_id).",
-      },
-      ARTISTIC_FIELD,
-      OPTIONAL_PROMPT_FIELD,
-    ],
   },
   bodySchema: z.object({
-    identity_id: z.string().trim().min(1).max(NAME_MAX_LENGTH),
-    artistic: formBoolean(),
-    prompt: optionalPromptSchema,
+    identity_id: identityIdSchema.meta({ description: "The AI Clone to paint in (its identity_id)." }),
+    artistic: artisticSchema(),
+    prompt: optionalPromptSchema(),
   }),
   headers: [IDENTITY_HEADER],
   billing: { unit: "call", defaultPriceMicros: 50_000 },

@@ -15,6 +15,8 @@ export type Project = z.infer<typeof projectSchema>;
 export const organizationPropertiesSchema = z.object({
   /** Set until the first successful recharge; locks AI Clone training meanwhile. */
   isNew: z.boolean(),
+  /** The owner requires two-factor sign-in of every member (absent: not required). */
+  requireTwoFactor: z.boolean().optional(),
 });
 
 export const billingDetailsSchema = z.object({

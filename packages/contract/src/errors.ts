@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   "first-deposit-required": 402,
   /** The call would take the API key over its monthly or lifetime spend cap. */
   "key-spend-cap-reached": 402,
+  /** The organization's spend this month reached its budget and the budget's hard stop is on. */
+  "budget-reached": 402,
   // 403: signed in but not allowed.
   forbidden: 403,
   "csrf-rejected": 403,
@@ -46,6 +48,8 @@ export const ERROR_STATUS = {
   "key-feature-not-allowed": 403,
   /** The API key only works from the addresses it lists. */
   "ip-not-allowed": 403,
+  /** The organization requires two-factor sign-in and the caller has neither TOTP nor a passkey. */
+  "two-factor-enrolment-required": 403,
   // 404: not found, or not the caller's (never reveals another tenant's ids).
   "not-found": 404,
   "route-not-found": 404,
@@ -72,9 +76,11 @@ export const ERROR_STATUS = {
   "unreadable-file": 422,
   /** The Idempotency-Key was already used for a different request. */
   "idempotency-key-reused": 422,
+  /**
+   * Over a limit: the sign-in and mail throttles, an API key's request rate, an organization's
+   * concurrent feature calls. One code for all of them, so a client handles 429 once.
+   */
   "rate-limited": 429,
-  /** An API key's request rate or an organization's concurrent feature calls are over their limit. */
-  "too-many-requests": 429,
   // 491: the bot check failed (the spec's status for reCAPTCHA failures).
   "recaptcha-failed": 491,
   // 5xx: our fault or a dependency's.

@@ -139,6 +139,13 @@ export const SHORT_CALL_TIMEOUT_MS = 5_000;
 export const ACCOUNT_CALL_TIMEOUT_MS = 10_000;
 /** Google and GitHub sign-in. */
 export const OAUTH_CALL_TIMEOUT_MS = 7_000;
+/** The longest a deployment may let the server wait for a model provider (PROVIDER_TIMEOUT_MS). */
+export const PROVIDER_TIMEOUT_MAX_MS = 3_600_000;
+/**
+ * A playground feature call from the browser: a minute beyond the longest provider wait, so the
+ * server's own 504 (feature-timeout) arrives first and this only ends a connection that hangs.
+ */
+export const FEATURE_CALL_TIMEOUT_MS = PROVIDER_TIMEOUT_MAX_MS + 60_000;
 export const LIGHTBOX_FADE_MS = 200;
 export const LIGHTBOX_RESIZE_MS = 200;
 export const LIGHTBOX_IMAGE_FADE_MS = 100;

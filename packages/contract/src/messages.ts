@@ -3,6 +3,7 @@ import {
   PASSKEY_CEREMONY_FAILED,
   PASSKEY_NOT_RECOGNISED,
   TWO_FACTOR_ALREADY_ENABLED,
+  TWO_FACTOR_ENROLMENT_REQUIRED,
   TWO_FACTOR_NOT_ENABLED,
   TWO_FACTOR_REQUIRED,
   TWO_FACTOR_SIGN_IN_EXPIRED,
@@ -217,7 +218,7 @@ export function chargeNoticeText(priceUsd: number): string {
 // ---------------------------------------------------------------------------------------------------
 
 /** Where the API reference explains model servers, for those who run a deployment. */
-export const MODEL_SERVERS_DOCS_ANCHOR = "model-servers";
+export const MODEL_SERVERS_DOCS_ANCHOR = "description/model-servers";
 export const MODEL_SERVERS_DOCS_PATH = `/docs#${MODEL_SERVERS_DOCS_ANCHOR}`;
 /** Why a feature cannot run when no provider serves it on this deployment: it needs a GPU model server. */
 export const FEATURE_NEEDS_MODEL_SERVER =
@@ -396,6 +397,8 @@ export const ERROR_DIALOGS = {
   removeUser: supportError("Error Removing User", "removing the user"),
   saveSettings: supportError("Error Saving Settings", "saving the settings"),
   transferOwnership: supportError("Error Transferring Ownership", "transferring the ownership"),
+  webhooks: supportError("Webhook Error", "updating the webhooks"),
+  alerts: supportError("Error Saving Alerts", "saving the alerts"),
   paymentMethodUpdate: supportError("Payment Method Update Failed", "updating the payment method"),
   paymentMethodDelete: supportError("Payment Method Delete Failed", "deleting the payment method"),
   paymentRetrieval: {
@@ -472,6 +475,10 @@ export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);
 /** The reason of a failed feature call when the provider gave none. */
 export const CALL_NOT_COMPLETED_REASON = "The request could not be completed.";
 
+/** A feature call refused by the organization's monthly budget (its hard stop is on). */
+export const BUDGET_REACHED =
+  "This organization has reached its monthly budget. Raise the budget on the Payments page or wait until next month.";
+
 export const ERROR_MESSAGES = {
   "invalid-input": "The request is not valid.",
   "malformed-json": "The request body is not valid JSON.",
@@ -489,6 +496,7 @@ export const ERROR_MESSAGES = {
   "invalid-api-key": "The API key is missing or not valid.",
   "api-key-expired": API_KEY_EXPIRED,
   "key-spend-cap-reached": "This API key has reached its spend cap.",
+  "budget-reached": BUDGET_REACHED,
   "key-feature-not-allowed": "This API key is not allowed to call this feature.",
   "ip-not-allowed": "This API key cannot be used from this address.",
   "idempotency-in-progress": IDEMPOTENCY_IN_PROGRESS,
@@ -520,7 +528,6 @@ export const ERROR_MESSAGES = {
   "unprocessable-input": "The request could not be processed.",
   "unreadable-file": IMAGE_UNREADABLE.message,
   "rate-limited": "Too many requests. Please wait a moment and try again.",
-  "too-many-requests": "Too many requests. Please wait a moment and try again.",
   "recaptcha-failed": RECAPTCHA_FAILED,
   "internal-error": GENERIC_ERROR,
   "feature-failed": notChargedText(CALL_NOT_COMPLETED_REASON),
@@ -529,6 +536,7 @@ export const ERROR_MESSAGES = {
   "service-unavailable": "The service is temporarily unavailable. Please try again later.",
   "invalid-two-factor-code": INVALID_TWO_FACTOR_CODE,
   "two-factor-required": TWO_FACTOR_REQUIRED,
+  "two-factor-enrolment-required": TWO_FACTOR_ENROLMENT_REQUIRED,
   "two-factor-sign-in-expired": TWO_FACTOR_SIGN_IN_EXPIRED,
   "two-factor-already-enabled": TWO_FACTOR_ALREADY_ENABLED,
   "two-factor-not-enabled": TWO_FACTOR_NOT_ENABLED,

@@ -103,6 +103,7 @@ describe("role presets", () => {
       payments: false,
       invoices: false,
       playground: true,
+      audit: false,
     });
     expect(permissions.apiKeys).toEqual({ create: true, delete: true });
     expect(permissions.members).toEqual({ invite: false, edit: false, delete: false });

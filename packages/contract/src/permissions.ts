@@ -15,6 +15,8 @@ export const permissionsSchema = z.object({
     payments: z.boolean(),
     invoices: z.boolean(),
     playground: z.boolean(),
+    /** Reads the audit log (issue 19); trees stored before it existed lack it, which means false. */
+    audit: z.boolean().default(false),
   }),
   members: z.object({
     invite: z.boolean(),
@@ -44,6 +46,7 @@ export type PermissionPath =
   | "organization.payments"
   | "organization.invoices"
   | "organization.playground"
+  | "organization.audit"
   | "members.invite"
   | "members.edit"
   | "members.delete"
@@ -58,6 +61,7 @@ export const PERMISSION_PATHS = [
   "organization.payments",
   "organization.invoices",
   "organization.playground",
+  "organization.audit",
   "members.invite",
   "members.edit",
   "members.delete",
@@ -125,7 +129,14 @@ function buildPermissions(value: boolean, owner: boolean, projectIds: readonly s
   }
   return {
     owner,
-    organization: { general: value, billing: value, payments: value, invoices: value, playground: value },
+    organization: {
+      general: value,
+      billing: value,
+      payments: value,
+      invoices: value,
+      playground: value,
+      audit: value,
+    },
     members: { invite: value, edit: value, delete: value },
     apiKeys: { create: value, delete: value },
     projects,
@@ -220,6 +231,7 @@ const ORGANIZATION_SUMMARY: readonly [PermissionPath, string][] = [
   ["organization.payments", "Payments"],
   ["organization.invoices", "Invoices"],
   ["organization.playground", "Playground"],
+  ["organization.audit", "Audit log"],
 ];
 const GROUP_SUMMARY: readonly { name: string; flags: readonly [PermissionPath, string][] }[] = [
   {

@@ -1,3 +1,4 @@
+import type { WebAuthnCredential } from "@simplewebauthn/server";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -14,6 +15,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { InvoiceSnapshot } from "../modules/invoices/invoice-pdf";
+import type { SandboxCard } from "../providers/payments/sandbox-provider";
 
 /**
  * The tenancy core every later module builds on: users, their sessions, organizations, memberships
@@ -79,6 +82,8 @@ export const organizations = pgTable("organizations", {
   state: text("state"),
   zipCode: text("zip_code"),
   country: text("country"),
+  /** The owner requires two-factor sign-in (TOTP or a passkey) of every member. */
+  requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   createdAt: createdAt(),
   archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
 });
@@ -329,7 +334,7 @@ export const sandboxSetupIntents = pgTable("sandbox_setup_intents", {
   clientSecretHash: text("client_secret_hash").notNull(),
   status: text("status", { enum: ["requires_payment_method", "succeeded"] }).notNull(),
   paymentMethodId: text("payment_method_id"),
-  card: jsonb("card"),
+  card: jsonb("card").$type<SandboxCard>(),
   createdAt: createdAt(),
 });
 
@@ -385,7 +390,7 @@ export const invoices = pgTable(
       .notNull()
       .references(() => payments.id, { onDelete: "cascade" }),
     amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
-    billing: jsonb("billing").notNull(),
+    billing: jsonb("billing").$type<InvoiceSnapshot>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -452,9 +457,11 @@ export const featureRequests = pgTable(
     callType: text("call_type").notNull(),
     status: text("status", { enum: REQUEST_STATUSES }).notNull(),
     provider: text("provider").notNull(),
-    requestFiles: jsonb("request_files").notNull(),
-    requestBody: jsonb("request_body").notNull(),
+    /** Each upload field's stored file keys. */
+    requestFiles: jsonb("request_files").$type<Record<string, string[]>>().notNull(),
+    requestBody: jsonb("request_body").$type<Record<string, unknown>>().notNull(),
     responseFile: text("response_file"),
+    /** A JSON result (a transcription, a training's `{ identityId, status }`): any JSON value. */
     responseBody: jsonb("response_body"),
     units: integer("units").notNull(),
     priceMicros: bigint("price_micros", { mode: "bigint" }).notNull(),
@@ -472,6 +479,9 @@ export const featureRequests = pgTable(
     // A project's calls in time order across features: CSV exports read it in keyset batches, and the
     // usage API groups a date range by API key from it (the daily rollup has no key).
     index("feature_requests_project_created_idx").on(table.projectId, table.createdAt, table.id),
+    // The Requests view: an organization's calls newest first, paged by the keyset (time, id), with the
+    // selected projects and the filters checked on the rows the backward scan meets.
+    index("feature_requests_organization_created_idx").on(table.organizationId, table.createdAt, table.id),
     index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
     // The organization's calls in flight, counted against its concurrency limit on every call.
     index("feature_requests_generating_organization_idx")
@@ -510,7 +520,7 @@ export const jobs = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind").notNull(),
-    payload: jsonb("payload").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status", { enum: ["queued", "running", "done", "failed"] })
       .notNull()
       .default("queued"),
@@ -523,9 +533,14 @@ export const jobs = pgTable(
      * worker that lost the job to another (its lease ran out) can no longer touch it.
      */
     leaseToken: uuid("lease_token"),
+    /** Set for jobs that must exist once (an alert mail per event and recipient): a second insert is a no-op. */
+    dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
   },
-  (table) => [index("jobs_ready_idx").on(table.status, table.runAt)],
+  (table) => [
+    index("jobs_ready_idx").on(table.status, table.runAt),
+    uniqueIndex("jobs_dedupe_key_unique").on(table.dedupeKey),
+  ],
 );
 
 export const IDEMPOTENCY_STATUSES = ["running", "done"] as const;
@@ -564,8 +579,9 @@ export const userTotp = pgTable("user_totp", {
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   /**
-   * Base32. Stored as is: the server must be able to compute codes from it, and there is no server-held
-   * key to wrap it with yet (a database leak exposes it, as it would the sessions' owners anyway).
+   * Sealed with AES-256-GCM under a key derived from APP_SECRET (`v1:<iv>:<tag>:<ciphertext>`, see
+   * modules/auth/totp-secret-box.ts): the server must compute codes from it, so it is encrypted, not
+   * hashed. Rows from before that hold the base32 secret until its next accepted code.
    */
   secret: text("secret").notNull(),
   confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
@@ -623,7 +639,11 @@ export const passkeys = pgTable(
     credentialId: text("credential_id").notNull(),
     publicKey: text("public_key").notNull(),
     counter: bigint("counter", { mode: "number" }).notNull().default(0),
-    transports: jsonb("transports").$type<string[]>().notNull().default([]),
+    /** Transport hints as the browser reported them; handed back as they were. */
+    transports: jsonb("transports")
+      .$type<NonNullable<WebAuthnCredential["transports"]>>()
+      .notNull()
+      .default([]),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
   },
@@ -648,4 +668,119 @@ export const webauthnChallenges = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (table) => [uniqueIndex("webauthn_challenges_challenge_unique").on(table.challenge)],
+);
+
+/**
+ * What happened in an organization that webhooks and alert mails report, written in the transaction
+ * of the change itself, so an event exists exactly when its change committed. Its id is the
+ * `webhook-id` receivers deduplicate by.
+ */
+export const organizationEvents = pgTable(
+  "organization_events",
+  {
+    id: text("id").primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("organization_events_organization_idx").on(table.organizationId, table.createdAt)],
+);
+
+/**
+ * A receiver of an organization's events. The signing secret is kept as such (signing needs it) and
+ * shown once, at creation. `failingSince` is the first failed delivery since the last success: a day
+ * of that disables the endpoint.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: jsonb("events").$type<string[]>().notNull(),
+    secret: text("secret").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("webhook_endpoints_organization_idx").on(table.organizationId)],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+/** One event on its way to one endpoint, with the outcome of its latest try (the delivery log). */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The signed body, fixed when the delivery is created so every retry sends the same bytes. */
+    body: text("body").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    durationMs: integer("duration_ms"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt)],
+);
+
+/**
+ * The Payments page's alerts. `lowBalanceArmed` makes the low-balance alert once per crossing (a
+ * conditional update disarms it; a balance back at or above the threshold re-arms it);
+ * `budgetAlertedPercent` is the highest budget share already reported in `budgetMonth` (YYYY-MM).
+ */
+export const alertSettings = pgTable("alert_settings", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  lowBalanceMicros: bigint("low_balance_micros", { mode: "bigint" }),
+  lowBalanceArmed: boolean("low_balance_armed").notNull().default(true),
+  monthlyBudgetMicros: bigint("monthly_budget_micros", { mode: "bigint" }),
+  budgetHardStop: boolean("budget_hard_stop").notNull().default(false),
+  budgetMonth: text("budget_month"),
+  budgetAlertedPercent: integer("budget_alerted_percent").notNull().default(0),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/**
+ * One row per state change of an organization, written in the change's own transaction. Append-only:
+ * the code has no update or delete path and a trigger (migration `audit_log`) refuses both. No foreign
+ * keys on the actor or target: a cascade or `set null` would be an update the trigger must refuse, and
+ * the entry has to outlive what it names.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id").notNull(),
+    /** The signed-in user who made the change; null for an API key or the system (webhooks, timers). */
+    actorUserId: uuid("actor_user_id"),
+    actorApiKeyId: uuid("actor_api_key_id"),
+    /** Dotted `<target>.<verb>`, one of the contract's AUDIT_ACTIONS. */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    /** The changed fields before and after (never secrets); null when nothing but the fact is kept. */
+    changes: jsonb("changes").$type<{ before?: Record<string, unknown>; after?: Record<string, unknown> }>(),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    // The page and the export read newest first by (created_at, id) keyset within one organization.
+    index("audit_log_organization_time").on(table.organizationId, table.createdAt.desc(), table.id.desc()),
+  ],
 );

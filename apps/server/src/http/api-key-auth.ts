@@ -1,9 +1,11 @@
-import { API_KEY_EXPIRED, API_KEY_NOT_VALID, ipNotAllowedText, isIpAllowed } from "@prism/contract";
+import { API_KEY_EXPIRED, API_KEY_NOT_VALID, ipNotAllowedText } from "@prism/contract";
+import { isIpAllowed } from "@prism/contract/ip";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
 import { type ApiKeyPrincipal, authenticateApiKey } from "../modules/api-keys/api-keys.service";
 import { limitApiKeyRequests, rateLimitHeaders } from "../modules/rate-limit/rate-limit.service";
+import { setRequestActor } from "./request-context";
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -22,7 +24,7 @@ function requestsPerMinuteOf(serverWide: number, own: number | null): number {
  * The principal of an API key, from the headers alone: undefined for a key that is unknown, revoked or
  * of an archived project or organization; 401 `api-key-expired` past its expiry; 403 `ip-not-allowed`
  * from an address its allowlist does not cover (`request.ip`, which honours TRUST_PROXY); 429
- * `too-many-requests` over its request rate (the tighter of API_KEY_REQUESTS_PER_MINUTE and its own),
+ * `rate-limited` over its request rate (the tighter of API_KEY_REQUESTS_PER_MINUTE and its own),
  * counted in the database. The IETF RateLimit fields go on `reply` when given.
  */
 export async function authenticateApiKeyRequest(
@@ -57,5 +59,6 @@ export async function requireApiKey(
 ): Promise<ApiKeyPrincipal> {
   const principal = await authenticateApiKeyRequest(deps, key, request, reply);
   if (!principal) throw new AppError("invalid-api-key", API_KEY_NOT_VALID);
+  setRequestActor({ kind: "api-key", apiKeyId: principal.apiKeyId });
   return principal;
 }

@@ -7,6 +7,7 @@ import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
 import { type AuthenticatedUser, authenticateSessionToken } from "../modules/auth/session.service";
 import { SESSION_COOKIE } from "../modules/auth/session-cookie";
 import { bearerKeyOf, requireApiKey } from "./api-key-auth";
+import { setRequestActor } from "./request-context";
 
 export interface CallContext<C extends CallDefinition> {
   body: CallParsedRequest<C>;
@@ -39,6 +40,7 @@ export function registerCall<C extends CallDefinition>(
     if (call.auth === "session") {
       user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
       if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
+      setRequestActor({ kind: "user", userId: user.userId });
     }
     // Calls without a payload may arrive with no body at all.
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;
@@ -80,6 +82,7 @@ export function registerSessionOrApiKeyCall<C extends CallDefinition>(
     } else {
       const user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
       if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
+      setRequestActor({ kind: "user", userId: user.userId });
       principal = { kind: "user", user };
     }
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;

@@ -1,8 +1,14 @@
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 
+/** Who makes the request, once authenticated: the audit log's default actor. */
+export type RequestActor = { kind: "user"; userId: string } | { kind: "api-key"; apiKeyId: string };
+
 interface RequestContext {
   requestId: string;
+  /** The client's address as Fastify resolves it (trustProxy decides whether forwarded headers count). */
+  ip: string;
+  actor?: RequestActor;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -13,6 +19,22 @@ const requestLoggers = new WeakSet<object>();
 /** The id of the request whose work is running now, if any. */
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+/** The client address of the request whose work is running now, if any. */
+export function currentRequestIp(): string | undefined {
+  return storage.getStore()?.ip;
+}
+
+/** Who makes the request whose work is running now, once its session or API key is checked. */
+export function currentRequestActor(): RequestActor | undefined {
+  return storage.getStore()?.actor;
+}
+
+/** Records who the current request is from (called by authentication, nothing else). */
+export function setRequestActor(actor: RequestActor): void {
+  const store = storage.getStore();
+  if (store) store.actor = actor;
 }
 
 /**
@@ -44,7 +66,7 @@ export function createRequestLogger(
  */
 export function registerRequestContext(app: FastifyInstance): void {
   app.addHook("onRequest", (request, _reply, done) => {
-    storage.run({ requestId: request.id }, () => {
+    storage.run({ requestId: request.id, ip: request.ip }, () => {
       const scope = new AsyncResource("prism-request");
       scopes.set(request, scope);
       scope.runInAsyncScope(done, request.raw);

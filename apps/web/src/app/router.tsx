@@ -58,6 +58,12 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: PATHS.homeRequests,
+                lazy: async () => ({
+                  Component: (await import("../features/home/components/requests-page")).RequestsPage,
+                }),
+              },
+              {
                 path: PATHS.organizationGeneral,
                 lazy: async () => ({
                   Component: (await import("../features/organization/components/organization-general-page"))
@@ -86,6 +92,25 @@ export const routes: RouteObject[] = [
                 path: PATHS.organizationInvoices,
                 lazy: async () => ({
                   Component: (await import("../features/invoices/components/invoices-page")).InvoicesPage,
+                }),
+              },
+              {
+                path: PATHS.organizationWebhooks,
+                lazy: async () => ({
+                  Component: (await import("../features/webhooks/components/webhooks-page")).WebhooksPage,
+                }),
+              },
+              {
+                path: PATHS.organizationAuditLog,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/audit-log-page"))
+                    .AuditLogPage,
+                }),
+              },
+              {
+                path: PATHS.organizationSecurity,
+                lazy: async () => ({
+                  Component: (await import("../features/organization/components/security-page")).SecurityPage,
                 }),
               },
               {

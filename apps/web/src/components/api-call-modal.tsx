@@ -1,19 +1,9 @@
 import { Button, Code, Group, ScrollArea, Stack, Tabs, Text } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
+import { API_KEY_PLACEHOLDER, type Snippet } from "@prism/contract/snippets";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
-
-/** One language's code of a call, as the API Call Details modal shows it. */
-export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
-
-export interface Snippet {
-  language: SnippetLanguage;
-  label: string;
-  /** The highlighter's language name (Mantine CodeHighlight-style). */
-  syntax: string;
-  code: string;
-}
 
 /** Writes text to the clipboard, falling back to a hidden textarea where the async API is missing. */
 export async function copyText(text: string): Promise<void> {
@@ -56,8 +46,8 @@ export function ApiCallDetails({ snippets, onClose }: { snippets: readonly Snipp
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Call this endpoint from your own code with an API key from Projects → API Keys. Replace YOUR_API_KEY
-        and the file names with your own.
+        Call this endpoint from your own code with an API key from Projects → API Keys. Replace{" "}
+        {API_KEY_PLACEHOLDER} and the file names with your own.
       </Text>
       <Tabs value={language} onChange={(value) => value && setLanguage(value)}>
         <Tabs.List>

@@ -1,5 +1,7 @@
-import { calls } from "@prism/contract";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { calls, DEFAULT_CALL_TIMEOUT_MS } from "@prism/contract";
+import { HttpResponse, http } from "msw";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { server } from "../test/msw";
 import { ApiError, api, callApi, setUnauthorizedHandler } from "./api-client";
 
 const userInfo = {
@@ -15,58 +17,66 @@ function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-const fetchMock = vi.fn<typeof fetch>();
-
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal("fetch", fetchMock);
-});
+/** Answers every call with `response` and keeps the requests the client sent. */
+function answerWith(response: () => Response): Request[] {
+  const requests: Request[] = [];
+  server.use(
+    http.post("*", ({ request }) => {
+      requests.push(request);
+      return response();
+    }),
+  );
+  return requests;
+}
 
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe("callApi", () => {
   it("posts JSON with the session cookie and returns the parsed answer", async () => {
-    fetchMock.mockResolvedValue(jsonResponse(200, userInfo));
+    const timeout = vi.spyOn(AbortSignal, "timeout");
+    const requests = answerWith(() => jsonResponse(200, userInfo));
     await expect(api.users.me()).resolves.toMatchObject({ id: "u1", email: "ada@example.com" });
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe("/v1/users/me");
-    expect(init).toMatchObject({ method: "POST", credentials: "include", body: "{}" });
-    expect(new Headers(init?.headers).get("content-type")).toBe("application/json");
-    expect(init?.signal).toBeInstanceOf(AbortSignal);
+    const [request] = requests;
+    expect(new URL(request?.url ?? "").pathname).toBe("/v1/users/me");
+    expect(request?.method).toBe("POST");
+    expect(request?.credentials).toBe("include");
+    expect(await request?.text()).toBe("{}");
+    expect(request?.headers.get("content-type")).toBe("application/json");
+    expect(timeout).toHaveBeenCalledWith(calls.users.me.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
   });
 
   it("sends the payload as the JSON body", async () => {
-    fetchMock.mockResolvedValue(jsonResponse(200, { id: "p1", name: "Alpha", organizationId: "o1" }));
+    const requests = answerWith(() => jsonResponse(200, { id: "p1", name: "Alpha", organizationId: "o1" }));
     await api.projects.create({ name: "Alpha", organizationId: "o1" });
-    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+    expect(await requests[0]?.json()).toEqual({
       name: "Alpha",
       organizationId: "o1",
     });
   });
 
   it("turns an error body into an ApiError with status, code and message", async () => {
-    fetchMock.mockResolvedValue(jsonResponse(403, { error: "forbidden", message: "Not allowed." }));
+    answerWith(() => jsonResponse(403, { error: "forbidden", message: "Not allowed." }));
     const error = await callApi(calls.users.me).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 403, code: "forbidden", message: "Not allowed." });
   });
 
   it("reports a network failure as status 0", async () => {
-    fetchMock.mockRejectedValue(new TypeError("Failed to fetch"));
+    answerWith(() => HttpResponse.error());
     await expect(api.users.me()).rejects.toMatchObject({ status: 0, code: "network-error" });
   });
 
   it("rejects an answer that does not match the response schema", async () => {
-    fetchMock.mockResolvedValue(jsonResponse(200, { unexpected: true }));
+    answerWith(() => jsonResponse(200, { unexpected: true }));
     await expect(api.users.me()).rejects.toMatchObject({ status: 200, code: "invalid-response" });
   });
 
   it("hands a 401 on a session call to the unauthorized handler", async () => {
     const handler = vi.fn();
     const unregister = setUnauthorizedHandler(handler);
-    fetchMock.mockResolvedValue(jsonResponse(401, { error: "unauthenticated", message: "Sign in." }));
+    answerWith(() => jsonResponse(401, { error: "unauthenticated", message: "Sign in." }));
     await expect(api.users.me()).rejects.toMatchObject({ status: 401 });
     expect(handler).toHaveBeenCalledTimes(1);
     unregister();
@@ -75,9 +85,7 @@ describe("callApi", () => {
   it("never hands a 401 on a public call to the unauthorized handler", async () => {
     const handler = vi.fn();
     const unregister = setUnauthorizedHandler(handler);
-    fetchMock.mockResolvedValue(
-      jsonResponse(401, { error: "invalid-credentials", message: "Invalid password" }),
-    );
+    answerWith(() => jsonResponse(401, { error: "invalid-credentials", message: "Invalid password" }));
     await expect(
       callApi(calls.users.login, { email: "ada@example.com", password: "wrong" }),
     ).rejects.toMatchObject({ status: 401, code: "invalid-credentials" });

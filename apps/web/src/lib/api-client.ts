@@ -38,7 +38,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-type UnauthorizedHandler = (error: ApiError, definition: CallDefinition) => void;
+/** `path` is the called endpoint: a console call's or a feature's. */
+type UnauthorizedHandler = (error: ApiError, path: string) => void;
 
 let unauthorizedHandler: UnauthorizedHandler | null = null;
 
@@ -82,25 +83,38 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+interface ResponseSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** One request of the console's: how it is sent, bounded, refused and checked. */
+export interface Exchange<T> {
+  path: string;
+  headers: Record<string, string>;
+  body: BodyInit;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** A 401 means the session ended (the handler signs out); off for public calls, whose 401 is a form error. */
+  session: boolean;
+  response: ResponseSchema<T>;
+}
+
 /**
- * Makes one console call: `POST <path>` with a JSON body and the session cookie, bounded by the
- * call's timeout, the answer validated by the contract's response schema.
+ * Sends one request with the session cookie: `POST`, bounded by its timeout, a refusal turned into an
+ * `ApiError` (a session call's 401 handed to the unauthorized handler first), the answer validated by
+ * its schema. Console calls and feature calls both go through here.
  */
-export async function callApi<C extends CallDefinition>(
-  definition: C,
-  payload?: CallRequest<C>,
-  options: CallOptions = {},
-): Promise<CallResponse<C>> {
-  const timeout = AbortSignal.timeout(definition.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS);
+export async function exchange<T>(request: Exchange<T>): Promise<T> {
+  const timeout = AbortSignal.timeout(request.timeoutMs);
   let response: Response;
   let body: unknown;
   try {
-    response = await fetch(definition.path, {
+    response = await fetch(request.path, {
       method: "POST",
       credentials: "include",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(payload ?? {}),
-      signal: combineSignals(timeout, options.signal),
+      headers: { accept: "application/json", ...request.headers },
+      body: request.body,
+      signal: combineSignals(timeout, request.signal),
     });
     body = await readJson(response);
   } catch (error) {
@@ -111,16 +125,36 @@ export async function callApi<C extends CallDefinition>(
     const error = isErrorBody(body)
       ? new ApiError(response.status, body.error, body.message, body.field)
       : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
-    if (response.status === 401 && definition.auth !== "public") unauthorizedHandler?.(error, definition);
+    if (response.status === 401 && request.session) unauthorizedHandler?.(error, request.path);
     throw error;
   }
 
   // A bodiless success (204, or an empty 200) stands for the empty object of "not shown" answers.
-  const parsed = definition.response.safeParse(body ?? {});
+  const parsed = request.response.safeParse(body ?? {});
   if (!parsed.success) {
     throw new ApiError(response.status, "invalid-response", "The server sent an unexpected answer.");
   }
-  return parsed.data as CallResponse<C>;
+  return parsed.data;
+}
+
+/**
+ * Makes one console call: `POST <path>` with a JSON body and the session cookie, bounded by the
+ * call's timeout, the answer validated by the contract's response schema.
+ */
+export function callApi<C extends CallDefinition>(
+  definition: C,
+  payload?: CallRequest<C>,
+  options: CallOptions = {},
+): Promise<CallResponse<C>> {
+  return exchange<CallResponse<C>>({
+    path: definition.path,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload ?? {}),
+    timeoutMs: definition.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    signal: options.signal,
+    session: definition.auth !== "public",
+    response: definition.response as ResponseSchema<CallResponse<C>>,
+  });
 }
 
 /** A call's function: the payload is optional when the request has no required field. */

@@ -2,6 +2,7 @@
 export const PATHS = {
   root: "/",
   home: "/home",
+  homeRequests: "/home/requests",
   login: "/login",
   githubCallback: "/login-github-callback",
   terms: "/terms",
@@ -10,6 +11,9 @@ export const PATHS = {
   organizationPayments: "/organization/payments",
   organizationBilling: "/organization/billing",
   organizationInvoices: "/organization/invoices",
+  organizationWebhooks: "/organization/webhooks",
+  organizationAuditLog: "/organization/audit-log",
+  organizationSecurity: "/organization/security",
   projectsGeneral: "/projects/general",
   projectsApiKeys: "/projects/api-keys",
   playground: "/playground",

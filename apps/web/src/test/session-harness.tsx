@@ -4,10 +4,11 @@ import { Notifications } from "@mantine/notifications";
 import type { Organization, UserInfo } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import type { ReactNode } from "react";
 import { createMemoryRouter, Outlet, RouterProvider } from "react-router";
-import { vi } from "vitest";
 import { SessionProvider, useSession } from "../lib/session";
+import { routeCalls, server } from "./msw";
 
 /** An owner's organization as users/me sends it. */
 export function ownedOrganization(overrides: Partial<Organization> = {}): Organization {
@@ -18,7 +19,14 @@ export function ownedOrganization(overrides: Partial<Organization> = {}): Organi
     projects: [{ id: "11111111-1111-4111-8111-111111111111", name: "Default", organizationId: "org-1" }],
     permissions: {
       owner: true,
-      organization: { general: true, billing: true, payments: true, invoices: true, playground: true },
+      organization: {
+        general: true,
+        billing: true,
+        payments: true,
+        invoices: true,
+        playground: true,
+        audit: true,
+      },
       members: { invite: true, edit: true, delete: true },
       apiKeys: { create: true, delete: true },
       projects: { all: true },
@@ -47,32 +55,47 @@ export function userWith(organization: Organization): UserInfo {
   };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
 export type Answer = (body: Record<string, unknown>) => { status?: number; body: unknown };
 
 /**
- * Stubs fetch with one answer per call path; `bodiesTo(path)` lists what the page sent there.
- * Unanswered paths fail with 500, so a test notices a call it did not expect.
+ * Answers the console's JSON calls, one answer per call path; `bodiesTo(path)` lists what the page
+ * sent there. Unanswered paths fail with 500, so a test notices a call it did not expect.
  */
 export function stubApi(answers: Record<string, Answer>) {
-  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
-    const path = String(input);
-    const body = JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>;
+  const { sent, bodiesTo } = routeCalls(({ path, body }) => {
     const answer = answers[path];
-    if (!answer) return json(500, { error: "internal-error", message: `unexpected ${path}` });
+    if (!answer) {
+      return HttpResponse.json({ error: "internal-error", message: `unexpected ${path}` }, { status: 500 });
+    }
     const { status = 200, body: response } = answer(body);
-    return json(status, response);
+    return HttpResponse.json(response as JsonBodyType, { status });
   });
-  vi.stubGlobal("fetch", fetchMock);
-  return {
-    fetchMock,
-    bodiesTo: (path: string) =>
-      fetchMock.mock.calls
-        .filter(([url]) => String(url) === path)
-        .map(([, init]) => JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>),
-  };
+  return { sent, bodiesTo };
+}
+
+/** One multipart feature call as the test's handler saw it. */
+export interface SentFeatureCall {
+  headers: Headers;
+  body: FormData;
+}
+
+/**
+ * Answers the multipart calls to a feature's endpoint with `answer` (a Response, or a promise of one
+ * the test settles when it wants); the returned list fills with the calls as they arrive.
+ */
+export function stubFeature(
+  endpoint: string,
+  answer: (call: SentFeatureCall, index: number) => Response | Promise<Response>,
+): SentFeatureCall[] {
+  const calls: SentFeatureCall[] = [];
+  server.use(
+    http.post(endpoint, async ({ request }) => {
+      const call = { headers: request.headers, body: await request.formData() };
+      calls.push(call);
+      return answer(call, calls.length - 1);
+    }),
+  );
+  return calls;
 }
 
 function Balance() {

@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { server } from "./msw";
 
 // jsdom lacks the layout APIs Mantine relies on (color scheme queries, ScrollArea, Popover sizing).
 if (!window.matchMedia) {
@@ -42,12 +43,31 @@ if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {};
 if (typeof CSS !== "undefined" && !("registerProperty" in CSS))
   Object.assign(CSS, { registerProperty: () => {} });
 
+// jsdom has no IntersectionObserver (Mantine's useIntersection needs one): nothing is ever in view.
+class IntersectionObserverStub implements IntersectionObserver {
+  readonly root = null;
+  readonly rootMargin = "0px";
+  readonly thresholds = [0];
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+  takeRecords(): IntersectionObserverEntry[] {
+    return [];
+  }
+}
+if (!window.IntersectionObserver) window.IntersectionObserver = IntersectionObserverStub;
+
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 
 // jsdom throws on pseudo-element arguments; Mantine only needs the element's own style.
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
 
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+
 afterEach(() => {
   cleanup();
+  server.resetHandlers();
 });
+
+afterAll(() => server.close());

@@ -87,12 +87,25 @@ export const updateBillingCall = defineCall({
   response: updateBillingResponse,
 });
 
+/** The owner requires (or stops requiring) two-factor sign-in of every member of the organization. */
+export const updateOrganizationSecurityRequest = z.object({
+  organizationId: idSchema,
+  requireTwoFactor: z.boolean(),
+});
+export const updateOrganizationSecurityCall = defineCall({
+  path: "/v1/users/organizations/update-security",
+  auth: "session",
+  request: updateOrganizationSecurityRequest,
+  response: emptyResponse,
+});
+
 export const organizationCalls = {
   create: createOrganizationCall,
   updateName: updateOrganizationNameCall,
   delete: deleteOrganizationCall,
   changeOwner: changeOwnerCall,
   updateBilling: updateBillingCall,
+  updateSecurity: updateOrganizationSecurityCall,
 } as const;
 
 export type CreateOrganizationRequest = z.infer<typeof createOrganizationRequest>;

@@ -22,8 +22,6 @@ const DETECTOR_MAX_SIDE = 1_280;
  * ends. It is skipped when that pass would be smaller than this.
  */
 const COARSE_PASS_MIN_SIDE = 256;
-/** An image whose longer side is at most this also gets a pass at twice its size, for small print. */
-const FINE_PASS_MAX_SIDE = 512;
 /**
  * PaddleOCR's own post-processing thresholds: a pixel of the probability map above TEXT_THRESHOLD
  * belongs to a text core; a core is kept when its mean probability reaches BOX_THRESHOLD.
@@ -109,15 +107,17 @@ async function probabilityAt(image: RasterImage, scale: number): Promise<Uint8Ar
 }
 
 /**
- * Finds text lines at up to three scales (the image fitted to DETECTOR_MAX_SIDE, half that for large
- * captions, and twice the image for small ones) and keeps the highest probability per pixel.
+ * Finds text lines at up to two scales (the image fitted to DETECTOR_MAX_SIDE, and half that for large
+ * captions) and keeps the highest probability per pixel. There is no pass above the image's own size: a
+ * pass at twice the size (four times the detector's work, three quarters of the detection on a 512 px
+ * image) found no caption of 14-40 px on the fixtures that these passes missed, and cut a 14 px one
+ * shorter.
  */
 export async function detectText(image: RasterImage): Promise<TextRegions> {
   const longer = Math.max(image.width, image.height);
   const main = Math.min(1, DETECTOR_MAX_SIDE / longer);
   const scales = [main];
   if (longer * main * 0.5 >= COARSE_PASS_MIN_SIDE) scales.push(main * 0.5);
-  if (longer <= FINE_PASS_MAX_SIDE) scales.push(2);
   const probability = new Uint8Array(image.width * image.height);
   for (const scale of scales) {
     const map = await probabilityAt(image, scale);

@@ -10,10 +10,16 @@ import {
   type Permissions,
   PLAYGROUND_ACCESS_REFUSED,
   permissionsSchema,
+  TWO_FACTOR_ENROLMENT_REQUIRED,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { findActiveMembership, findActiveProject, listActiveProjectIds } from "./access.store";
+import {
+  findActiveMembership,
+  findActiveProject,
+  hasSecondFactor,
+  listActiveProjectIds,
+} from "./access.store";
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,6 +71,11 @@ export async function requireMembership(
   if (!isUuid(organizationId)) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   const row = await findActiveMembership(db, userId, organizationId);
   if (!row) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  // The owner's requirement: a member without a second factor may not use the organization until
+  // they enrol (the web sends them to their profile on this code). Read only when it is on.
+  if (row.organization.requireTwoFactor && !(await hasSecondFactor(db, userId))) {
+    throw new AppError("two-factor-enrolment-required", TWO_FACTOR_ENROLMENT_REQUIRED);
+  }
   const projectIds = await listActiveProjectIds(db, organizationId);
   return {
     organizationId,

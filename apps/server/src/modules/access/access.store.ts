@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { organizationMembers, organizations, projects } from "../../db/schema";
+import { organizationMembers, organizations, passkeys, projects, userTotp } from "../../db/schema";
 
 export async function findActiveMembership(db: Executor, userId: string, organizationId: string) {
   const rows = await db
@@ -38,4 +38,15 @@ export async function findActiveProject(db: Executor, projectId: string) {
     .where(and(eq(projects.id, projectId), isNull(projects.archivedAt)))
     .limit(1);
   return rows[0];
+}
+
+/** Whether the user signs in with a second factor: a confirmed authenticator app or a passkey. */
+export async function hasSecondFactor(db: Executor, userId: string): Promise<boolean> {
+  const [row] = await db
+    .execute<{ enrolled: boolean }>(
+      sql`select (exists (select 1 from ${userTotp} where ${and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt))})
+      or exists (select 1 from ${passkeys} where ${eq(passkeys.userId, userId)})) as enrolled`,
+    )
+    .then((result) => (result as unknown as { rows: { enrolled: boolean }[] }).rows);
+  return row?.enrolled === true;
 }

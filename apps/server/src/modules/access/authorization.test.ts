@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  AUDIT_EXPORT_PATH,
   allCalls,
   emptyPermissions,
   fullPermissions,
@@ -15,7 +16,9 @@ import { addMember } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import {
+  alertSettings,
   apiKeys,
+  auditLog,
   featureRequests,
   invitations,
   oauthAccounts,
@@ -26,6 +29,8 @@ import {
   sessions,
   users,
   verificationCodes,
+  webhookDeliveries,
+  webhookEndpoints,
 } from "../../db/schema";
 
 /** Every table a refused call could have touched; sessions and throttling counters change by design. */
@@ -39,6 +44,11 @@ const SNAPSHOT_TABLES = [
   verificationCodes,
   oauthAccounts,
   passkeys,
+  webhookEndpoints,
+  webhookDeliveries,
+  alertSettings,
+  // A refused call records nothing either.
+  auditLog,
 ];
 
 async function snapshot(testApp: TestApp): Promise<string> {
@@ -69,7 +79,12 @@ const ID_FIELDS = [
   "newOwnerUserId",
   "sessionId",
   "passkeyId",
+  "endpointId",
+  "deliveryId",
 ];
+
+/** Request fields that carry a list of such ids. */
+const ID_LIST_FIELDS = ["projectIds"];
 
 describe("authorization", () => {
   let testApp: TestApp;
@@ -93,6 +108,8 @@ describe("authorization", () => {
     requestId: string;
     ownerSessionId: string;
     ownerPasskeyId: string;
+    endpointId: string;
+    deliveryId: string;
   };
 
   beforeAll(async () => {
@@ -198,6 +215,25 @@ describe("authorization", () => {
       })
       .returning({ id: passkeys.id });
     world.ownerPasskeyId = ownerPasskey?.id ?? "";
+    const created = await post(
+      testApp,
+      "/v1/organizations/webhooks/insert",
+      {
+        organizationId: world.organizationId,
+        url: "https://receiver.example.com/hook",
+        events: ["request.failed"],
+      },
+      { session: world.owner.session },
+    );
+    world.endpointId = created.json().endpoint.id;
+    await post(
+      testApp,
+      "/v1/organizations/webhooks/send-test",
+      { organizationId: world.organizationId, endpointId: world.endpointId },
+      { session: world.owner.session },
+    );
+    const [delivery] = await testApp.database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
+    world.deliveryId = delivery?.id ?? "";
   });
 
   afterAll(async () => {
@@ -220,6 +256,15 @@ describe("authorization", () => {
         payload: () => ({ organizationId: world.organizationId, newOwnerUserId: world.member.userInfo.id }),
         memberRefused: true,
       },
+    ],
+    "/v1/users/organizations/update-security": [
+      {
+        payload: () => ({ organizationId: world.organizationId, requireTwoFactor: true }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/users/audit-log/list": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
     ],
     "/v1/users/organization-members/list": [
       { payload: () => ({ organizationId: world.organizationId }), memberRefused: false },
@@ -344,6 +389,74 @@ describe("authorization", () => {
     "/v1/payments/recharge-account": [
       { payload: () => ({ organizationId: world.organizationId, amount: 20 }), memberRefused: true },
     ],
+    "/v1/payments/get-alerts": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/payments/update-alerts": [
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          lowBalance: 5,
+          monthlyBudget: 1,
+          budgetHardStop: true,
+        }),
+        memberRefused: true,
+      },
+    ],
+    // Webhooks are the owner's: even a member with every right is refused (see decision 012).
+    "/v1/organizations/webhooks/list": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/organizations/webhooks/insert": [
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          url: "https://intruder.example.com/",
+          events: ["payment.succeeded"],
+        }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/organizations/webhooks/update": [
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          endpointId: world.endpointId,
+          url: "https://intruder.example.com/",
+          events: ["payment.succeeded"],
+          enabled: true,
+        }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/organizations/webhooks/delete": [
+      {
+        payload: () => ({ organizationId: world.organizationId, endpointId: world.endpointId }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/organizations/webhooks/deliveries": [
+      {
+        payload: () => ({ organizationId: world.organizationId, endpointId: world.endpointId }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/organizations/webhooks/resend": [
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          endpointId: world.endpointId,
+          deliveryId: world.deliveryId,
+        }),
+        memberRefused: true,
+      },
+    ],
+    "/v1/organizations/webhooks/send-test": [
+      {
+        payload: () => ({ organizationId: world.organizationId, endpointId: world.endpointId }),
+        memberRefused: true,
+      },
+    ],
     "/v1/users/playground/get-requests": [
       {
         payload: () => ({ endpoint: "/v1/images/background-removal", projectId: world.projectId, offset: 0 }),
@@ -376,6 +489,28 @@ describe("authorization", () => {
     ],
     "/v1/users/passkeys/remove": [
       { payload: () => ({ passkeyId: world.ownerPasskeyId }), memberRefused: true },
+    ],
+    "/v1/users/requests/list": [
+      {
+        payload: () => ({ organizationId: world.organizationId, projectIds: [world.projectId] }),
+        memberRefused: true,
+      },
+      {
+        payload: () => ({
+          organizationId: world.organizationId,
+          projectIds: [world.projectId],
+          apiKeyId: world.apiKeyId,
+        }),
+        memberRefused: true,
+      },
+      // The stranger's own organization with A's project among theirs: every project must be the caller's.
+      {
+        payload: () => ({
+          organizationId: world.stranger.userInfo.organizations[0].id,
+          projectIds: [world.strangerProjectId, world.projectId],
+        }),
+        memberRefused: true,
+      },
     ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },
@@ -498,6 +633,18 @@ describe("authorization", () => {
     }
   });
 
+  it("shows the audit log's CSV export to its readers only", async () => {
+    const url = `${AUDIT_EXPORT_PATH}?organizationId=${world.organizationId}`;
+    expect((await get(url)).statusCode).toBe(401);
+    expect((await get(url, { key: world.apiKey })).statusCode).toBe(401);
+    expect((await get(url, { session: world.owner.session })).statusCode).toBe(200);
+    expect((await get(url, { session: world.stranger.session })).statusCode).toBe(404);
+    const member = await get(url, { session: world.member.session });
+    expect(member.statusCode, member.body).toBe(403);
+    const notAnId = await get(`${AUDIT_EXPORT_PATH}?organizationId=x'--`, { session: world.owner.session });
+    expect([400, 404]).toContain(notAnId.statusCode);
+  });
+
   it("refuses the CSV exports without a session, and with 404 to strangers and members without the project", async () => {
     for (const url of EXPORT_GETS) {
       const own = url(world.projectId);
@@ -526,7 +673,11 @@ describe("authorization", () => {
       const payload = Object.fromEntries(
         Object.entries(matrix[path]?.[0]?.payload() ?? {}).map(([key, value]) => [
           key,
-          ID_FIELDS.includes(key) ? "'; drop table users; --" : value,
+          ID_FIELDS.includes(key)
+            ? "'; drop table users; --"
+            : ID_LIST_FIELDS.includes(key)
+              ? ["'; drop table users; --"]
+              : value,
         ]),
       );
       const response = await post(testApp, path, payload, { session: world.owner.session });

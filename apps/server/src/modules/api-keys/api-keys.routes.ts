@@ -1,8 +1,17 @@
 import { calls } from "@prism/contract";
+import { allowedIpsSchema } from "@prism/contract/ip";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 import { createApiKey, getApiKeyDetails, listApiKeys, revokeApiKey, updateApiKey } from "./api-keys.service";
+
+/**
+ * The allowlist's entries as addresses (the call's schema checks only their number, so that the
+ * console's first page need not download an address parser): a ZodError, answered as the call's own
+ * 400 `invalid-input` would be.
+ */
+const limitsWithCheckedIps = z.object({ limits: z.object({ allowedIps: allowedIpsSchema }).optional() });
 
 export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
@@ -11,11 +20,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies
     apiKeys: await listApiKeys(db, user.userId, body.projectId),
   }));
 
-  registerCall(app, deps, calls.apiKeys.insert, async ({ user, body }) => ({
-    apiKey: await createApiKey(db, user, body.projectId, body.apiKeyName, body.limits),
-  }));
+  registerCall(app, deps, calls.apiKeys.insert, async ({ user, body }) => {
+    limitsWithCheckedIps.parse(body);
+    return { apiKey: await createApiKey(db, user, body.projectId, body.apiKeyName, body.limits) };
+  });
 
   registerCall(app, deps, calls.apiKeys.update, async ({ user, body }) => {
+    limitsWithCheckedIps.parse(body);
     await updateApiKey(db, user.userId, body.projectId, body.apiKeyId, body.apiKeyName, body.limits);
     return {};
   });

@@ -8,12 +8,28 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
-import { apiKeys, featureRequests, organizations, projects, users } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid, requirePermission, requireProjectAccess } from "../access/access.service";
+import { changedFields, recordAudit } from "../audit/audit.store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key-format";
+import {
+  findActiveKeyByHash,
+  findKeyDetailsRow,
+  findKeySpendRow,
+  findLiveKey,
+  insertKey,
+  type KeyRow,
+  keySpendCharge,
+  listKeyRows,
+  listRecentKeyCalls,
+  lockOrganizationRow,
+  markKeyRevoked,
+  monthKeyOf,
+  recountKeySpend,
+  setKeyColumns,
+  touchKeyLastUsed,
+} from "./api-keys.store";
 
 const KEY_NOT_FOUND = "API key not found.";
 /** `last used` is written at most this often per key, so busy keys do not turn every call into a write. */
@@ -23,21 +39,9 @@ function displayName(name: string): string {
   return name.trim() === "" ? API_KEY_NO_NAME : name.trim();
 }
 
-type KeyRow = typeof apiKeys.$inferSelect;
-
 /** The first moment of the calendar month (UTC) that `now` is in: spend caps reset then. */
 export function monthStartOf(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-}
-
-/**
- * What a key's calls cost since `since` (all time when absent), as SQL over the key's id: calls in
- * flight count (their price is reserved), failed calls do not (they were refunded).
- */
-function spendOf(apiKeyId: SQL | string | typeof apiKeys.id, since?: Date) {
-  return sql<string>`(select coalesce(sum(${featureRequests.priceMicros}), 0) from ${featureRequests}
-    where ${featureRequests.apiKeyId} = ${apiKeyId} and ${featureRequests.status} <> 'error'
-      ${since ? sql`and ${featureRequests.createdAt} >= ${since}` : sql``})`;
 }
 
 /** The limits as stored (micro-dollars, dates), from the wire's dollars and ISO strings. */
@@ -85,17 +89,7 @@ function toApiKey(
 
 export async function listApiKeys(db: Database, userId: string, projectId: string): Promise<ApiKey[]> {
   await requireProjectAccess(db, userId, projectId);
-  const rows = await db
-    .select({
-      key: apiKeys,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      spendThisMonth: spendOf(apiKeys.id, monthStartOf(new Date())),
-    })
-    .from(apiKeys)
-    .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
-    .where(and(eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
-    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  const rows = await listKeyRows(db, projectId, monthStartOf(new Date()));
   return rows.map((row) =>
     toApiKey(
       row.key,
@@ -115,9 +109,8 @@ export async function createApiKey(
   const { project, membership } = await requireProjectAccess(db, user.userId, projectId);
   requirePermission(membership, "apiKeys.create");
   const content = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertKey(tx, {
       projectId,
       organizationId: project.organizationId,
       name: displayName(name),
@@ -125,20 +118,54 @@ export async function createApiKey(
       lastFour: content.slice(-4),
       createdByUserId: user.userId,
       ...(limits ? limitColumns(limits) : {}),
-    })
-    .returning();
-  if (!row) throw new Error("api key insert returned no row");
+    });
+    // The key itself and its hash stay out of the log; its last four characters identify it.
+    await recordAudit(tx, {
+      organizationId: project.organizationId,
+      action: "api-key.created",
+      target: { type: "api-key", id: inserted.id },
+      after: { name: inserted.name, lastFour: inserted.lastFour, projectId, limits: limitsOf(inserted) },
+    });
+    return inserted;
+  });
   return { ...toApiKey(row, user, 0n), content };
 }
 
-async function requireKeyOfProject(db: Database, projectId: string, apiKeyId: string) {
+async function requireKeyOfProject(db: Database, projectId: string, apiKeyId: string): Promise<KeyRow> {
   if (!isUuid(apiKeyId)) throw new AppError("not-found", KEY_NOT_FOUND);
-  const rows = await db
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  if (rows.length === 0) throw new AppError("not-found", KEY_NOT_FOUND);
+  const key = await findLiveKey(db, projectId, apiKeyId);
+  if (!key) throw new AppError("not-found", KEY_NOT_FOUND);
+  return key;
+}
+
+/** The audit entries of an update: a rename and a change of limits are separate actions. */
+async function recordKeyUpdate(
+  tx: Executor,
+  key: KeyRow,
+  name: string,
+  limits: ApiKeyLimits | undefined,
+): Promise<void> {
+  const target = { type: "api-key", id: key.id };
+  if (name !== key.name) {
+    await recordAudit(tx, {
+      organizationId: key.organizationId,
+      action: "api-key.renamed",
+      target,
+      before: { name: key.name },
+      after: { name },
+    });
+  }
+  if (limits) {
+    const changes = changedFields(limitsOf(key), { ...limits });
+    if (Object.keys(changes.after).length > 0) {
+      await recordAudit(tx, {
+        organizationId: key.organizationId,
+        action: "api-key.limits-changed",
+        target,
+        ...changes,
+      });
+    }
+  }
 }
 
 /** Renames a key and, when `limits` are given, replaces its limits (they take effect on its next call). */
@@ -152,36 +179,28 @@ export async function updateApiKey(
 ) {
   const { project, membership } = await requireProjectAccess(db, userId, projectId);
   requirePermission(membership, "apiKeys.create");
-  await requireKeyOfProject(db, projectId, apiKeyId);
+  const key = await requireKeyOfProject(db, projectId, apiKeyId);
   if (!limits) {
-    await db
-      .update(apiKeys)
-      .set({ name: displayName(name) })
-      .where(eq(apiKeys.id, apiKeyId));
+    await db.transaction(async (tx) => {
+      await setKeyColumns(tx, apiKeyId, { name: displayName(name) });
+      await recordKeyUpdate(tx, key, displayName(name), undefined);
+    });
     return;
   }
   await db.transaction(async (tx) => {
     // The organization's row lock holds off the key's reservations while its spend is recounted from
     // the request log (the counters are kept only while a cap is set, so they may be stale until now).
-    await tx
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, project.organizationId))
-      .for("update");
+    await lockOrganizationRow(tx, project.organizationId);
     const now = new Date();
-    const [spent] = await tx
-      .select({ month: spendOf(apiKeyId, monthStartOf(now)), lifetime: spendOf(apiKeyId) })
-      .from(sql`(select 1) as one`);
-    await tx
-      .update(apiKeys)
-      .set({
-        name: displayName(name),
-        ...limitColumns(limits),
-        spentMonth: monthKeyOf(now),
-        spentMonthMicros: BigInt(spent?.month ?? 0),
-        spentLifetimeMicros: BigInt(spent?.lifetime ?? 0),
-      })
-      .where(eq(apiKeys.id, apiKeyId));
+    const spent = await recountKeySpend(tx, apiKeyId, monthStartOf(now));
+    await setKeyColumns(tx, apiKeyId, {
+      name: displayName(name),
+      ...limitColumns(limits),
+      spentMonth: monthKeyOf(now),
+      spentMonthMicros: spent.month,
+      spentLifetimeMicros: spent.lifetime,
+    });
+    await recordKeyUpdate(tx, key, displayName(name), limitsOf({ ...key, ...limitColumns(limits) }));
   });
 }
 
@@ -195,32 +214,9 @@ export async function getApiKeyDetails(
   await requireProjectAccess(db, userId, projectId);
   if (!isUuid(apiKeyId)) throw new AppError("not-found", KEY_NOT_FOUND);
   const now = new Date();
-  const [row] = await db
-    .select({
-      key: apiKeys,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      spendThisMonth: spendOf(apiKeys.id, monthStartOf(now)),
-      spendLifetime: spendOf(apiKeys.id),
-    })
-    .from(apiKeys)
-    .leftJoin(users, eq(users.id, apiKeys.createdByUserId))
-    .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt)))
-    .limit(1);
+  const row = await findKeyDetailsRow(db, projectId, apiKeyId, monthStartOf(now));
   if (!row) throw new AppError("not-found", KEY_NOT_FOUND);
-  const calls = await db
-    .select({
-      id: featureRequests.id,
-      endpoint: featureRequests.endpoint,
-      status: featureRequests.status,
-      priceMicros: featureRequests.priceMicros,
-      createdAt: featureRequests.createdAt,
-      clientIp: featureRequests.clientIp,
-    })
-    .from(featureRequests)
-    .where(eq(featureRequests.apiKeyId, apiKeyId))
-    .orderBy(desc(featureRequests.createdAt), desc(featureRequests.id))
-    .limit(API_KEY_RECENT_CALLS);
+  const calls = await listRecentKeyCalls(db, apiKeyId, API_KEY_RECENT_CALLS);
   return {
     apiKey: toApiKey(
       row.key,
@@ -243,8 +239,17 @@ export async function getApiKeyDetails(
 export async function revokeApiKey(db: Database, userId: string, projectId: string, apiKeyId: string) {
   const { membership } = await requireProjectAccess(db, userId, projectId);
   requirePermission(membership, "apiKeys.delete");
-  await requireKeyOfProject(db, projectId, apiKeyId);
-  await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, apiKeyId));
+  const key = await requireKeyOfProject(db, projectId, apiKeyId);
+  await db.transaction(async (tx) => {
+    // A parallel delete got there first: nothing changed, so nothing is recorded.
+    if (!(await markKeyRevoked(tx, apiKeyId))) return;
+    await recordAudit(tx, {
+      organizationId: key.organizationId,
+      action: "api-key.deleted",
+      target: { type: "api-key", id: apiKeyId },
+      before: { name: key.name, lastFour: key.lastFour, projectId },
+    });
+  });
 }
 
 /** The limits of an authenticated key, as the gateway checks them (null: none). */
@@ -271,11 +276,6 @@ export type ApiKeyAuthentication =
   | { status: "valid"; principal: ApiKeyPrincipal }
   | { status: "expired" }
   | { status: "invalid" };
-
-/** The UTC month a moment falls in, as the key's spend counters name it ("2026-11"). */
-export function monthKeyOf(now: Date): string {
-  return now.toISOString().slice(0, 7);
-}
 
 export type BrokenCap = { cap: "monthly" | "lifetime"; capMicros: bigint };
 
@@ -310,57 +310,25 @@ export async function chargeKeySpend(
   priceMicros: bigint,
   now = new Date(),
 ): Promise<BrokenCap | undefined> {
-  const month = monthKeyOf(now);
-  const monthSpent = sql`(case when ${apiKeys.spentMonth} = ${month} then ${apiKeys.spentMonthMicros} else 0 end)`;
-  const charged = await tx
-    .update(apiKeys)
-    .set({
-      spentMonthMicros: sql`${monthSpent} + ${priceMicros}`,
-      spentMonth: month,
-      spentLifetimeMicros: sql`${apiKeys.spentLifetimeMicros} + ${priceMicros}`,
-    })
-    .where(
-      and(
-        eq(apiKeys.id, apiKeyId),
-        sql`(${apiKeys.monthlySpendCapMicros} is not null or ${apiKeys.lifetimeSpendCapMicros} is not null)`,
-        sql`(${apiKeys.monthlySpendCapMicros} is null or ${monthSpent} + ${priceMicros} <= ${apiKeys.monthlySpendCapMicros})`,
-        sql`(${apiKeys.lifetimeSpendCapMicros} is null or ${apiKeys.spentLifetimeMicros} + ${priceMicros} <= ${apiKeys.lifetimeSpendCapMicros})`,
-      ),
-    )
-    .returning({ id: apiKeys.id });
+  const charged = await keySpendCharge(tx, apiKeyId, priceMicros, now);
   if (charged.length > 0) return undefined;
-  const [row] = await tx
-    .select({
-      monthlySpendCapMicros: apiKeys.monthlySpendCapMicros,
-      lifetimeSpendCapMicros: apiKeys.lifetimeSpendCapMicros,
-      spentMonth: apiKeys.spentMonth,
-      spentMonthMicros: apiKeys.spentMonthMicros,
-      spentLifetimeMicros: apiKeys.spentLifetimeMicros,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.id, apiKeyId));
+  return keyCapBrokenBy(tx, apiKeyId, priceMicros, now);
+}
+
+/** Which cap a call of `priceMicros` breaks, read from the key's row (after its charge was refused). */
+export async function keyCapBrokenBy(
+  tx: Executor,
+  apiKeyId: string,
+  priceMicros: bigint,
+  now = new Date(),
+): Promise<BrokenCap | undefined> {
+  const row = await findKeySpendRow(tx, apiKeyId);
   if (!row) return undefined;
   return capBrokenBy(
     { ...row, allowedEndpoints: null, allowedIps: null, requestsPerMinute: null },
     priceMicros,
     now,
   );
-}
-
-/**
- * Takes a refunded call's price back off its key's spend (in the refund's transaction): the month's
- * counter only while it still counts the call's month. Keys without a cap keep no counters.
- */
-export async function releaseKeySpend(tx: Executor, requestId: string): Promise<void> {
-  await tx.execute(sql`update ${apiKeys} set
-      spent_lifetime_micros = greatest(0, ${apiKeys.spentLifetimeMicros} - ${featureRequests.priceMicros}),
-      spent_month_micros = case
-        when ${apiKeys.spentMonth} = to_char(${featureRequests.createdAt} at time zone 'UTC', 'YYYY-MM')
-        then greatest(0, ${apiKeys.spentMonthMicros} - ${featureRequests.priceMicros})
-        else ${apiKeys.spentMonthMicros} end
-    from ${featureRequests}
-    where ${featureRequests.id} = ${requestId} and ${apiKeys.id} = ${featureRequests.apiKeyId}
-      and (${apiKeys.monthlySpendCapMicros} is not null or ${apiKeys.lifetimeSpendCapMicros} is not null)`);
 }
 
 /**
@@ -373,47 +341,11 @@ export async function authenticateApiKey(
   now = new Date(),
 ): Promise<ApiKeyAuthentication> {
   if (!isWellFormedApiKey(key)) return { status: "invalid" };
-  const rows = await db
-    .select({
-      id: apiKeys.id,
-      projectId: apiKeys.projectId,
-      organizationId: apiKeys.organizationId,
-      lastUsedAt: apiKeys.lastUsedAt,
-      expiresAt: apiKeys.expiresAt,
-      allowedEndpoints: apiKeys.allowedEndpoints,
-      monthlySpendCapMicros: apiKeys.monthlySpendCapMicros,
-      lifetimeSpendCapMicros: apiKeys.lifetimeSpendCapMicros,
-      allowedIps: apiKeys.allowedIps,
-      requestsPerMinute: apiKeys.requestsPerMinute,
-      spentMonth: apiKeys.spentMonth,
-      spentMonthMicros: apiKeys.spentMonthMicros,
-      spentLifetimeMicros: apiKeys.spentLifetimeMicros,
-    })
-    .from(apiKeys)
-    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
-    .where(
-      and(
-        eq(apiKeys.keyHash, hashApiKey(key)),
-        isNull(apiKeys.revokedAt),
-        isNull(projects.archivedAt),
-        isNull(organizations.archivedAt),
-      ),
-    )
-    .limit(1);
-  const row = rows[0];
+  const row = await findActiveKeyByHash(db, hashApiKey(key));
   if (!row) return { status: "invalid" };
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(apiKeys.id, row.id),
-          sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} <= ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`,
-        ),
-      );
+    await touchKeyLastUsed(db, row.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
   }
   return {
     status: "valid",

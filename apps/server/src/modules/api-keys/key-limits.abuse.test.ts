@@ -238,7 +238,7 @@ describe("API keys with limits", () => {
     }
     const limited = await callWithUnreadableBody(testApp, key.content, "/v1/images/background-removal");
     expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toBe("too-many-requests");
+    expect(limited.json().error).toBe("rate-limited");
     const retryAfter = Number(limited.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -18,6 +18,7 @@ import {
 } from "./passkeys.service";
 import { clearPendingSignInCookie, completePendingSignIn, findPendingSignIn } from "./pending-sign-in";
 import { clearSessionCookie, createSession, setSessionCookie } from "./session.service";
+import { createTotpSecretBox } from "./totp-secret-box";
 import {
   checkSecondFactor,
   disableTwoFactor,
@@ -40,23 +41,26 @@ const PASSKEY_OPTIONS_RATE_LIMIT: RateLimitRule = {
 export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
   const secureCookies = deps.config.isProduction;
+  const totpSecrets = createTotpSecretBox(deps.config.appSecret);
 
   registerCall(app, deps, calls.twoFactor.status, async ({ user }) => getTwoFactorStatus(db, user.userId));
 
-  registerCall(app, deps, calls.twoFactor.start, async ({ user }) => startTwoFactorEnrolment(db, user));
+  registerCall(app, deps, calls.twoFactor.start, async ({ user }) =>
+    startTwoFactorEnrolment(db, totpSecrets, user),
+  );
 
   registerCall(app, deps, calls.twoFactor.enable, async ({ user, body }) => ({
-    recoveryCodes: await enableTwoFactor(db, user.userId, body.code),
+    recoveryCodes: await enableTwoFactor(db, totpSecrets, user.userId, body.code),
   }));
 
   registerCall(app, deps, calls.twoFactor.disable, async ({ user, body }) => {
-    await disableTwoFactor(db, user.userId, body.code);
+    await disableTwoFactor(db, totpSecrets, user.userId, body.code);
     return {};
   });
 
   registerCall(app, deps, calls.twoFactor.verify, async ({ body, request, reply }) => {
     const pending = await findPendingSignIn(db, request);
-    if (!(await checkSecondFactor(db, pending.userId, body.code)))
+    if (!(await checkSecondFactor(db, totpSecrets, pending.userId, body.code)))
       throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
     if (!(await completePendingSignIn(db, pending.id)))
       throw new AppError("two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);

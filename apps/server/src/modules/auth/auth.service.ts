@@ -11,22 +11,28 @@ import {
   VERIFICATION_CODE_RESENT,
   VERIFICATION_CODE_TTL_MS,
 } from "@prism/contract";
-import { and, eq } from "drizzle-orm";
 import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
-import { oauthAccounts, users } from "../../db/schema";
 import { AppError } from "../../errors";
 import { passwordResetMail, verificationCodeMail } from "../../providers/mail/templates";
 import type { OAuthProfile } from "../../providers/oauth/google";
 import { insertOrganizationWithOwner } from "../organizations/organizations.store";
-import { findUserByEmail, hasAnyMembership, updateUser } from "../users/users.store";
+import {
+  findUserByEmail,
+  hasAnyMembership,
+  insertUser,
+  insertUserUnlessEmailTaken,
+  updatePendingUser,
+  updateUser,
+} from "../users/users.store";
+import { findOAuthUserId, linkOAuthAccount } from "./auth.store";
 import { verifyPasswordOrDummy } from "./password-hashing";
 import {
   type CodeAttempt,
   consumeVerificationCode,
   deleteVerificationCodes,
   issueVerificationCode,
-} from "./verification-codes";
+} from "./verification-codes.store";
 
 const CODE_VALID_MINUTES = VERIFICATION_CODE_TTL_MS / 60_000;
 
@@ -86,12 +92,12 @@ export async function signUp(
     await updateUser(db, existing.id, { firstName: input.firstName, lastName: input.lastName, passwordHash });
     user = { id: existing.id, email: existing.email, firstName: input.firstName };
   } else {
-    const inserted = await db
-      .insert(users)
-      .values({ email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash })
-      .onConflictDoNothing({ target: users.email })
-      .returning();
-    const row = inserted[0];
+    const row = await insertUserUnlessEmailTaken(db, {
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      passwordHash,
+    });
     // Lost a race with a parallel sign-up of the same address.
     if (!row) throw new AppError("user-already-exists", USER_ALREADY_EXISTS);
     user = row;
@@ -125,16 +131,12 @@ export async function confirmEmail(
   const { attempt } = check;
   await db.transaction(async (tx) => {
     // Conditional on the account still being pending: of two confirmations racing, one sets the password.
-    const claimed = await tx
-      .update(users)
-      .set({
-        passwordHash: attempt.passwordHash,
-        ...(attempt.firstName !== null ? { firstName: attempt.firstName } : {}),
-        ...(attempt.lastName !== null ? { lastName: attempt.lastName } : {}),
-      })
-      .where(and(eq(users.id, user.id), eq(users.isActive, false)))
-      .returning({ id: users.id });
-    if (claimed.length === 0) throw new AppError("user-already-active", USER_ALREADY_ACTIVE);
+    const claimed = await updatePendingUser(tx, user.id, {
+      passwordHash: attempt.passwordHash,
+      ...(attempt.firstName !== null ? { firstName: attempt.firstName } : {}),
+      ...(attempt.lastName !== null ? { lastName: attempt.lastName } : {}),
+    });
+    if (!claimed) throw new AppError("user-already-active", USER_ALREADY_ACTIVE);
     await activateUser(tx, { id: user.id, firstName: attempt.firstName ?? user.firstName });
   });
   return user.id;
@@ -207,14 +209,8 @@ export async function resetPassword(
  */
 export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promise<string> {
   const db = deps.database.db;
-  const linked = await db
-    .select({ userId: oauthAccounts.userId })
-    .from(oauthAccounts)
-    .where(
-      and(eq(oauthAccounts.provider, profile.provider), eq(oauthAccounts.providerUserId, profile.subject)),
-    )
-    .limit(1);
-  if (linked[0]) return linked[0].userId;
+  const linkedUserId = await findOAuthUserId(db, profile);
+  if (linkedUserId) return linkedUserId;
 
   if (!profile.email) {
     throw new AppError(
@@ -226,26 +222,22 @@ export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promis
   return db.transaction(async (tx) => {
     let user = await findUserByEmail(tx, email);
     if (!user) {
-      const [inserted] = await tx
-        .insert(users)
-        .values({
-          email,
-          firstName: profile.firstName || email.split("@")[0] || "New",
-          lastName: profile.lastName,
-          passwordHash: null,
-        })
-        .returning();
-      if (!inserted) throw new Error("user insert returned no row");
-      user = inserted;
+      user = await insertUser(tx, {
+        email,
+        firstName: profile.firstName || email.split("@")[0] || "New",
+        lastName: profile.lastName,
+        passwordHash: null,
+      });
     }
     if (!user.isActive) {
       await updateUser(tx, user.id, { passwordHash: null });
       await activateUser(tx, user);
     }
-    await tx
-      .insert(oauthAccounts)
-      .values({ provider: profile.provider, providerUserId: profile.subject, userId: user.id })
-      .onConflictDoNothing();
+    await linkOAuthAccount(tx, {
+      provider: profile.provider,
+      providerUserId: profile.subject,
+      userId: user.id,
+    });
     return user.id;
   });
 }

@@ -1,10 +1,9 @@
 import { SESSION_LAST_SEEN_RESOLUTION_MS, SESSION_NOT_FOUND, type SignedInDevice } from "@prism/contract";
 import Bowser from "bowser";
-import { and, desc, eq, gt, lt } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { sessions } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid } from "../access/access.service";
+import { deleteSessionOfUser, liveSessionsOfUser, markSessionSeen } from "./session.store";
 
 function describe(name: string | undefined, version: string | undefined): string | null {
   if (!name) return null;
@@ -29,11 +28,7 @@ export async function listDevices(
   user: { userId: string; sessionId: string },
   now = new Date(),
 ): Promise<SignedInDevice[]> {
-  const rows = await db
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.userId, user.userId), gt(sessions.expiresAt, now)))
-    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+  const rows = await liveSessionsOfUser(db, user.userId, now);
   return rows.map((row) => ({
     id: row.id,
     ...describeUserAgent(row.userAgent),
@@ -47,11 +42,7 @@ export async function listDevices(
 /** Ends one of the user's own sessions; another user's session id is "not found". */
 export async function revokeDevice(db: Executor, userId: string, sessionId: string): Promise<void> {
   if (!isUuid(sessionId)) throw new AppError("not-found", SESSION_NOT_FOUND);
-  const deleted = await db
-    .delete(sessions)
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
-    .returning({ id: sessions.id });
-  if (deleted.length === 0) throw new AppError("not-found", SESSION_NOT_FOUND);
+  if (!(await deleteSessionOfUser(db, userId, sessionId))) throw new AppError("not-found", SESSION_NOT_FOUND);
 }
 
 /**
@@ -66,8 +57,5 @@ export async function touchSession(
 ): Promise<void> {
   const staleBefore = new Date(now.getTime() - SESSION_LAST_SEEN_RESOLUTION_MS);
   if (session.lastSeenAt >= staleBefore) return;
-  await db
-    .update(sessions)
-    .set({ lastSeenAt: now })
-    .where(and(eq(sessions.id, session.sessionId), lt(sessions.lastSeenAt, staleBefore)));
+  await markSessionSeen(db, session.sessionId, now, staleBefore);
 }

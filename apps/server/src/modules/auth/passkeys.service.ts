@@ -1,6 +1,5 @@
 import {
   PASSKEY_CEREMONY_FAILED,
-  PASSKEY_CHALLENGE_TTL_MS,
   PASSKEY_NOT_FOUND,
   PASSKEY_NOT_RECOGNISED,
   type Passkey,
@@ -13,17 +12,21 @@ import {
   type RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
-  type WebAuthnCredential,
 } from "@simplewebauthn/server";
-import { and, asc, eq, gt, isNull, lte } from "drizzle-orm";
 import type { AppConfig } from "../../config";
 import type { Executor } from "../../db/client";
-import { passkeys, webauthnChallenges } from "../../db/schema";
+import type { passkeys } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid } from "../access/access.service";
-
-/** Transport hints as stored: the browser reported them, we hand them back as they were. */
-type Transports = NonNullable<WebAuthnCredential["transports"]>;
+import {
+  advancePasskeyCounter,
+  deleteLiveChallenge,
+  deletePasskeyOfUser,
+  findPasskeyByCredentialId,
+  insertChallenge,
+  insertPasskeyOnce,
+  passkeysOfUser,
+} from "./passkeys.store";
 
 /** Where passkeys are bound: the relying party id is the console's host name, from PUBLIC_URL. */
 export interface RelyingParty {
@@ -54,12 +57,7 @@ async function storeChallenge(
   input: { challenge: string; purpose: "register" | "authenticate"; userId: string | null },
   now = new Date(),
 ): Promise<void> {
-  await db.delete(webauthnChallenges).where(lte(webauthnChallenges.expiresAt, now));
-  await db.insert(webauthnChallenges).values({
-    ...input,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS),
-  });
+  await insertChallenge(db, input, now);
 }
 
 /**
@@ -67,29 +65,11 @@ async function storeChallenge(
  * signed response is accepted once at most.
  */
 function spendChallenge(db: Executor, purpose: "register" | "authenticate", userId: string | null) {
-  return async (challenge: string): Promise<boolean> => {
-    const spent = await db
-      .delete(webauthnChallenges)
-      .where(
-        and(
-          eq(webauthnChallenges.challenge, challenge),
-          eq(webauthnChallenges.purpose, purpose),
-          userId ? eq(webauthnChallenges.userId, userId) : isNull(webauthnChallenges.userId),
-          gt(webauthnChallenges.expiresAt, new Date()),
-        ),
-      )
-      .returning({ id: webauthnChallenges.id });
-    return spent.length > 0;
-  };
+  return (challenge: string): Promise<boolean> => deleteLiveChallenge(db, { challenge, purpose, userId });
 }
 
 export async function listPasskeys(db: Executor, userId: string): Promise<Passkey[]> {
-  const rows = await db
-    .select()
-    .from(passkeys)
-    .where(eq(passkeys.userId, userId))
-    .orderBy(asc(passkeys.createdAt));
-  return rows.map(toPasskey);
+  return (await passkeysOfUser(db, userId)).map(toPasskey);
 }
 
 /** Options for a new discoverable passkey; the user's existing ones are excluded (no duplicates). */
@@ -98,10 +78,7 @@ export async function startPasskeyRegistration(
   rp: RelyingParty,
   user: { userId: string; email: string; firstName: string; lastName: string },
 ) {
-  const existing = await db
-    .select({ credentialId: passkeys.credentialId, transports: passkeys.transports })
-    .from(passkeys)
-    .where(eq(passkeys.userId, user.userId));
+  const existing = await passkeysOfUser(db, user.userId);
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -111,7 +88,7 @@ export async function startPasskeyRegistration(
     attestationType: "none",
     excludeCredentials: existing.map((row) => ({
       id: row.credentialId,
-      transports: row.transports as Transports,
+      transports: row.transports,
     })),
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
@@ -140,29 +117,21 @@ export async function finishPasskeyRegistration(
   }
   if (!verification.verified) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
   const { credential } = verification.registrationInfo;
-  const [row] = await db
-    .insert(passkeys)
-    .values({
-      userId,
-      name: input.name,
-      credentialId: credential.id,
-      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-      counter: credential.counter,
-      transports: credential.transports ?? [],
-    })
-    .onConflictDoNothing({ target: passkeys.credentialId })
-    .returning();
+  const row = await insertPasskeyOnce(db, {
+    userId,
+    name: input.name,
+    credentialId: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+  });
   if (!row) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
   return toPasskey(row);
 }
 
 export async function removePasskey(db: Executor, userId: string, passkeyId: string): Promise<void> {
   if (!isUuid(passkeyId)) throw new AppError("not-found", PASSKEY_NOT_FOUND);
-  const deleted = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
-    .returning({ id: passkeys.id });
-  if (deleted.length === 0) throw new AppError("not-found", PASSKEY_NOT_FOUND);
+  if (!(await deletePasskeyOfUser(db, userId, passkeyId))) throw new AppError("not-found", PASSKEY_NOT_FOUND);
 }
 
 /** Options to sign in with any discoverable passkey of this site (no user named). */
@@ -183,9 +152,7 @@ export async function finishPasskeySignIn(
   response: Record<string, unknown>,
 ): Promise<string> {
   const credentialId = typeof response.id === "string" ? response.id : "";
-  const [row] = credentialId
-    ? await db.select().from(passkeys).where(eq(passkeys.credentialId, credentialId)).limit(1)
-    : [];
+  const row = credentialId ? await findPasskeyByCredentialId(db, credentialId) : undefined;
   if (!row) throw new AppError("passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
@@ -198,7 +165,7 @@ export async function finishPasskeySignIn(
         id: row.credentialId,
         publicKey: Buffer.from(row.publicKey, "base64url"),
         counter: row.counter,
-        transports: row.transports as Transports,
+        transports: row.transports,
       },
       requireUserVerification: false,
     });
@@ -206,11 +173,11 @@ export async function finishPasskeySignIn(
     throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
   }
   if (!verification.verified) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
-  const updated = await db
-    .update(passkeys)
-    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() })
-    .where(and(eq(passkeys.id, row.id), eq(passkeys.counter, row.counter)))
-    .returning({ id: passkeys.id });
-  if (updated.length === 0) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
+  const advanced = await advancePasskeyCounter(db, {
+    id: row.id,
+    fromCounter: row.counter,
+    toCounter: verification.authenticationInfo.newCounter,
+  });
+  if (!advanced) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
   return row.userId;
 }

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { TWO_FACTOR_PENDING_TTL_MS, TWO_FACTOR_REQUIRED, TWO_FACTOR_SIGN_IN_EXPIRED } from "@prism/contract";
-import { and, eq, gt, lte } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Executor } from "../../db/client";
-import { pendingSignIns } from "../../db/schema";
 import { AppError } from "../../errors";
 import { hasTwoFactor } from "./two-factor.service";
+import { deletePendingSignIn, findLivePendingSignIn, insertPendingSignIn } from "./two-factor.store";
 
 /**
  * The cookie of a sign-in waiting for its second factor: a random token whose SHA-256 names the
@@ -37,14 +36,17 @@ export async function requireSecondFactor(
 ): Promise<void> {
   if (!(await hasTwoFactor(db, input.userId))) return;
   const token = randomBytes(32).toString("base64url");
-  await db.delete(pendingSignIns).where(lte(pendingSignIns.expiresAt, now));
-  await db.insert(pendingSignIns).values({
-    tokenHash: hashToken(token),
-    userId: input.userId,
-    rememberMe: input.rememberMe,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + TWO_FACTOR_PENDING_TTL_MS),
-  });
+  await insertPendingSignIn(
+    db,
+    {
+      tokenHash: hashToken(token),
+      userId: input.userId,
+      rememberMe: input.rememberMe,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + TWO_FACTOR_PENDING_TTL_MS),
+    },
+    now,
+  );
   reply.setCookie(TWO_FACTOR_COOKIE, token, {
     httpOnly: true,
     sameSite: "strict",
@@ -62,28 +64,14 @@ export async function findPendingSignIn(
   now = new Date(),
 ): Promise<{ id: string; userId: string; rememberMe: boolean }> {
   const token = pendingTokenOf(request);
-  const [row] = token
-    ? await db
-        .select({
-          id: pendingSignIns.id,
-          userId: pendingSignIns.userId,
-          rememberMe: pendingSignIns.rememberMe,
-        })
-        .from(pendingSignIns)
-        .where(and(eq(pendingSignIns.tokenHash, hashToken(token)), gt(pendingSignIns.expiresAt, now)))
-        .limit(1)
-    : [];
+  const row = token ? await findLivePendingSignIn(db, hashToken(token), now) : undefined;
   if (!row) throw new AppError("two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
   return row;
 }
 
 /** Ends the pending sign-in; false when another request completed it first (it yields one session). */
 export async function completePendingSignIn(db: Executor, id: string): Promise<boolean> {
-  const deleted = await db
-    .delete(pendingSignIns)
-    .where(eq(pendingSignIns.id, id))
-    .returning({ id: pendingSignIns.id });
-  return deleted.length > 0;
+  return deletePendingSignIn(db, id);
 }
 
 export function clearPendingSignInCookie(reply: FastifyReply, secure: boolean): void {

@@ -1,11 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { REMEMBER_ME_SESSION_MS, SESSION_MS } from "@prism/contract";
-import { and, eq, ne } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import type { Executor } from "../../db/client";
-import { sessions } from "../../db/schema";
 import { touchSession } from "./devices.service";
-import { findSessionByTokenHash } from "./session.store";
+import { deleteSession, deleteSessionsOfUser, findSessionByTokenHash, insertSession } from "./session.store";
 import { SESSION_COOKIE } from "./session-cookie";
 
 export interface AuthenticatedUser {
@@ -54,7 +52,7 @@ export async function createSession(
 ): Promise<NewSession> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + (input.rememberMe ? REMEMBER_ME_SESSION_MS : SESSION_MS));
-  await db.insert(sessions).values({
+  await insertSession(db, {
     tokenHash: hashSessionToken(token),
     userId: input.userId,
     rememberMe: input.rememberMe,
@@ -68,18 +66,12 @@ export async function createSession(
 }
 
 export async function endSession(db: Executor, sessionId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
+  await deleteSession(db, sessionId);
 }
 
 /** Ends every session of the user, or every one but `exceptSessionId` (password change). */
 export async function endAllSessions(db: Executor, userId: string, exceptSessionId?: string): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(
-      exceptSessionId
-        ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId))
-        : eq(sessions.userId, userId),
-    );
+  await deleteSessionsOfUser(db, userId, exceptSessionId);
 }
 
 /**

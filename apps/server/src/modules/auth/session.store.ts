@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { sessions, users } from "../../db/schema";
 
@@ -20,4 +20,49 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string, no
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
     .limit(1);
   return rows[0];
+}
+
+export async function insertSession(db: Executor, values: typeof sessions.$inferInsert): Promise<void> {
+  await db.insert(sessions).values(values);
+}
+
+export async function deleteSession(db: Executor, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Deletes every session of the user, or every one but `exceptSessionId`. */
+export async function deleteSessionsOfUser(db: Executor, userId: string, exceptSessionId?: string) {
+  await db
+    .delete(sessions)
+    .where(
+      exceptSessionId
+        ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId))
+        : eq(sessions.userId, userId),
+    );
+}
+
+/** Deletes one session if it is the user's; answers whether it was. */
+export async function deleteSessionOfUser(db: Executor, userId: string, sessionId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  return deleted.length > 0;
+}
+
+/** The user's unexpired sessions, most recently seen first. */
+export async function liveSessionsOfUser(db: Executor, userId: string, now: Date) {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+}
+
+/** Sets the session's last-seen time to `now` unless another call already moved it past `staleBefore`. */
+export async function markSessionSeen(db: Executor, sessionId: string, now: Date, staleBefore: Date) {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, staleBefore)));
 }

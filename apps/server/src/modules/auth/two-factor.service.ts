@@ -12,13 +12,24 @@ import {
   TWO_FACTOR_MAX_ATTEMPTS,
   TWO_FACTOR_NOT_ENABLED,
 } from "@prism/contract";
-import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import type { Executor } from "../../db/client";
-import { recoveryCodes, userTotp } from "../../db/schema";
 import { AppError } from "../../errors";
 import { clearRateLimit, consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import type { TotpSecretBox } from "./totp-secret-box";
+import {
+  claimTotpStep,
+  confirmTotp,
+  countRecoveryCodes,
+  deleteTwoFactor,
+  findConfirmedTotp,
+  findTotp,
+  replaceRecoveryCodes,
+  replaceTotpSecret,
+  spendRecoveryCode,
+  writePendingTotp,
+} from "./two-factor.store";
 
 /** Wrong codes per account, across sign-in, enabling and disabling: 5 tries, then a wait. */
 export const TWO_FACTOR_RATE_LIMIT: RateLimitRule = {
@@ -45,9 +56,16 @@ function newRecoveryCode(): string {
   return `${code.slice(0, half)}-${code.slice(half)}`;
 }
 
-/** The time step of `code` if it is a current code of `secret` for a step after `afterStep`. */
-async function matchingStep(secret: string, code: string, afterStep: number | null): Promise<number | null> {
-  if (!TOTP_CODE_PATTERN.test(code)) return null;
+/**
+ * The time step of `code` if it is a current code of `secret` for a step after `afterStep`. A secret
+ * that does not open (altered, or sealed under another APP_SECRET) matches no code.
+ */
+async function matchingStep(
+  secret: string | undefined,
+  code: string,
+  afterStep: number | null,
+): Promise<number | null> {
+  if (secret === undefined || !TOTP_CODE_PATTERN.test(code)) return null;
   const result = await verify({
     secret,
     token: code,
@@ -61,12 +79,7 @@ async function matchingStep(secret: string, code: string, afterStep: number | nu
 }
 
 export async function hasTwoFactor(db: Executor, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ userId: userTotp.userId })
-    .from(userTotp)
-    .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)))
-    .limit(1);
-  return rows.length > 0;
+  return (await findConfirmedTotp(db, userId)) !== undefined;
 }
 
 export async function getTwoFactorStatus(
@@ -74,11 +87,7 @@ export async function getTwoFactorStatus(
   userId: string,
 ): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
   if (!(await hasTwoFactor(db, userId))) return { enabled: false, recoveryCodesLeft: 0 };
-  const [row] = await db
-    .select({ count: sql<number>`cast(count(*) as integer)` })
-    .from(recoveryCodes)
-    .where(eq(recoveryCodes.userId, userId));
-  return { enabled: true, recoveryCodesLeft: row?.count ?? 0 };
+  return { enabled: true, recoveryCodesLeft: await countRecoveryCodes(db, userId) };
 }
 
 /**
@@ -88,22 +97,15 @@ export async function getTwoFactorStatus(
  */
 export async function startTwoFactorEnrolment(
   db: Executor,
+  secrets: TotpSecretBox,
   user: { userId: string; email: string },
 ): Promise<{ secret: string; otpauthUrl: string; qrCodeSvg: string }> {
   if (await hasTwoFactor(db, user.userId))
     throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
   const secret = generateSecret();
   // Conditional on no confirmed secret: a parallel enable that won keeps its secret.
-  const written = await db
-    .insert(userTotp)
-    .values({ userId: user.userId, secret })
-    .onConflictDoUpdate({
-      target: userTotp.userId,
-      set: { secret, lastUsedStep: null, createdAt: new Date() },
-      setWhere: isNull(userTotp.confirmedAt),
-    })
-    .returning({ userId: userTotp.userId });
-  if (written.length === 0) throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
+  if (!(await writePendingTotp(db, user.userId, secrets.seal(user.userId, secret))))
+    throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
   const otpauthUrl = generateURI({
     issuer: TOTP_ISSUER,
     label: user.email,
@@ -119,26 +121,32 @@ export async function startTwoFactorEnrolment(
  * Confirms the enrolment with a first code and returns the recovery codes, in clear this once. The
  * code's step is recorded, so the same code cannot then sign in.
  */
-export async function enableTwoFactor(db: Executor, userId: string, code: string): Promise<string[]> {
+export async function enableTwoFactor(
+  db: Executor,
+  secrets: TotpSecretBox,
+  userId: string,
+  code: string,
+): Promise<string[]> {
   await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
-  const [row] = await db.select().from(userTotp).where(eq(userTotp.userId, userId)).limit(1);
+  const row = await findTotp(db, userId);
   if (!row) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
   if (row.confirmedAt) throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
-  const step = await matchingStep(row.secret, code, null);
-  if (step === null) throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+  const secret = secrets.open(userId, row.secret);
+  const step = await matchingStep(secret, code, null);
+  if (secret === undefined || step === null)
+    throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
     // The secret checked must still be the pending one: a restarted enrolment in another tab wins.
-    const confirmed = await tx
-      .update(userTotp)
-      .set({ confirmedAt: new Date(), lastUsedStep: step })
-      .where(and(eq(userTotp.userId, userId), eq(userTotp.secret, row.secret), isNull(userTotp.confirmedAt)))
-      .returning({ userId: userTotp.userId });
-    if (confirmed.length === 0) throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx
-      .insert(recoveryCodes)
-      .values(codes.map((plain) => ({ userId, codeHash: hashRecoveryCode(userId, plain.replace("-", "")) })));
+    if (!(await confirmTotp(tx, { userId, secret: row.secret, step })))
+      throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    if (secrets.isPlaintext(row.secret))
+      await replaceTotpSecret(tx, userId, row.secret, secrets.seal(userId, secret));
+    await replaceRecoveryCodes(
+      tx,
+      userId,
+      codes.map((plain) => hashRecoveryCode(userId, plain.replace("-", ""))),
+    );
   });
   await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   return codes;
@@ -150,51 +158,42 @@ export async function enableTwoFactor(db: Executor, userId: string, code: string
  * the account's allowance before it is checked (so parallel guesses cannot exceed it); a success gives
  * the allowance back. `code` is normalised by the contract (no spaces or dashes, lower case).
  */
-export async function checkSecondFactor(db: Executor, userId: string, code: string): Promise<boolean> {
+export async function checkSecondFactor(
+  db: Executor,
+  secrets: TotpSecretBox,
+  userId: string,
+  code: string,
+): Promise<boolean> {
   await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
-  const [row] = await db
-    .select()
-    .from(userTotp)
-    .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)))
-    .limit(1);
+  const row = await findConfirmedTotp(db, userId);
   if (!row) return false;
   let accepted = false;
   if (TOTP_CODE_PATTERN.test(code)) {
-    const step = await matchingStep(row.secret, code, row.lastUsedStep);
-    if (step !== null) {
+    const secret = secrets.open(userId, row.secret);
+    const step = await matchingStep(secret, code, row.lastUsedStep);
+    if (secret !== undefined && step !== null) {
       // Conditional on no later or equal step having been accepted meanwhile: a code works once.
-      const claimed = await db
-        .update(userTotp)
-        .set({ lastUsedStep: step })
-        .where(
-          and(
-            eq(userTotp.userId, userId),
-            or(isNull(userTotp.lastUsedStep), lt(userTotp.lastUsedStep, step)),
-          ),
-        )
-        .returning({ userId: userTotp.userId });
-      accepted = claimed.length > 0;
+      accepted = await claimTotpStep(db, userId, step);
+      // A secret stored before encryption is sealed once its holder proves they still have it.
+      if (accepted && secrets.isPlaintext(row.secret))
+        await replaceTotpSecret(db, userId, row.secret, secrets.seal(userId, secret));
     }
   } else {
-    const spent = await db
-      .delete(recoveryCodes)
-      .where(
-        and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(userId, code))),
-      )
-      .returning({ id: recoveryCodes.id });
-    accepted = spent.length > 0;
+    accepted = await spendRecoveryCode(db, userId, hashRecoveryCode(userId, code));
   }
   if (accepted) await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   return accepted;
 }
 
 /** Turns two-factor sign-in off with a current code or a recovery code: a session alone is not enough. */
-export async function disableTwoFactor(db: Executor, userId: string, code: string): Promise<void> {
+export async function disableTwoFactor(
+  db: Executor,
+  secrets: TotpSecretBox,
+  userId: string,
+  code: string,
+): Promise<void> {
   if (!(await hasTwoFactor(db, userId))) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
-  if (!(await checkSecondFactor(db, userId, code)))
+  if (!(await checkSecondFactor(db, secrets, userId, code)))
     throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
-  await db.transaction(async (tx) => {
-    await tx.delete(userTotp).where(eq(userTotp.userId, userId));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-  });
+  await db.transaction((tx) => deleteTwoFactor(tx, userId));
 }

@@ -21,6 +21,7 @@ import { type LocalServer, sendJson, startLocalServer } from "../../../test/loca
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { pendingSignIns, recoveryCodes, sessions, userTotp } from "../../db/schema";
 import { SESSION_COOKIE } from "./session-cookie";
+import { createTotpSecretBox } from "./totp-secret-box";
 
 const GOOGLE_CLIENT_ID = "prism-2fa-test.apps.googleusercontent.com";
 
@@ -120,6 +121,13 @@ describe("two-factor sign-in", () => {
       expect(storedText).not.toContain(code);
       expect(storedText).not.toContain(code.replace("-", ""));
     }
+    // The authenticator secret is stored sealed, never as the secret itself.
+    const [totp] = await testApp.database.db
+      .select()
+      .from(userTotp)
+      .where(eq(userTotp.userId, user.userInfo.id));
+    expect(totp?.secret).toMatch(/^v1:/);
+    expect(totp?.secret).not.toContain(secret);
     const again = await post(testApp, "/v1/users/two-factor/status", {}, { session: user.session });
     expect(again.json()).toEqual({ enabled: true, recoveryCodesLeft: RECOVERY_CODE_COUNT });
     const restart = await post(testApp, "/v1/users/two-factor/start", {}, { session: user.session });
@@ -315,5 +323,80 @@ describe("two-factor sign-in", () => {
     );
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe("two-factor-not-enabled");
+  });
+
+  it("refuses every code of a stored secret that was altered, while recovery codes still sign in", async () => {
+    const user = await enrolledUser();
+    const [totp] = await testApp.database.db
+      .select()
+      .from(userTotp)
+      .where(eq(userTotp.userId, user.userInfo.id));
+    // One character of the ciphertext changed (its first: every bit of it counts, unlike the last's).
+    const [version, iv, tag, ciphertext = ""] = (totp?.secret ?? "").split(":");
+    const altered = `${ciphertext[0] === "A" ? "B" : "A"}${ciphertext.slice(1)}`;
+    await testApp.database.db
+      .update(userTotp)
+      .set({ secret: [version, iv, tag, altered].join(":") })
+      .where(eq(userTotp.userId, user.userInfo.id));
+
+    const { browser } = await passwordStep(user);
+    const refused = await browser.post("/v1/users/two-factor/verify", { code: await codeAt(user.secret, 1) });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: "invalid-two-factor-code",
+      message: INVALID_TWO_FACTOR_CODE,
+    });
+    expect(browser.session).toBeUndefined();
+    const recovered = await browser.post("/v1/users/two-factor/verify", { code: user.recoveryCodes[0] });
+    expect(recovered.statusCode).toBe(200);
+  });
+
+  it("accepts a secret stored in clear before encryption and seals it at its next accepted code", async () => {
+    const user = await enrolledUser();
+    await testApp.database.db
+      .update(userTotp)
+      .set({ secret: user.secret })
+      .where(eq(userTotp.userId, user.userInfo.id));
+
+    const { browser } = await passwordStep(user);
+    const verified = await browser.post("/v1/users/two-factor/verify", {
+      code: await codeAt(user.secret, 1),
+    });
+    expect(verified.statusCode).toBe(200);
+    const [totp] = await testApp.database.db
+      .select()
+      .from(userTotp)
+      .where(eq(userTotp.userId, user.userInfo.id));
+    expect(totp?.secret).toMatch(/^v1:/);
+    expect(totp?.secret).not.toContain(user.secret);
+
+    // Sealed under the server's key, to the same secret.
+    expect(createTotpSecretBox(testApp.config.appSecret).open(user.userInfo.id, totp?.secret ?? "")).toBe(
+      user.secret,
+    );
+  });
+
+  it("seals a pending secret stored in clear before encryption when the enrolment is confirmed", async () => {
+    const user = await signUpAndConfirm(testApp);
+    const started = await post(testApp, "/v1/users/two-factor/start", {}, { session: user.session });
+    const secret: string = started.json().secret;
+    await testApp.database.db.update(userTotp).set({ secret }).where(eq(userTotp.userId, user.userInfo.id));
+
+    const enabled = await post(
+      testApp,
+      "/v1/users/two-factor/enable",
+      { code: await codeAt(secret) },
+      { session: user.session },
+    );
+    expect(enabled.statusCode).toBe(200);
+    const [totp] = await testApp.database.db
+      .select()
+      .from(userTotp)
+      .where(eq(userTotp.userId, user.userInfo.id));
+    expect(totp?.confirmedAt).not.toBeNull();
+    expect(totp?.secret).toMatch(/^v1:/);
+    expect(createTotpSecretBox(testApp.config.appSecret).open(user.userInfo.id, totp?.secret ?? "")).toBe(
+      secret,
+    );
   });
 });

@@ -305,7 +305,7 @@ describe("feature gateway abuse", () => {
         expect(third, "the third call was let through to the model").toBeDefined();
         expect(third?.statusCode, third?.body).toBe(429);
         expect(third?.json()).toMatchObject({
-          error: "too-many-requests",
+          error: "rate-limited",
           message: concurrentCallsLimitedText(2),
         });
         expect(Number(third?.headers["retry-after"])).toBeGreaterThanOrEqual(1);
@@ -338,7 +338,7 @@ describe("feature gateway abuse", () => {
       }
       const limited = await callWith(replica, account.apiKey, "/v1/images/background-removal", parts);
       expect(limited.statusCode, limited.body).toBe(429);
-      expect(limited.json().error).toBe("too-many-requests");
+      expect(limited.json().error).toBe("rate-limited");
       const retryAfter = Number(limited.headers["retry-after"]);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);

@@ -1,34 +1,20 @@
 import multipart from "@fastify/multipart";
 import {
-  calls,
-  ENDPOINT_DESCRIPTORS,
   FEATURES,
   type Feature,
-  featureByEndpoint,
   IDEMPOTENCY_WAIT_SECONDS,
   IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_REQUEST_HEADER,
   keyFeatureNotAllowedText,
   MAX_IMAGE_BYTES,
-  microsToUsd,
   PROJECT_HEADER,
-  THUMBNAIL_SUFFIX,
   TRAINING_MAX_IMAGES,
 } from "@prism/contract";
-import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
-import { featureRequests, usageDaily } from "../../db/schema";
 import { AppError } from "../../errors";
-import { authenticateApiKeyRequest, bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
-import { registerCall, registerSessionOrApiKeyCall } from "../../http/register-call";
-import { isValidFileKey } from "../../providers/storage/file-store";
-import {
-  isUuid,
-  NOT_FOUND_PROJECT,
-  requirePlaygroundAccess,
-  requireProjectAccess,
-} from "../access/access.service";
+import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { requirePlaygroundAccess } from "../access/access.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import {
@@ -41,7 +27,6 @@ import {
   requireUsableIdentity,
   runFeatureCall,
 } from "./feature-calls.service";
-import { listHistory, toHistoryRecord } from "./feature-requests.store";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -230,185 +215,5 @@ export function registerFeatureRoutes(
         ...(tracked ? { tracked } : {}),
       });
     }
-  });
-
-  /**
-   * Stored inputs and results. The URL's random part is unguessable, and it is still checked: a file
-   * is served only to its project's API keys and to members who may use that project.
-   */
-  app.get<{ Params: { organizationId: string; projectId: string; name: string } }>(
-    "/v1/files/:organizationId/:projectId/:name",
-    async (request, reply) => {
-      const { organizationId, projectId, name } = request.params;
-      const key = `${organizationId}/${projectId}/${name}`;
-      const notFound = new AppError("not-found", "File not found.");
-      if (!isValidFileKey(key)) throw notFound;
-      const bearer = bearerKeyOf(request);
-      if (bearer) {
-        const principal = await authenticateApiKeyRequest(deps, bearer, request, reply);
-        if (!principal || principal.projectId !== projectId) throw notFound;
-      } else {
-        const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
-        if (!user) throw notFound;
-        const { project } = await requirePlaygroundAccess(db, user.userId, projectId).catch(() => {
-          throw notFound;
-        });
-        if (project.organizationId !== organizationId) throw notFound;
-      }
-      const stored = await gateway.files.get(key);
-      if (!stored) throw notFound;
-      return reply
-        .type(stored.contentType)
-        .header("cache-control", "private, no-cache")
-        .header("x-content-type-options", "nosniff")
-        .send(stored.data);
-    },
-  );
-
-  const priceInfoOf = (feature: Feature) => {
-    const price = gateway.prices.of(feature);
-    return {
-      price: microsToUsd(price.unitMicros),
-      ...(price.identityUnitMicros !== undefined
-        ? { priceIdentity: microsToUsd(price.identityUnitMicros) }
-        : {}),
-    };
-  };
-
-  registerCall(app, deps, calls.playground.getFeatureStatus, async () => {
-    const statuses = await gateway.registry.statusOfAll();
-    return {
-      features: FEATURES.map((feature) => {
-        const status = statuses.get(feature.id);
-        return {
-          endpoint: feature.endpoint,
-          available: status?.availability.available ?? false,
-          reason: status?.availability.available ? null : (status?.availability.reason ?? "Unavailable."),
-          provider: status?.provider?.name ?? null,
-          priceInfo: priceInfoOf(feature),
-        };
-      }),
-    };
-  });
-
-  registerCall(app, deps, calls.playground.getRequests, async ({ user, body }) => {
-    await requirePlaygroundAccess(db, user.userId, body.projectId);
-    const feature = featureByEndpoint(body.endpoint);
-    if (!feature) throw new AppError("not-found", "Unknown feature.");
-    const { rows, hasMoreItems } = await listHistory(db, body);
-    return { requests: rows.map(toHistoryRecord), priceInfo: priceInfoOf(feature), hasMoreItems };
-  });
-
-  registerCall(app, deps, calls.playground.deleteRequest, async ({ user, body }) => {
-    await requirePlaygroundAccess(db, user.userId, body.projectId);
-    if (!isUuid(body.requestId)) throw new AppError("not-found", "Request not found.");
-    const [deleted] = await db
-      .update(featureRequests)
-      .set({ deletedAt: new Date() })
-      .where(
-        and(
-          eq(featureRequests.id, body.requestId),
-          eq(featureRequests.projectId, body.projectId),
-          isNull(featureRequests.deletedAt),
-          sql`${featureRequests.status} <> 'generating'`,
-        ),
-      )
-      .returning();
-    if (!deleted) throw new AppError("not-found", "Request not found.");
-    // The soft-deleted row keeps the money trail; its files go.
-    const keys = [
-      ...Object.values(deleted.requestFiles as Record<string, string[]>).flat(),
-      deleted.responseFile,
-    ].filter((key): key is string => Boolean(key));
-    await Promise.all(
-      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}${THUMBNAIL_SUFFIX}`)]),
-    );
-    return {};
-  });
-
-  // API users learn their AI Clones' identity ids here (with their key, for the key's own project).
-  registerSessionOrApiKeyCall(
-    app,
-    deps,
-    calls.playground.getTrainedIdentities,
-    async ({ principal, body }) => {
-      if (principal.kind === "api-key") {
-        if (principal.key.projectId !== body.projectId) throw new AppError("not-found", NOT_FOUND_PROJECT);
-      } else {
-        await requirePlaygroundAccess(db, principal.user.userId, body.projectId);
-      }
-      // AI Clone training needs a GPU model server; no identities exist until one is configured.
-      const { rows, hasMoreItems } = await listHistory(db, {
-        projectId: body.projectId,
-        endpoint: "/v1/images/pegasus-training",
-        offset: body.offset,
-      });
-      return {
-        // A training that failed after it was charged (and refunded) stays listed as failed.
-        requests: rows
-          .filter(
-            (row) =>
-              row.status === "done" ||
-              (row.status === "error" &&
-                typeof (row.responseBody as { identityId?: unknown } | null)?.identityId === "string"),
-          )
-          .map((row) => {
-            const result = (row.responseBody ?? {}) as { identityId?: string; status?: string };
-            return {
-              ...toHistoryRecord(row),
-              description: String((row.requestBody as { description?: string }).description ?? ""),
-              identity_id: result.identityId ?? "",
-              identity_status: (["pending", "training", "ready", "failed"].includes(result.status ?? "")
-                ? result.status
-                : "pending") as "pending" | "training" | "ready" | "failed",
-            };
-          }),
-        hasMoreItems,
-      };
-    },
-  );
-
-  registerCall(app, deps, calls.statistics.get, async ({ user, body }) => {
-    const allowed: string[] = [];
-    for (const projectId of new Set(body.projectIds)) {
-      const access = await requireProjectAccess(db, user.userId, projectId).catch(() => undefined);
-      if (access) allowed.push(projectId);
-    }
-    const start = body.queryDate.slice(0, 10);
-    const startDate = new Date(`${start}T00:00:00Z`);
-    const end = new Date(Date.UTC(startDate.getUTCFullYear(), startDate.getUTCMonth() + 1, 1))
-      .toISOString()
-      .slice(0, 10);
-    const rows =
-      allowed.length === 0
-        ? []
-        : await db
-            .select({
-              endpoint: usageDaily.endpoint,
-              callType: usageDaily.callType,
-              day: usageDaily.day,
-              units: sql<string>`sum(${usageDaily.units})`,
-              costMicros: sql<string>`sum(${usageDaily.costMicros})`,
-            })
-            .from(usageDaily)
-            .where(
-              and(
-                inArray(usageDaily.projectId, allowed),
-                gte(usageDaily.day, start),
-                lt(usageDaily.day, end),
-              ),
-            )
-            .groupBy(usageDaily.endpoint, usageDaily.callType, usageDaily.day)
-            .orderBy(usageDaily.day, usageDaily.endpoint, usageDaily.callType);
-    return {
-      statistics: rows.map((row) => ({
-        endpoint: row.endpoint,
-        callType: row.callType.toLowerCase(),
-        recordDate: row.day,
-        unitsUsed: Number(row.units),
-        balanceUsed: microsToUsd(BigInt(row.costMicros)),
-      })),
-      endpoints: [...ENDPOINT_DESCRIPTORS],
-    };
   });
 }

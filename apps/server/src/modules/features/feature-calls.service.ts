@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   AI_CLONE_NOT_FOUND,
   AI_CLONE_NOT_READY,
+  BUDGET_REACHED,
   billableUnits,
   CALL_INTERRUPTED_BY_RESTART,
   CALL_NOT_COMPLETED_REASON,
@@ -28,7 +29,7 @@ import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
-import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
+import { autoRechargeSettings, featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
   type FeatureProvider,
@@ -38,16 +39,18 @@ import {
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
-import {
-  type ApiKeyRules,
-  type BrokenCap,
-  capBrokenBy,
-  chargeKeySpend,
-  releaseKeySpend,
-} from "../api-keys/api-keys.service";
+import { alertsConfigured, budgetReached, checkSpendAlerts } from "../alerts/alerts.service";
+import { type ApiKeyRules, type BrokenCap, capBrokenBy, keyCapBrokenBy } from "../api-keys/api-keys.service";
+import { keySpendCharge, releaseKeySpend } from "../api-keys/api-keys.store";
+import { emitEvent, subscribed } from "../events/events.service";
 import { enqueueJob } from "../jobs/job-queue";
-import { refund, reserve, settle } from "../ledger/ledger.service";
-import { addUsage, findFinishedTraining, toHistoryRecord } from "./feature-requests.store";
+import { refund, reserve, rowsOf, settleAlong } from "../ledger/ledger.service";
+import {
+  findFinishedTraining,
+  requestRowFrom,
+  toHistoryRecord,
+  usageAddition,
+} from "./feature-requests.store";
 import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
 export const TRAINING_POLL_JOB = "training-poll";
@@ -86,7 +89,10 @@ export interface GatewayDeps {
   log: FastifyBaseLogger;
   /** This process's running calls, for a graceful stop (absent: calls are not tracked). */
   inFlight?: InFlightCalls;
-  /** Called after every settled charge (auto recharge), not awaited by the response. */
+  /**
+   * Called after a settled charge that left the balance below an armed auto recharge's threshold (it
+   * checks again itself), not awaited by the response.
+   */
   afterCharge?: (organizationId: string) => Promise<unknown>;
 }
 
@@ -261,7 +267,7 @@ function hasSpendCap(rules: ApiKeyRules | null): rules is ApiKeyRules {
 }
 
 function tooManyCalls(limit: number): AppError {
-  return new AppError("too-many-requests", concurrentCallsLimitedText(limit), {
+  return new AppError("rate-limited", concurrentCallsLimitedText(limit), {
     headers: { "retry-after": "1" },
   });
 }
@@ -283,6 +289,7 @@ export async function admitFeatureCall(
       balanceMicros: organizations.balanceMicros,
       isNew: organizations.isNew,
       inFlight: callsInFlightOf(organizations.id, inFlightSince(deps)),
+      budgetReached: budgetReached(caller.organizationId),
     })
     .from(organizations)
     .where(eq(organizations.id, caller.organizationId));
@@ -294,6 +301,7 @@ export async function admitFeatureCall(
   if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
   const floor = priceFloorMicros(deps, feature);
   await requireBalanceFor(deps, caller, floor, organization.balanceMicros);
+  if (organization.budgetReached) throw new AppError("budget-reached", BUDGET_REACHED);
   // From the counters read with the key: no query. The reservation's update is the check that counts.
   const broken = hasSpendCap(caller.keyRules) ? capBrokenBy(caller.keyRules, floor) : undefined;
   if (broken) throw spendCapReached(broken);
@@ -363,24 +371,15 @@ export async function runFeatureCall(
     deps.db,
     { organizationId: caller.organizationId, amountMicros: priceMicros, reference },
     async (tx) => {
-      // The organization's row is locked by the reservation until commit, so this count and the insert
-      // below are one step for every process: two calls cannot both take the last slot.
+      // One statement after the reservation's: the organization's row is locked by the reservation
+      // until commit, so the count of calls in flight read here (a later statement, so it sees every
+      // call committed while this one waited for the lock) and the insert of this call's row are one
+      // step for every process: two calls cannot both take the last slot. The key's spend is charged
+      // by one conditional update in the same statement, so concurrent calls of the key cannot
+      // overshoot its caps. A refusal throws, and the reservation rolls back with everything else.
       const limit = deps.organizationConcurrentCalls;
-      if (limit > 0) {
-        const [row] = await tx
-          .execute<{ count: number }>(
-            sql`select ${callsInFlightOf(caller.organizationId, inFlightSince(deps))} as count`,
-          )
-          .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
-        if (Number(row?.count ?? 0) >= limit) throw tooManyCalls(limit);
-      }
-      // One conditional update of the key's spend in the same transaction: concurrent calls of the key
-      // cannot overshoot its caps, and a refused call rolls the reservation back.
-      if (caller.apiKeyId && hasSpendCap(caller.keyRules)) {
-        const broken = await chargeKeySpend(tx, caller.apiKeyId, priceMicros);
-        if (broken) throw spendCapReached(broken);
-      }
-      await tx.insert(featureRequests).values({
+      const chargesKey = caller.apiKeyId !== null && hasSpendCap(caller.keyRules);
+      const insertRow = tx.insert(featureRequests).values({
         id: requestId,
         organizationId: caller.organizationId,
         projectId: caller.projectId,
@@ -396,19 +395,41 @@ export async function runFeatureCall(
         priceMicros,
         clientIp: caller.clientIp,
       });
+      const [row] = rowsOf<{ free: boolean; key_charged: number; budget_reached: boolean }>(
+        await tx.execute(sql`with
+          ${chargesKey && caller.apiKeyId ? sql`key_charge as ${keySpendCharge(tx, caller.apiKeyId, priceMicros)},` : sql``}
+          request as ${insertRow}
+          select ${limit > 0 ? sql`${callsInFlightOf(caller.organizationId, inFlightSince(deps))} < ${limit}` : sql`true`} as free,
+            ${chargesKey ? sql`(select count(*)::int from key_charge)` : sql`1`} as key_charged,
+            ${budgetReached(caller.organizationId)} as budget_reached`),
+      );
+      if (!row?.free) throw tooManyCalls(limit);
+      // Under the organization's lock, so concurrent calls cannot all slip under a hard-stopped budget.
+      if (row.budget_reached) throw new AppError("budget-reached", BUDGET_REACHED);
+      if (chargesKey && caller.apiKeyId && Number(row.key_charged) === 0) {
+        const broken = await keyCapBrokenBy(tx, caller.apiKeyId, priceMicros);
+        if (broken) throw spendCapReached(broken);
+      }
     },
   );
   if (!reservation.reserved)
     throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
   call.tracked?.reserved(requestId);
 
-  try {
-    await storeInputs(deps, call.files, inputKeys);
-  } catch (error) {
-    deps.log.error({ err: error, requestId }, "could not store the inputs");
+  // The inputs are stored (re-encoded, with thumbnails) while the provider works on them, which it
+  // does from the validated buffers, not the stored copies: their encoding is off the call's path.
+  // The call succeeds only when both have; either failing refunds it.
+  const inputsStored = storeInputs(deps, call.files, inputKeys).then(
+    () => ({ stored: true as const }),
+    (error: unknown) => ({ stored: false as const, error }),
+  );
+  const requireInputsStored = async () => {
+    const inputs = await inputsStored;
+    if (inputs.stored) return;
+    deps.log.error({ err: inputs.error, requestId }, "could not store the inputs");
     await failRequest(deps.db, requestId, FILES_NOT_STORED_REASON);
     throw new AppError("feature-failed", FILES_NOT_STORED);
-  }
+  };
 
   let output: ProviderOutput;
   try {
@@ -420,6 +441,8 @@ export async function runFeatureCall(
         : AbortSignal.timeout(deps.providerTimeoutMs),
     );
   } catch (error) {
+    // Writes still running when the call is failed would leave files the row does not explain.
+    await inputsStored;
     if (call.tracked?.signal.aborted) {
       // The process is stopping and this call ran past the deadline: refunded now, while we still can.
       await failRequest(deps.db, requestId, CALL_INTERRUPTED_BY_RESTART);
@@ -433,6 +456,7 @@ export async function runFeatureCall(
     await failRequest(deps.db, requestId, providerError.message);
     throw toCallError(providerError);
   }
+  await requireInputsStored();
 
   let responseFile: string | null = null;
   let responseBody: unknown = null;
@@ -455,39 +479,82 @@ export async function runFeatureCall(
   }
 
   const day = new Date().toISOString().slice(0, 10);
-  const settled = await settle(deps.db, reference, async (tx) => {
-    await tx
-      .update(featureRequests)
-      .set({ status: "done", responseFile, responseBody, completedAt: new Date() })
-      .where(eq(featureRequests.id, requestId));
-    await addUsage(tx, {
-      projectId: caller.projectId,
-      endpoint: feature.endpoint,
-      callType,
-      day,
-      units,
-      costMicros: priceMicros,
-    });
-    if (training && !IDENTITY_FINAL_STATUSES.has(training.status)) {
-      await enqueueJob(
-        tx,
-        TRAINING_POLL_JOB,
-        { requestId, identityId: training.identityId },
-        new Date(Date.now() + TRAINING_FIRST_POLL_MS),
-      );
-    }
-  });
+  // Settle, mark the row done, add to the rollup and read the answer's row and balance: one statement
+  // after the reservation's lock. It also says whether the balance is now below an armed auto recharge's
+  // threshold (the recharge is looked at only then, not after every call), whether the organization set
+  // alerts and which of this call's events an endpoint listens to, so a call that nobody watches sends
+  // no more statements.
+  const trainingReady = training?.status === "ready" ? training : undefined;
+  const [settled] = await settleAlong<Record<string, unknown>>(
+    deps.db,
+    reference,
+    (settlement) => sql`with settled as (${settlement}),
+      done as ${deps.db
+        .update(featureRequests)
+        .set({ status: "done", responseFile, responseBody, completedAt: new Date() })
+        .where(eq(featureRequests.id, requestId))
+        .returning()},
+      usage as ${usageAddition(deps.db, {
+        projectId: caller.projectId,
+        endpoint: feature.endpoint,
+        callType,
+        day,
+        units,
+        costMicros: priceMicros,
+      })}
+      select done.*, ${organizations.balanceMicros} as answer_balance,
+        exists (select 1 from ${autoRechargeSettings} recharge
+          where recharge.organization_id = ${organizations.id} and recharge.enabled and recharge.armed
+            and recharge.threshold_micros > ${organizations.balanceMicros}) as recharge_due,
+        ${alertsConfigured(caller.organizationId)} as alerts_configured,
+        ${subscribed(caller.organizationId, "request.succeeded")} as succeeded_subscribed,
+        ${trainingReady ? subscribed(caller.organizationId, "training.ready") : sql`false`} as ready_subscribed
+      from settled, done, ${organizations}
+      where ${organizations.id} = ${caller.organizationId}`,
+    async (tx, [row]) => {
+      if (row?.succeeded_subscribed === true) {
+        await emitEvent(tx, caller.organizationId, "request.succeeded", {
+          ...requestEventData({
+            id: requestId,
+            projectId: caller.projectId,
+            endpoint: feature.endpoint,
+            apiKeyId: caller.apiKeyId,
+          }),
+          status: "done",
+          cost: microsToUsd(priceMicros),
+        });
+      }
+      if (trainingReady && row?.ready_subscribed === true) {
+        await emitEvent(tx, caller.organizationId, "training.ready", {
+          request_id: requestId,
+          project_id: caller.projectId,
+          identity_id: trainingReady.identityId,
+        });
+      }
+      if (row?.alerts_configured === true) await checkSpendAlerts(tx, caller.organizationId);
+      if (training && !IDENTITY_FINAL_STATUSES.has(training.status)) {
+        await enqueueJob(
+          tx,
+          TRAINING_POLL_JOB,
+          { requestId, identityId: training.identityId },
+          new Date(Date.now() + TRAINING_FIRST_POLL_MS),
+        );
+      }
+    },
+  );
   if (!settled) {
     // The sweeper took the call for abandoned and refunded it first: it was not charged, so it failed.
     throw new AppError("feature-timeout", errorMessageOf("feature-timeout"));
   }
-  if (deps.afterCharge) {
+  if (deps.afterCharge && settled.recharge_due === true) {
     deps
       .afterCharge(caller.organizationId)
       .catch((error: unknown) => deps.log.error({ err: error }, "auto recharge failed"));
   }
 
-  return answer(deps, caller, requestId);
+  const request = toHistoryRecord(requestRowFrom(settled));
+  const balanceMicros = BigInt(settled.answer_balance as string | number | bigint);
+  return { balance: microsToUsd(balanceMicros), cost: request.cost, request };
 }
 
 /** The identity a model server gave a submitted training; a training it did not name cannot be used. */
@@ -500,24 +567,30 @@ function trainingAnswer(output: ProviderOutput): { identityId: string; status: I
   return { identityId: body.identityId, status: status.success ? status.data : "pending" };
 }
 
-async function answer(
-  deps: GatewayDeps,
-  caller: FeatureCaller,
-  requestId: string,
-): Promise<FeatureCallResponse> {
-  const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
-  const [organization] = await deps.db
-    .select({ balanceMicros: organizations.balanceMicros })
-    .from(organizations)
-    .where(eq(organizations.id, caller.organizationId));
-  if (!row || !organization) throw new Error("the request vanished");
-  const request = toHistoryRecord(row);
-  return { balance: microsToUsd(organization.balanceMicros), cost: request.cost, request };
+/** What every request event says about its call (snake_case, as the public API answers). */
+export function requestEventData(row: {
+  id: string;
+  projectId: string;
+  endpoint: string;
+  apiKeyId: string | null;
+}) {
+  return { request_id: row.id, project_id: row.projectId, endpoint: row.endpoint, api_key_id: row.apiKeyId };
 }
 
 /** Marks a request failed and gives its reservation back, once; true when this call made the refund. */
 export async function failRequest(db: Database, requestId: string, message: string): Promise<boolean> {
-  const refunded = await refund(db, `request:${requestId}`, (tx) => releaseKeySpend(tx, requestId));
+  const refunded = await refund(db, `request:${requestId}`, async (tx) => {
+    await releaseKeySpend(tx, requestId);
+    const [row] = await tx.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+    if (row) {
+      await emitEvent(tx, row.organizationId, "request.failed", {
+        ...requestEventData(row),
+        status: "error",
+        cost: 0,
+        error: message.slice(0, 500),
+      });
+    }
+  });
   await db
     .update(featureRequests)
     .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })

@@ -5,10 +5,11 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
+import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { featureRequests, organizations } from "../../db/schema";
-import { cachedBalance, credit } from "../ledger/ledger.service";
+import { cachedBalance } from "../ledger/ledger.service";
 
 /**
  * AI Clone checks of the feature calls that use one (Pegasus generation with a clone, identity
@@ -133,18 +134,12 @@ describe("feature calls with an AI Clone", () => {
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES: "pegasus-training,pegasus-generation,identity-inpainting",
     });
-    const owner = await signUpAndConfirm(testApp);
-    session = owner.session;
-    organizationId = owner.userInfo.organizations[0].id;
-    projectId = owner.userInfo.organizations[0].projects[0].id;
-    apiKey = (
-      await post(testApp, "/v1/users/api-keys/insert", { projectId, apiKeyName: "ci" }, { session })
-    ).json().apiKey.content;
+    const account = await fundedAccount(testApp, 50_000_000n);
+    session = account.owner.session;
+    ({ organizationId, projectId } = account);
+    apiKey = (await account.createKey()).content;
     // Funded as after a first deposit, which training requires.
     await db().update(organizations).set({ isNew: false }).where(eq(organizations.id, organizationId));
-    await db().transaction((tx) =>
-      credit(tx, { organizationId, amountMicros: 50_000_000n, reference: `grant-${organizationId}` }),
-    );
     png = await makePng(64, 48);
 
     const photos = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(40 + index, 40)));

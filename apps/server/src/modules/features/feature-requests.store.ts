@@ -1,10 +1,5 @@
-import {
-  HISTORY_PAGE_SIZE,
-  type HistoryRequestRecord,
-  microsToUsd,
-  pegasusTrainingFeature,
-} from "@prism/contract";
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { type HistoryRequestRecord, microsToUsd, pegasusTrainingFeature } from "@prism/contract";
+import { and, eq, getTableColumns, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { featureRequests, usageDaily } from "../../db/schema";
 
@@ -21,15 +16,12 @@ export function fileUrl(key: string): string {
 /** The history record of the spec, as the playground and API users receive it. */
 export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
   const files = Object.fromEntries(
-    Object.entries(row.requestFiles as Record<string, string[]>).map(([field, keys]) => [
-      field,
-      keys.map(fileUrl),
-    ]),
+    Object.entries(row.requestFiles).map(([field, keys]) => [field, keys.map(fileUrl)]),
   );
   return {
     id: row.id,
     request_date: row.createdAt.toISOString(),
-    request_data: { files, body: row.requestBody as Record<string, unknown> },
+    request_data: { files, body: row.requestBody },
     response_data: {
       ...(row.responseFile ? { file: fileUrl(row.responseFile) } : {}),
       ...(row.responseBody !== null && row.responseBody !== undefined ? { body: row.responseBody } : {}),
@@ -63,27 +55,6 @@ export function withAbsoluteFileUrls(record: HistoryRequestRecord, origin: strin
   };
 }
 
-/** One page of a project's history for one endpoint, newest first; one extra row says whether more exist. */
-export async function listHistory(
-  db: Executor,
-  input: { projectId: string; endpoint: string; offset: number },
-) {
-  const rows = await db
-    .select()
-    .from(featureRequests)
-    .where(
-      and(
-        eq(featureRequests.projectId, input.projectId),
-        eq(featureRequests.endpoint, input.endpoint),
-        isNull(featureRequests.deletedAt),
-      ),
-    )
-    .orderBy(desc(featureRequests.createdAt), desc(featureRequests.id))
-    .limit(HISTORY_PAGE_SIZE + 1)
-    .offset(input.offset);
-  return { rows: rows.slice(0, HISTORY_PAGE_SIZE), hasMoreItems: rows.length > HISTORY_PAGE_SIZE };
-}
-
 /**
  * A project's finished AI Clone training by its request id (the clone's `id` in get-trained-identities),
  * or undefined when it is another project's, deleted, failed or still being submitted.
@@ -104,6 +75,16 @@ export async function findFinishedTraining(db: Executor, input: { projectId: str
   return row;
 }
 
+/** A request row as a raw statement returns it (`returning *`, column names), typed as Drizzle reads it. */
+export function requestRowFrom(raw: Record<string, unknown>): RequestRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(featureRequests))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as RequestRow;
+}
+
 /** Adds a settled call to the daily rollup, in the settling transaction. */
 export async function addUsage(
   tx: Executor,
@@ -116,7 +97,22 @@ export async function addUsage(
     costMicros: bigint;
   },
 ) {
-  await tx
+  await usageAddition(tx, input);
+}
+
+/** The upsert of {@link addUsage}, to await or to embed in a larger statement. */
+export function usageAddition(
+  tx: Executor,
+  input: {
+    projectId: string;
+    endpoint: string;
+    callType: string;
+    day: string;
+    units: number;
+    costMicros: bigint;
+  },
+) {
+  return tx
     .insert(usageDaily)
     .values({ ...input, calls: 1 })
     .onConflictDoUpdate({

@@ -1,12 +1,13 @@
 import { TRAINING_FAILED_REFUNDED } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
+import { post } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
+import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { featureRequests, jobs, ledgerEntries, organizations, usageDaily } from "../../db/schema";
-import { cachedBalance, credit, ledgerBalance } from "../ledger/ledger.service";
+import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 
 /**
  * A training the model server accepts and later reports failed: the job queue's status poll refunds
@@ -72,17 +73,11 @@ describe("a training that fails after it was charged", () => {
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES: "pegasus-training",
     });
-    const owner = await signUpAndConfirm(testApp);
-    session = owner.session;
-    organizationId = owner.userInfo.organizations[0].id;
-    projectId = owner.userInfo.organizations[0].projects[0].id;
-    apiKey = (
-      await post(testApp, "/v1/users/api-keys/insert", { projectId, apiKeyName: "ci" }, { session })
-    ).json().apiKey.content;
+    const account = await fundedAccount(testApp, 20_000_000n);
+    session = account.owner.session;
+    ({ organizationId, projectId } = account);
+    apiKey = (await account.createKey()).content;
     await db().update(organizations).set({ isNew: false }).where(eq(organizations.id, organizationId));
-    await db().transaction((tx) =>
-      credit(tx, { organizationId, amountMicros: 20_000_000n, reference: `grant-${organizationId}` }),
-    );
   });
 
   afterAll(async () => {

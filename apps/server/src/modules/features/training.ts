@@ -1,9 +1,16 @@
-import { featureByEndpoint, type IdentityStatus, TRAINING_FAILED_REFUNDED } from "@prism/contract";
-import { eq } from "drizzle-orm";
+import {
+  featureByEndpoint,
+  type IdentityStatus,
+  microsToUsd,
+  TRAINING_FAILED_REFUNDED,
+} from "@prism/contract";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { featureRequests } from "../../db/schema";
 import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
+import { rearmLowBalance } from "../alerts/alerts.service";
+import { emitEvent } from "../events/events.service";
 import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";
 import { TRAINING_POLL_INTERVAL_MS, TRAINING_POLL_JOB } from "./feature-calls.service";
@@ -35,6 +42,29 @@ export function trainingJobHandlers(deps: {
         await refundFailedTraining(deps.db, row, identityId);
         return;
       }
+      if (status === "ready") {
+        // The write that turns the row ready also reports it: only one poll (of any process) makes it.
+        await deps.db.transaction(async (tx) => {
+          const turned = await tx
+            .update(featureRequests)
+            .set({ responseBody: { identityId, status } })
+            .where(
+              and(
+                eq(featureRequests.id, requestId),
+                sql`(${featureRequests.responseBody} ->> 'status') is distinct from 'ready'`,
+              ),
+            )
+            .returning({ id: featureRequests.id });
+          if (turned.length > 0) {
+            await emitEvent(tx, row.organizationId, "training.ready", {
+              request_id: row.id,
+              project_id: row.projectId,
+              identity_id: identityId,
+            });
+          }
+        });
+        return;
+      }
       await deps.db
         .update(featureRequests)
         .set({ responseBody: { identityId, status } })
@@ -56,7 +86,7 @@ async function refundFailedTraining(
   identityId: string,
 ): Promise<void> {
   const failed = { identityId, status: "failed" satisfies IdentityStatus };
-  const refunded = await refundSettled(db, `request:${row.id}`, async (tx) => {
+  const refunded = await refundSettled(db, `request:${row.id}`, async (tx, money) => {
     await tx
       .update(featureRequests)
       .set({ status: "error", responseBody: failed, errorMessage: TRAINING_FAILED_REFUNDED })
@@ -69,6 +99,13 @@ async function refundFailedTraining(
       units: row.units,
       costMicros: row.priceMicros,
     });
+    await emitEvent(tx, row.organizationId, "training.failed", {
+      request_id: row.id,
+      project_id: row.projectId,
+      identity_id: identityId,
+      refunded: microsToUsd(money.amountMicros),
+    });
+    await rearmLowBalance(tx, row.organizationId);
   });
   if (!refunded)
     await db.update(featureRequests).set({ responseBody: failed }).where(eq(featureRequests.id, row.id));

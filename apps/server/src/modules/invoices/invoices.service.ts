@@ -1,12 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
 import { INVOICE_LINK_EXPIRED, INVOICES_PAGE_SIZE, type Invoice, microsToUsd } from "@prism/contract";
-import { and, count, desc, eq, lt } from "drizzle-orm";
 import type { SellerDetails } from "../../config";
 import type { Database, Executor } from "../../db/client";
-import { type InvoiceKind, invoiceLinks, invoices, type organizations, type payments } from "../../db/schema";
+import type { InvoiceKind, organizations, payments } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid, requireMembership, requirePermission } from "../access/access.service";
 import { type InvoiceSnapshot, renderInvoicePdf } from "./invoice-pdf";
+import {
+  findInvoice,
+  findInvoiceByNumber,
+  firstInvoiceNumberOfPayment,
+  insertDocumentOnce,
+  insertInvoiceLink,
+  pageOfInvoices,
+  spendInvoiceLink,
+} from "./invoices.store";
 
 /** Links to the PDF work once, and only this long: enough to open, too short to leak usefully. */
 const LINK_TTL_MS = 5 * 60_000;
@@ -63,28 +71,20 @@ export async function issueDocument(
     description: input.description,
     ...(input.relatedInvoice ? { relatedInvoice: input.relatedInvoice } : {}),
   };
-  await tx
-    .insert(invoices)
-    .values({
-      kind: input.kind,
-      reference: input.reference,
-      organizationId: organization.id,
-      paymentId: payment.id,
-      amountMicros: input.amountMicros,
-      billing: snapshot,
-    })
-    .onConflictDoNothing({ target: invoices.reference });
+  await insertDocumentOnce(tx, {
+    kind: input.kind,
+    reference: input.reference,
+    organizationId: organization.id,
+    paymentId: payment.id,
+    amountMicros: input.amountMicros,
+    billing: snapshot,
+  });
 }
 
 /** The number of the invoice issued for a payment, for the credit notes that refer to it. */
 export async function invoiceNumberOfPayment(tx: Executor, paymentId: string): Promise<string | undefined> {
-  const [row] = await tx
-    .select({ number: invoices.number })
-    .from(invoices)
-    .where(and(eq(invoices.paymentId, paymentId), eq(invoices.kind, "invoice")))
-    .orderBy(invoices.number)
-    .limit(1);
-  return row ? formatInvoiceNumber(row.number) : undefined;
+  const number = await firstInvoiceNumberOfPayment(tx, paymentId);
+  return number === undefined ? undefined : formatInvoiceNumber(number);
 }
 
 export async function listInvoices(
@@ -95,18 +95,8 @@ export async function listInvoices(
 ): Promise<{ invoices: Invoice[]; totalPages: number; currentPage: number }> {
   const membership = await requireMembership(db, userId, organizationId);
   requirePermission(membership, "organization.invoices");
-  const [total] = await db
-    .select({ value: count() })
-    .from(invoices)
-    .where(eq(invoices.organizationId, organizationId));
-  const totalPages = Math.ceil((total?.value ?? 0) / INVOICES_PAGE_SIZE);
-  const rows = await db
-    .select()
-    .from(invoices)
-    .where(eq(invoices.organizationId, organizationId))
-    .orderBy(desc(invoices.createdAt), desc(invoices.number))
-    .limit(INVOICES_PAGE_SIZE)
-    .offset((page - 1) * INVOICES_PAGE_SIZE);
+  const { rows, total } = await pageOfInvoices(db, organizationId, page);
+  const totalPages = Math.ceil(total / INVOICES_PAGE_SIZE);
   return {
     invoices: rows.map((row) => ({
       id: row.id,
@@ -126,10 +116,7 @@ export async function listInvoices(
 export async function createInvoiceLink(db: Database, userId: string, invoiceId: string): Promise<string> {
   const parsed = parseInvoiceNumber(invoiceId);
   if (parsed === undefined) throw new AppError("not-found", INVOICE_NOT_FOUND);
-  const [invoice] = await db
-    .select()
-    .from(invoices)
-    .where(and(eq(invoices.number, parsed.number), eq(invoices.kind, parsed.kind)));
+  const invoice = await findInvoiceByNumber(db, parsed);
   if (!invoice) throw new AppError("not-found", INVOICE_NOT_FOUND);
   const membership = await requireMembership(db, userId, invoice.organizationId).catch(() => {
     throw new AppError("not-found", INVOICE_NOT_FOUND);
@@ -137,12 +124,11 @@ export async function createInvoiceLink(db: Database, userId: string, invoiceId:
   requirePermission(membership, "organization.invoices");
   const token = randomBytes(24).toString("base64url");
   const now = new Date();
-  await db.delete(invoiceLinks).where(lt(invoiceLinks.expiresAt, now));
-  await db.insert(invoiceLinks).values({
-    tokenHash: hashToken(token),
-    invoiceId: invoice.id,
-    expiresAt: new Date(now.getTime() + LINK_TTL_MS),
-  });
+  await insertInvoiceLink(
+    db,
+    { tokenHash: hashToken(token), invoiceId: invoice.id, expiresAt: new Date(now.getTime() + LINK_TTL_MS) },
+    now,
+  );
   return `/v1/invoices/${invoice.id}/pdf?token=${token}`;
 }
 
@@ -154,12 +140,9 @@ export async function renderInvoiceForToken(
   currentSeller: SellerDetails,
 ): Promise<{ number: string; pdf: Buffer }> {
   if (!isUuid(invoiceId) || token === "") throw new AppError("not-found", INVOICE_LINK_EXPIRED);
-  const [link] = await db
-    .delete(invoiceLinks)
-    .where(and(eq(invoiceLinks.tokenHash, hashToken(token)), eq(invoiceLinks.invoiceId, invoiceId)))
-    .returning();
+  const link = await spendInvoiceLink(db, { tokenHash: hashToken(token), invoiceId });
   if (!link || link.expiresAt.getTime() <= Date.now()) throw new AppError("not-found", INVOICE_LINK_EXPIRED);
-  const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+  const invoice = await findInvoice(db, invoiceId);
   if (!invoice) throw new AppError("not-found", INVOICE_LINK_EXPIRED);
   const number = formatInvoiceNumber(invoice.number, invoice.kind);
   const pdf = await renderInvoicePdf({
@@ -167,7 +150,7 @@ export async function renderInvoiceForToken(
     number,
     issuedAt: invoice.createdAt,
     amountMicros: invoice.amountMicros,
-    snapshot: invoice.billing as InvoiceSnapshot,
+    snapshot: invoice.billing,
     currentSeller,
   });
   return { number, pdf };

@@ -26,13 +26,21 @@ export interface JobWorkerOptions {
   heartbeatMs?: number;
 }
 
+/**
+ * Adds a job, in the caller's transaction when given one. With `key`, a job under that key is only
+ * ever added once (a unique index): enqueueing it again, from any process, does nothing.
+ */
 export async function enqueueJob(
   db: Executor,
   kind: string,
   payload: Record<string, unknown>,
   runAt = new Date(),
+  options: { key?: string } = {},
 ) {
-  await db.insert(jobs).values({ kind, payload, runAt });
+  await db
+    .insert(jobs)
+    .values({ kind, payload, runAt, dedupeKey: options.key ?? null })
+    .onConflictDoNothing();
 }
 
 interface ClaimedJob {

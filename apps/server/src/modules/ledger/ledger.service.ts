@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { type LedgerEntryKind, ledgerEntries, organizations } from "../../db/schema";
 
@@ -50,7 +50,9 @@ export async function reserve(
   if (input.amountMicros < 0n) throw new RangeError("a reservation cannot be negative");
   return db
     .transaction(async (tx) => {
-      const debited = await tx
+      // The debit and its entry in one statement (one round trip): the entry is written only from the
+      // row the conditional update returned, so a short balance writes nothing.
+      const debit = tx
         .update(organizations)
         .set({ balanceMicros: sql`${organizations.balanceMicros} - ${input.amountMicros}` })
         .where(
@@ -60,23 +62,32 @@ export async function reserve(
           ),
         )
         .returning({ balanceMicros: organizations.balanceMicros });
-      const row = debited[0];
-      if (!row) return { reserved: false, reason: "insufficient-balance" } as const;
-      const appended = await appendEntry(tx, {
-        organizationId: input.organizationId,
-        kind: "reservation",
-        amountMicros: -input.amountMicros,
-        reference: input.reference,
-      });
+      const [row] = rowsOf<{ balance: string | number | bigint | null; appended: number }>(
+        await tx.execute(sql`with debited as ${debit},
+          entry as (insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
+            select ${input.organizationId}::uuid, 'reservation', ${-input.amountMicros}::bigint, ${input.reference}::text
+            from debited
+            on conflict (kind, reference) do nothing
+            returning id)
+          select (select balance_micros from debited) as balance, (select count(*)::int from entry) as appended`),
+      );
+      if (row?.balance === null || row?.balance === undefined) {
+        return { reserved: false, reason: "insufficient-balance" } as const;
+      }
       // Same reference reserved before: throwing rolls this debit back.
-      if (!appended) throw new DuplicateReference();
+      if (Number(row.appended) === 0) throw new DuplicateReference();
       if (withReservation) await withReservation(tx);
-      return { reserved: true, balanceMicros: row.balanceMicros } as const;
+      return { reserved: true, balanceMicros: BigInt(row.balance) } as const;
     })
     .catch((error: unknown) => {
       if (error instanceof DuplicateReference) return { reserved: false, reason: "duplicate" } as const;
       throw error;
     });
+}
+
+/** The rows of a raw statement: both drivers answer `execute` with `rows` (the shared type leaves it untyped). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
 }
 
 class DuplicateReference extends Error {}
@@ -139,13 +150,13 @@ export async function settle(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const reservation = await findReservation(tx, reference);
-    if (!reservation || (await hasEntry(tx, "refund", reference))) return false;
-    const appended = await appendEntry(tx, {
-      organizationId: reservation.organizationId,
-      kind: "settlement",
-      amountMicros: 0n,
-      reference,
-    });
+    if (!reservation) return false;
+    const [row] = rowsOf<{ appended: number }>(
+      await tx.execute(
+        sql`with entry as (${settlementEntry(reservation.organizationId, reference)}) select count(*)::int as appended from entry`,
+      ),
+    );
+    const appended = Number(row?.appended ?? 0) > 0;
     if (appended && onSettled) {
       await onSettled(tx, {
         organizationId: reservation.organizationId,
@@ -155,6 +166,58 @@ export async function settle(
     return appended;
   });
 }
+
+/**
+ * The settlement entry as a statement to run as a CTE (`returning id`): written unless the call was
+ * refunded. It must run after the reservation's row is locked, in a later statement, so that its
+ * snapshot sees a refund committed while it waited for the lock.
+ */
+function settlementEntry(organizationId: string, reference: string) {
+  return sql`insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
+    select ${organizationId}::uuid, 'settlement', 0, ${reference}::text
+    where not exists (select 1 from ${ledgerEntries} refunded
+      where refunded.kind = 'refund' and refunded.reference = ${reference})
+    on conflict (kind, reference) do nothing
+    returning id`;
+}
+
+/**
+ * {@link settle} in two statements after `begin`: the reservation's row locked, then one statement
+ * built by `along` around the settlement entry (to run as a CTE; it returns `id` when written), in
+ * which the caller writes what follows from the settlement (the request row, the usage rollup) and
+ * reads what it answers with. That statement must return at least one row exactly when the settlement
+ * was written (select from the CTE); then `after` runs in the same transaction and the rows come back.
+ * No row (already settled or refunded, or unknown) rolls everything back and answers an empty list.
+ */
+export async function settleAlong<T>(
+  db: Database,
+  reference: string,
+  along: (settlement: SQL, reservation: { organizationId: string; amountMicros: bigint }) => SQL,
+  after?: (tx: Executor, rows: T[]) => Promise<void>,
+): Promise<T[]> {
+  return db
+    .transaction(async (tx) => {
+      const reservation = await findReservation(tx, reference);
+      if (!reservation) return [];
+      const rows = rowsOf<T>(
+        await tx.execute(
+          along(settlementEntry(reservation.organizationId, reference), {
+            organizationId: reservation.organizationId,
+            amountMicros: -reservation.amountMicros,
+          }),
+        ),
+      );
+      if (rows.length === 0) throw new NotSettled();
+      if (after) await after(tx, rows);
+      return rows;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof NotSettled) return [];
+      throw error;
+    });
+}
+
+class NotSettled extends Error {}
 
 /**
  * Adds money from a payment (or gives back funds a dispute had withdrawn), once per reference. Runs

@@ -10,10 +10,8 @@ import {
   type Permissions,
   parseEmailList,
 } from "@prism/contract";
-import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { AppDependencies } from "../../app-dependencies";
 import type { Database } from "../../db/client";
-import { invitations, organizationMembers, organizations, projects, users } from "../../db/schema";
 import { AppError } from "../../errors";
 import { invitationMail } from "../../providers/mail/templates";
 import {
@@ -24,7 +22,21 @@ import {
   requirePermission,
   storablePermissions,
 } from "../access/access.service";
+import { recordAudit } from "../audit/audit.store";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import {
+  deleteInvitation,
+  deleteMember,
+  findLiveInvitationRow,
+  findMemberRow,
+  insertMember,
+  listActiveProjects,
+  listMemberRows,
+  listPendingInvitations,
+  memberEmailsAmong,
+  setMemberPermissions,
+  upsertInvitation,
+} from "./members.store";
 
 export async function listMembers(
   db: Database,
@@ -32,26 +44,9 @@ export async function listMembers(
   organizationId: string,
 ): Promise<ListMembersResponse> {
   const membership = await requireMembership(db, userId, organizationId);
-  const memberRows = await db
-    .select({
-      user: users,
-      isOwner: organizationMembers.isOwner,
-      permissions: organizationMembers.permissions,
-    })
-    .from(organizationMembers)
-    .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(eq(organizationMembers.organizationId, organizationId))
-    .orderBy(asc(organizationMembers.createdAt), asc(users.id));
-  const pending = await db
-    .select({ id: invitations.id, email: invitations.email })
-    .from(invitations)
-    .where(and(eq(invitations.organizationId, organizationId), gt(invitations.expiresAt, new Date())))
-    .orderBy(asc(invitations.createdAt));
-  const projectRows = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.organizationId, organizationId), isNull(projects.archivedAt)))
-    .orderBy(asc(projects.createdAt), asc(projects.id));
+  const memberRows = await listMemberRows(db, organizationId);
+  const pending = await listPendingInvitations(db, organizationId, new Date());
+  const projectRows = await listActiveProjects(db, organizationId);
   return {
     members: memberRows.map((row) => ({
       id: row.user.id,
@@ -94,12 +89,7 @@ export async function inviteMembers(
   const emails = parseEmailList(input.emailList);
   if (!emails) throw new AppError("invalid-input", "Please enter valid email addresses.");
 
-  const existingMembers = await db
-    .select({ email: users.email })
-    .from(organizationMembers)
-    .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(and(eq(organizationMembers.organizationId, input.organizationId), inArray(users.email, emails)));
-  const memberEmails = new Set(existingMembers.map((row) => row.email));
+  const memberEmails = await memberEmailsAmong(db, input.organizationId, emails);
   const invitees = emails.filter((candidate) => !memberEmails.has(candidate));
   // Each invitation is a mail from our domain to an address of the inviter's choosing: counted per
   // organization and per inviter, before anything is stored or sent.
@@ -118,20 +108,24 @@ export async function inviteMembers(
   const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
 
   for (const email of invitees) {
-    const [invitation] = await db
-      .insert(invitations)
-      .values({
+    const invitation = await db.transaction(async (tx) => {
+      const stored = await upsertInvitation(tx, {
         organizationId: input.organizationId,
         email,
         permissions,
         invitedByUserId: inviter.userId,
         expiresAt,
-      })
-      .onConflictDoUpdate({
-        target: [invitations.organizationId, invitations.email],
-        set: { permissions, invitedByUserId: inviter.userId, expiresAt, createdAt: new Date() },
-      })
-      .returning({ id: invitations.id });
+      });
+      if (stored) {
+        await recordAudit(tx, {
+          organizationId: input.organizationId,
+          action: "member.invited",
+          target: { type: "invitation", id: stored.id },
+          after: { email, permissions },
+        });
+      }
+      return stored;
+    });
     if (!invitation) continue;
     const link = `${linkOrigin}/organization/members?invitation=${invitation.id}`;
     const inviterName = `${inviter.firstName} ${inviter.lastName}`.trim();
@@ -141,19 +135,7 @@ export async function inviteMembers(
 
 async function findLiveInvitation(db: Database, invitationId: string) {
   if (!isUuid(invitationId)) return undefined;
-  const rows = await db
-    .select({ invitation: invitations, organizationName: organizations.name })
-    .from(invitations)
-    .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
-    .where(
-      and(
-        eq(invitations.id, invitationId),
-        gt(invitations.expiresAt, new Date()),
-        isNull(organizations.archivedAt),
-      ),
-    )
-    .limit(1);
-  return rows[0];
+  return findLiveInvitationRow(db, invitationId, new Date());
 }
 
 /**
@@ -182,22 +164,31 @@ export async function answerInvitation(
   if (!found || found.invitation.email !== user.email) throw new AppError("not-found", INVITATION_INVALID);
   const { invitation } = found;
   await db.transaction(async (tx) => {
-    const used = await tx
-      .delete(invitations)
-      .where(eq(invitations.id, invitation.id))
-      .returning({ id: invitations.id });
+    const used = await deleteInvitation(tx, invitation.id);
     // A parallel answer got there first.
-    if (used.length === 0) throw new AppError("not-found", INVITATION_INVALID);
-    if (!accept) return;
-    await tx
-      .insert(organizationMembers)
-      .values({
+    if (!used) throw new AppError("not-found", INVITATION_INVALID);
+    if (!accept) {
+      await recordAudit(tx, {
         organizationId: invitation.organizationId,
-        userId: user.userId,
-        isOwner: false,
-        permissions: invitation.permissions,
-      })
-      .onConflictDoNothing();
+        action: "member.invitation-declined",
+        target: { type: "invitation", id: invitation.id },
+        before: { email: invitation.email },
+      });
+      return;
+    }
+    const joined = await insertMember(tx, {
+      organizationId: invitation.organizationId,
+      userId: user.userId,
+      permissions: invitation.permissions,
+    });
+    if (joined) {
+      await recordAudit(tx, {
+        organizationId: invitation.organizationId,
+        action: "member.joined",
+        target: { type: "member", id: user.userId },
+        after: { email: user.email, permissions: invitation.permissions },
+      });
+    }
   });
   return { organizationId: invitation.organizationId };
 }
@@ -211,26 +202,22 @@ export async function revokeInvitation(
   const membership = await requireMembership(db, userId, organizationId);
   requirePermission(membership, "members.invite");
   if (!isUuid(invitationId)) throw new AppError("not-found", INVITATION_INVALID);
-  const revoked = await db
-    .delete(invitations)
-    .where(and(eq(invitations.id, invitationId), eq(invitations.organizationId, organizationId)))
-    .returning({ id: invitations.id });
-  if (revoked.length === 0) throw new AppError("not-found", INVITATION_INVALID);
+  await db.transaction(async (tx) => {
+    const revoked = await deleteInvitation(tx, invitationId, organizationId);
+    if (!revoked) throw new AppError("not-found", INVITATION_INVALID);
+    await recordAudit(tx, {
+      organizationId,
+      action: "member.invitation-revoked",
+      target: { type: "invitation", id: invitationId },
+      before: { email: revoked.email },
+    });
+  });
 }
 
 async function findMember(db: Database, organizationId: string, memberUserId: string) {
   if (!isUuid(memberUserId)) return undefined;
-  const rows = await db
-    .select()
-    .from(organizationMembers)
-    .where(
-      and(
-        eq(organizationMembers.organizationId, organizationId),
-        eq(organizationMembers.userId, memberUserId),
-      ),
-    )
-    .limit(1);
-  return rows[0];
+  const row = await findMemberRow(db, organizationId, memberUserId);
+  return row ? { ...row.member, email: row.email } : undefined;
 }
 
 /** Anyone may leave (except the owner); removing somebody else needs members.delete; the owner stays. */
@@ -248,14 +235,16 @@ export async function removeMember(
   if (!target) throw new AppError("not-found", "That user is not a member of this organization.");
   if (target.isOwner)
     throw new AppError("owner-immutable", "The owner cannot be removed from the organization.");
-  await db
-    .delete(organizationMembers)
-    .where(
-      and(
-        eq(organizationMembers.organizationId, organizationId),
-        eq(organizationMembers.userId, userIdToRemove),
-      ),
-    );
+  await db.transaction(async (tx) => {
+    // A parallel removal got there first: nothing changed, so nothing is recorded.
+    if (!(await deleteMember(tx, organizationId, userIdToRemove))) return;
+    await recordAudit(tx, {
+      organizationId,
+      action: leaving ? "member.left" : "member.removed",
+      target: { type: "member", id: userIdToRemove },
+      before: { email: target.email, permissions: target.permissions },
+    });
+  });
 }
 
 /**
@@ -278,13 +267,19 @@ export async function editMemberPermissions(
     input.permissions,
     effectivePermissions(false, target.permissions, membership.projectIds),
   );
-  await db
-    .update(organizationMembers)
-    .set({ permissions: storablePermissions(input.permissions, membership.projectIds) })
-    .where(
-      and(
-        eq(organizationMembers.organizationId, input.organizationId),
-        eq(organizationMembers.userId, input.memberUserId),
-      ),
-    );
+  const before = storablePermissions(
+    effectivePermissions(false, target.permissions, membership.projectIds),
+    membership.projectIds,
+  );
+  const after = storablePermissions(input.permissions, membership.projectIds);
+  await db.transaction(async (tx) => {
+    await setMemberPermissions(tx, input.organizationId, input.memberUserId, after);
+    await recordAudit(tx, {
+      organizationId: input.organizationId,
+      action: "member.permissions-changed",
+      target: { type: "member", id: input.memberUserId },
+      before: { email: target.email, permissions: before },
+      after: { email: target.email, permissions: after },
+    });
+  });
 }

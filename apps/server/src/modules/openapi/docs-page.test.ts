@@ -1,119 +1,85 @@
-// @vitest-environment jsdom
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { FEATURE_NEEDS_MODEL_SERVER, FEATURES, MODEL_SERVERS_DOCS_ANCHOR } from "@prism/contract";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildOpenApiDocument, FILE_ROUTE, type OpenApiDocument, withAvailability } from "./openapi";
-import { DOCS_ASSETS_DIR, docsPageHtml } from "./openapi.routes";
+import { Script } from "node:vm";
+import {
+  FEATURE_NEEDS_MODEL_SERVER,
+  FEATURES,
+  MODEL_SERVERS_DOCS_PATH,
+  NEEDS_MODEL_SERVER_BADGE,
+  UNAVAILABLE_BADGE,
+} from "@prism/contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../../test/test-app";
+import { buildOpenApiDocument, withAvailability } from "./openapi";
+import { REFERENCE_SCRIPT_PATH, SCALAR_SCRIPT_PATH } from "./openapi.routes";
 
-/** The few DOM members used here (the server's TypeScript setup has no DOM library). */
-interface DomNode {
-  innerHTML: string;
-  textContent: string | null;
-  hidden: boolean;
-  value: string;
-  getAttribute(name: string): string | null;
-  querySelector(selector: string): DomNode | null;
-  querySelectorAll(selector: string): ArrayLike<DomNode> & Iterable<DomNode>;
-  dispatchEvent(event: unknown): boolean;
-}
-const dom = globalThis as unknown as {
-  document: DomNode & { body: DomNode; getElementById(id: string): DomNode | null };
-  Event: new (type: string) => unknown;
-};
-
-/** Runs the reference page's script in a DOM against the real document, as a browser would. */
+/**
+ * The API reference page as the real app serves it: Scalar's bundle and the start-up script from this
+ * origin only, under the app's Content-Security-Policy (scripts from 'self', no inline script).
+ */
 describe("API reference page", () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
+  let testApp: TestApp;
+  const get = (url: string) => testApp.app.inject({ method: "GET", url });
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(async () => {
+    await testApp?.close();
   });
 
-  // Every feature, the AI Clone list API keys may call, the file download, one call's status and usage.
-  const operations = FEATURES.length + 4;
-
-  /** Loads the page's body and runs its script against `spec`; resolves once the endpoints are drawn. */
-  async function renderPage(spec: OpenApiDocument) {
-    dom.document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(docsPageHtml())![1]!;
-    const fetchMock = vi.fn(async () => ({ ok: true, status: 200, json: async () => spec }));
-    vi.stubGlobal("fetch", fetchMock);
-    vi.stubGlobal(
-      "IntersectionObserver",
-      class {
-        observe() {}
-        disconnect() {}
+  it("loads only scripts of this origin, which the page's CSP allows, and no inline script", async () => {
+    const page = await get("/docs");
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    const sources = [...page.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map(
+      ([, attributes, body]) => {
+        expect(body?.trim()).toBe("");
+        return /\bsrc="([^"]+)"/.exec(attributes ?? "")?.[1];
       },
     );
-    new Function(readFileSync(resolve(DOCS_ASSETS_DIR, "docs.js"), "utf8"))();
-    await vi.waitFor(() =>
-      expect(dom.document.querySelectorAll("section.operation")).toHaveLength(operations),
-    );
-    return fetchMock;
-  }
-
-  it("renders every endpoint with its price, fields, cURL example and errors", async () => {
-    const fetchMock = await renderPage(buildOpenApiDocument());
-
-    expect(fetchMock).toHaveBeenCalledWith("/v1/openapi.json", expect.anything());
-    expect(dom.document.querySelector(".intro h1")?.textContent).toBe("Prism API");
-    // The operations and the model-server guide.
-    expect(dom.document.querySelectorAll(".nav-link[data-search]")).toHaveLength(operations + 1);
-
-    const clones = dom.document.getElementById("getTrainedIdentities")!;
-    expect(clones.querySelector(".endpoint code")?.textContent).toBe(
-      "/v1/users/playground/get-trained-identities",
-    );
-    expect(clones.querySelector("h3 .muted")?.textContent).toBe("application/json");
-    expect([...clones.querySelectorAll("td.name code")].map((cell) => cell.textContent)).toEqual([
-      "projectId",
-      "offset",
-    ]);
-
-    const removal = dom.document.getElementById("imageBackgroundRemoval")!;
-    expect(removal.querySelector(".endpoint code")?.textContent).toBe("/v1/images/background-removal");
-    expect(removal.querySelector(".price")?.textContent).toBe("$0.010 per call");
-    // The optional Idempotency-Key header, then the upload.
-    expect([...removal.querySelectorAll("td.name code")].map((cell) => cell.textContent)).toEqual([
-      "Idempotency-Key",
-      "image",
-    ]);
-    expect(removal.querySelector(".code-block pre")?.textContent).toContain("-F image=@photo.png");
-    expect(removal.querySelectorAll("table.errors tbody tr").length).toBeGreaterThanOrEqual(12);
-
-    const transcription = dom.document.getElementById("speechToText")!;
-    expect(transcription.querySelector("details.enum summary")?.textContent).toMatch(/^\d+ values$/);
-
-    const filter = dom.document.querySelector(".filter")!;
-    filter.value = "transcription";
-    filter.dispatchEvent(new dom.Event("input"));
-    const visible = [...dom.document.querySelectorAll(".nav-link[data-search]")].filter(
-      (link) => !link.hidden,
-    );
-    expect(visible.map((link) => link.getAttribute("href"))).toEqual(["#speechToText"]);
+    expect(sources).toEqual([SCALAR_SCRIPT_PATH, REFERENCE_SCRIPT_PATH]);
+    // Nothing from another origin: no CDN, no hosted fonts.
+    expect(page.body).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    const csp = String(page.headers["content-security-policy"]);
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1];
+    expect(scriptSrc).toBe("'self'");
   });
 
-  it("renders the file download with its path parameters and content types, and the model-server guide", async () => {
-    await renderPage(buildOpenApiDocument());
-    const download = dom.document.getElementById("downloadFile")!;
-    expect(download.querySelector(".endpoint .method")?.textContent).toBe("GET");
-    expect(download.querySelector(".endpoint code")?.textContent).toBe(FILE_ROUTE);
-    const headings = [...download.querySelectorAll("h3")].map((heading) => heading.textContent);
-    expect(headings).toContain("Path parameters");
-    expect(headings).not.toContain("Body multipart/form-data");
-    expect([...download.querySelectorAll("td.name code")].map((cell) => cell.textContent)).toEqual([
-      "organizationId",
-      "projectId",
-      "name",
-    ]);
-    expect(download.querySelector(".content-types")?.textContent).toContain("image/png");
-    expect(download.textContent).not.toContain("null");
-    expect(download.querySelector("table.errors")?.textContent).toContain("404");
+  it("serves Scalar's bundle and the start-up script as JavaScript that parses", async () => {
+    const bundle = await get(SCALAR_SCRIPT_PATH);
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers["content-type"]).toMatch(/^application\/javascript/);
+    expect(bundle.body).toContain("createApiReference");
+    expect(() => new Script(bundle.body)).not.toThrow();
 
-    const guide = dom.document.getElementById(MODEL_SERVERS_DOCS_ANCHOR)!;
-    expect(guide.querySelector("h2")?.textContent).toBe("Model servers");
-    expect(guide.textContent).toContain("MODEL_SERVER_URL");
+    const start = await get(REFERENCE_SCRIPT_PATH);
+    expect(start.statusCode).toBe(200);
+    expect(start.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(() => new Script(start.body)).not.toThrow();
+    expect(start.body).toContain('url: "/v1/openapi.json"');
+    expect(start.body).toContain("withDefaultFonts: false");
   });
 
-  it("badges the features this deployment cannot run, linking those that need a model server to the guide", async () => {
+  it("sends the plugin's own page, which would start Scalar inline, to /docs", async () => {
+    for (const url of ["/docs/scalar", "/docs/scalar/"]) {
+      const answer = await get(url);
+      expect(answer.statusCode).toBe(302);
+      expect(answer.headers.location).toBe("/docs");
+    }
+  });
+
+  it("ends the introduction with the model-server guide the console links to", async () => {
+    const document = (await get("/v1/openapi.json")).json();
+    const description: string = document.info.description;
+    // Scalar anchors the introduction's headings as `description/<slug of the heading>`.
+    expect(MODEL_SERVERS_DOCS_PATH).toBe("/docs#description/model-servers");
+    const guide = description.slice(description.indexOf("### Model servers"));
+    expect(guide).not.toBe(description);
+    for (const variable of ["MODEL_SERVER_URL", "MODEL_SERVER_API_KEY", "MODEL_SERVER_FEATURES"]) {
+      expect(guide).toContain(variable);
+    }
+  });
+
+  it("badges the features this deployment cannot run and says why, linking to the guide", () => {
     const availability = new Map(
       FEATURES.map((feature) => [
         feature.id,
@@ -124,22 +90,31 @@ describe("API reference page", () => {
             : { available: true, needsModelServer: false, reason: null },
       ]),
     );
-    await renderPage(withAvailability(buildOpenApiDocument(), availability));
+    const plain = buildOpenApiDocument();
+    const document = withAvailability(plain, availability);
+    const operation = (id: string) => {
+      const feature = FEATURES.find((candidate) => candidate.id === id)!;
+      return document.paths[feature.endpoint]!.post! as {
+        description: string;
+        "x-badges"?: { name: string }[];
+      };
+    };
+    const original = (id: string) =>
+      (
+        plain.paths[FEATURES.find((candidate) => candidate.id === id)!.endpoint]!.post! as {
+          description: string;
+        }
+      ).description;
 
-    const generation = dom.document.getElementById("imageGeneration")!;
-    const badge = generation.querySelector("h2 .badge")!;
-    expect(badge.textContent).toBe("Needs a model server");
-    expect(badge.getAttribute("href")).toBe(`#${MODEL_SERVERS_DOCS_ANCHOR}`);
-    expect(generation.querySelector(".notice")?.textContent).toBe(FEATURE_NEEDS_MODEL_SERVER);
-
-    const transcription = dom.document.getElementById("speechToText")!;
-    expect(transcription.querySelector("h2 .badge")?.textContent).toBe("Unavailable");
-    expect(transcription.querySelector(".notice")?.textContent).toBe(
-      "The model server could not be reached.",
+    expect(operation("image-generation")["x-badges"]?.map((badge) => badge.name)).toEqual([
+      NEEDS_MODEL_SERVER_BADGE,
+    ]);
+    expect(operation("image-generation").description).toBe(
+      `**${NEEDS_MODEL_SERVER_BADGE}.** ${FEATURE_NEEDS_MODEL_SERVER} See [Model servers](${MODEL_SERVERS_DOCS_PATH}).\n\n${original("image-generation")}`,
     );
-
-    expect(dom.document.getElementById("imageBackgroundRemoval")!.querySelector(".badge")).toBeNull();
-    const navBadges = [...dom.document.querySelectorAll(".nav-link .nav-badge")];
-    expect(navBadges.map((node) => node.textContent)).toEqual(["needs server", "unavailable"]);
+    expect(operation("speech-to-text")["x-badges"]?.map((badge) => badge.name)).toEqual([UNAVAILABLE_BADGE]);
+    expect(operation("speech-to-text").description).toContain("The model server could not be reached.");
+    expect(operation("image-background-removal")["x-badges"]).toBeUndefined();
+    expect(operation("image-background-removal").description).toBe(original("image-background-removal"));
   });
 });

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { PRODUCT_NAME } from "@prism/contract";
+import scalarApiReference from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
@@ -12,22 +14,20 @@ import {
 } from "./openapi";
 
 /**
- * `GET /v1/openapi.json` (the API description) and `GET /docs`, an API reference page that renders it.
- * The page's script and styles are separate files under `/docs/assets/` because the CSP allows only
- * our own scripts. The assets are read from the source tree, which the server needs at run time anyway
- * (migrations, the web build), so the production bundle serves them too.
+ * `GET /v1/openapi.json` (the API description) and `GET /docs`, an API reference page that renders it
+ * with Scalar (`@scalar/fastify-api-reference`, which bundles the browser code, so nothing comes from a
+ * CDN). The page is ours rather than the plugin's because the plugin's page starts Scalar from an inline
+ * script, which the Content-Security-Policy (scripts from this origin only) refuses; ours loads the
+ * plugin's bundle and a one-call start-up file, both from this origin.
  */
 
-export const DOCS_ASSETS_DIR = resolve(SERVER_ROOT, "src/modules/openapi/assets");
-
-const ASSETS: Record<string, string> = {
-  "docs.css": "text/css; charset=utf-8",
-  "docs.js": "text/javascript; charset=utf-8",
-};
+/** Where the plugin serves its bundle (`<prefix>/js/scalar.js`); its own page there is not used. */
+const SCALAR_PREFIX = "/docs/scalar";
+export const SCALAR_SCRIPT_PATH = `${SCALAR_PREFIX}/js/scalar.js`;
+export const REFERENCE_SCRIPT_PATH = "/docs/assets/reference.js";
+const REFERENCE_SCRIPT_FILE = resolve(SERVER_ROOT, "src/modules/openapi/assets/reference.js");
 
 export interface OpenApiRoutesOptions extends OpenApiOptions {
-  /** Where docs.css and docs.js live (tests and unusual layouts). */
-  assetsDir?: string;
   /** The deployment's providers: the served document marks the features they cannot run. */
   registry?: Pick<ProviderRegistry, "statusOfAll">;
 }
@@ -54,24 +54,15 @@ export function docsPageHtml(): string {
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Prism API reference</title>
-    <meta name="description" content="Reference of the Prism image and speech API: endpoints, fields, prices and errors." />
+    <title>${PRODUCT_NAME} API reference</title>
+    <meta name="description" content="Reference of the ${PRODUCT_NAME} image and speech API: endpoints, fields, prices and errors." />
     <link rel="icon" href="data:," />
-    <link rel="stylesheet" href="/docs/assets/docs.css" />
-    <script type="module" src="/docs/assets/docs.js"></script>
   </head>
   <body>
-    <div class="layout">
-      <nav class="sidebar" aria-label="Endpoints">
-        <a class="brand" href="#top">Prism <span>API</span></a>
-        <input class="filter" type="search" placeholder="Filter endpoints" aria-label="Filter endpoints" />
-        <div class="nav-groups"></div>
-      </nav>
-      <main class="content" id="top">
-        <p class="loading">Loading the API reference…</p>
-        <noscript><p>This page needs JavaScript. The raw description is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
-      </main>
-    </div>
+    <div id="reference"></div>
+    <noscript><p>This page needs JavaScript. The raw description is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
+    <script src="${SCALAR_SCRIPT_PATH}"></script>
+    <script src="${REFERENCE_SCRIPT_PATH}"></script>
   </body>
 </html>
 `;
@@ -88,14 +79,11 @@ export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRout
     }
     return built;
   };
-  const assetsDir = options.assetsDir ?? DOCS_ASSETS_DIR;
-  const assets = new Map<string, { type: string; content: Buffer }>();
-  for (const [name, type] of Object.entries(ASSETS)) {
-    try {
-      assets.set(name, { type, content: readFileSync(resolve(assetsDir, name)) });
-    } catch (error) {
-      app.log.warn({ err: error, assetsDir }, `API reference asset ${name} is missing`);
-    }
+  let referenceScript: Buffer | undefined;
+  try {
+    referenceScript = readFileSync(REFERENCE_SCRIPT_FILE);
+  } catch (error) {
+    app.log.warn({ err: error }, "the API reference's start-up script is missing");
   }
   const html = docsPageHtml();
 
@@ -118,14 +106,27 @@ export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRout
     reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(html),
   );
 
-  app.get<{ Params: { name: string } }>("/docs/assets/:name", async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (!asset) {
+  app.get(REFERENCE_SCRIPT_PATH, async (_request, reply) => {
+    if (!referenceScript) {
       return sendError(reply, 404, {
         error: "route-not-found",
-        message: `No such endpoint: GET /docs/assets/${request.params.name}`,
+        message: `No such endpoint: GET ${REFERENCE_SCRIPT_PATH}`,
       });
     }
-    return reply.header("cache-control", "no-cache").type(asset.type).send(asset.content);
+    return reply
+      .header("cache-control", "no-cache")
+      .type("text/javascript; charset=utf-8")
+      .send(referenceScript);
+  });
+
+  // The plugin serves Scalar's bundle; its other routes (a page starting Scalar inline) answer with /docs.
+  app.register(scalarApiReference, {
+    routePrefix: SCALAR_PREFIX,
+    configuration: { url: "/v1/openapi.json" },
+    hooks: {
+      onRequest: async (request, reply) => {
+        if (request.url.split("?")[0] !== SCALAR_SCRIPT_PATH) return reply.redirect("/docs", 302);
+      },
+    },
   });
 }

@@ -21,7 +21,7 @@ import {
   IDEMPOTENCY_WAIT_SECONDS,
   IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_REQUEST_HEADER,
-  MODEL_SERVERS_DOCS_ANCHOR,
+  MODEL_SERVERS_DOCS_PATH,
   microsToUsd,
   NEEDS_MODEL_SERVER_BADGE,
   PLAYGROUND_CALLER,
@@ -42,7 +42,13 @@ import {
   USAGE_PATH,
   type UsageResponse,
   usageResponse,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+  WEBHOOK_TIMEOUT_MS,
 } from "@prism/contract";
+import { curlSnippet } from "@prism/contract/snippets";
 import { z } from "zod";
 
 /**
@@ -65,8 +71,8 @@ export interface OpenApiDocument extends JsonObject {
     headers: Record<string, JsonObject>;
   };
   tags: { name: string; description: string }[];
-  /** Pages of prose the reference shows besides the endpoints (rendered by /docs). */
-  "x-prism-guides": { id: string; title: string; markdown: string }[];
+  /** What the organization's webhook endpoints receive (OpenAPI 3.1 `webhooks`). */
+  webhooks: Record<string, { post: JsonObject }>;
 }
 
 export interface OpenApiOptions {
@@ -107,7 +113,6 @@ export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
   "unreadable-file",
   "idempotency-key-reused",
   "rate-limited",
-  "too-many-requests",
   "internal-error",
   "feature-failed",
   "feature-unavailable",
@@ -383,30 +388,26 @@ export function exampleBody(feature: Feature): Record<string, string | number | 
   return body;
 }
 
-/** Quotes a shell word; `$VARIABLES` stay expandable. */
-function shellQuote(value: string): string {
-  if (/^[\w@./:=,-]+$/.test(value)) return value;
-  if (value.includes("$")) return `"${value.replace(/["\\`]/g, "\\$&")}"`;
-  return `'${value.replaceAll("'", "'\\''")}'`;
-}
-
 /** The cURL call shown in the reference: required inputs plus a few meaningful optional ones. */
 export function curlExample(feature: Feature): string {
-  const lines = [`curl -X POST "$ORIGIN${feature.endpoint}"`, `  -H "Authorization: Bearer $PRISM_API_KEY"`];
   const body = exampleBody(feature);
+  const headers: Record<string, string> = {};
   for (const header of feature.headers) {
     if (header.required || (header.requiredWith && header.requiredWith in body)) {
-      lines.push(`  -H "${header.name}: $IDENTITY_REQUEST_ID"`);
+      headers[header.name] = "$IDENTITY_REQUEST_ID";
     }
   }
-  for (const file of feature.inputs.files) {
-    if (!file.required) continue;
-    for (const name of exampleFiles(file)) lines.push(`  -F ${file.name}=@${name}`);
-  }
-  for (const [name, value] of Object.entries(body)) {
-    lines.push(`  -F ${shellQuote(`${name}=${String(value)}`)}`);
-  }
-  return lines.join(" \\\n");
+  const fileNames = Object.fromEntries(
+    feature.inputs.files.filter((file) => file.required).map((file) => [file.name, exampleFiles(file)]),
+  );
+  return curlSnippet(feature, {
+    origin: "$ORIGIN",
+    apiKey: "$PRISM_API_KEY",
+    shellVariables: true,
+    body,
+    fileNames,
+    headers,
+  });
 }
 
 const EXAMPLE_IDS = {
@@ -564,7 +565,7 @@ function modelServerGuide(): string {
     `are marked **${NEEDS_MODEL_SERVER_BADGE}** here and in the console, and calls to them answer 503`,
     "`feature-unavailable` without charging anything.",
     "",
-    "### Connecting one",
+    "#### Connecting one",
     "",
     "Set these variables where the console server runs, then restart it:",
     "",
@@ -1020,7 +1021,7 @@ function infoDescription(): string {
     "",
     "Each API key may make a set number of requests per minute, and each organization may have a set",
     "number of feature calls running at once (the deployment chooses both). Over either, the call",
-    "answers 429 `too-many-requests` with a `Retry-After` header in seconds, and nothing is charged.",
+    "answers 429 `rate-limited` with a `Retry-After` header in seconds, and nothing is charged.",
     "Answers to API keys carry the IETF RateLimit fields (`RateLimit-Limit`, `RateLimit-Remaining`,",
     "`RateLimit-Reset`, `RateLimit-Policy`); the count is shared by every server.",
     "",
@@ -1068,7 +1069,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     info: {
       title: `${PRODUCT_NAME} API`,
       version: options.version ?? "1.0.0",
-      description: infoDescription(),
+      // The model-server guide closes the introduction, under the anchor the console links to.
+      description: `${infoDescription()}\n\n### Model servers\n\n${modelServerGuide()}`,
     },
     servers: [{ url: "/" }],
     security: [{ [SECURITY_SCHEME]: [] }],
@@ -1122,10 +1124,69 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
     },
-    "x-prism-guides": [
-      { id: MODEL_SERVERS_DOCS_ANCHOR, title: "Model servers", markdown: modelServerGuide() },
-    ],
+    webhooks: webhooksSection(),
   };
+}
+
+const WEBHOOK_HEADERS = {
+  "webhook-id": "The event's id: the same on every retry and resend, so a receiver handles each event once.",
+  "webhook-timestamp": "Unix seconds when this try was signed; refuse ones too far from your clock.",
+  "webhook-signature":
+    "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret (Standard Webhooks).",
+} as const;
+
+/**
+ * One entry per event an endpoint can subscribe to: the Standard Webhooks envelope with the event's
+ * `data` schema from the contract.
+ */
+function webhooksSection(): OpenApiDocument["webhooks"] {
+  const tries = WEBHOOK_RETRY_SCHEDULE_MS.length + 1;
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: WEBHOOK_EVENT_LABELS[type],
+          description: [
+            `Sent to the organization's webhook endpoints subscribed to \`${type}\` (set up by the owner on the`,
+            "console's Webhooks page), signed per the Standard Webhooks specification: verify it with the",
+            "`standardwebhooks` library and the endpoint's secret. Answer 2xx within",
+            `${WEBHOOK_TIMEOUT_MS / 1000} s; anything else is retried with exponential backoff, ${tries} tries over`,
+            "about a day, and an endpoint failing for a day is disabled.",
+          ].join(" "),
+          tags: [TAGS.usage.name],
+          parameters: Object.entries(WEBHOOK_HEADERS).map(([name, description]) => ({
+            name,
+            in: "header",
+            required: true,
+            description,
+            schema: { type: "string" },
+          })),
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["type", "timestamp", "data"],
+                  properties: {
+                    type: { type: "string", const: type },
+                    timestamp: {
+                      type: "string",
+                      format: "date-time",
+                      description: "When the event happened.",
+                    },
+                    data: jsonSchemaOf(WEBHOOK_EVENT_DATA[type], "input"),
+                  },
+                },
+              },
+            },
+          },
+          responses: { "200": { description: "Received (any 2xx status counts)." } },
+        },
+      },
+    ]),
+  );
 }
 
 /** Whether a feature can run on this deployment, as the console's feature status says. */
@@ -1149,16 +1210,21 @@ export function withAvailability(
     const operation = paths[feature.endpoint]?.post;
     const status = availability.get(feature.id);
     if (!operation || !status) continue;
+    const reason = status.needsModelServer ? FEATURE_NEEDS_MODEL_SERVER : status.reason;
+    const badge = status.needsModelServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+    const guide = status.needsModelServer ? ` See [Model servers](${MODEL_SERVERS_DOCS_PATH}).` : "";
     paths[feature.endpoint] = {
       post: {
         ...operation,
-        "x-prism-availability": {
-          ...status,
-          reason: status.needsModelServer ? FEATURE_NEEDS_MODEL_SERVER : status.reason,
-          ...(status.available
-            ? {}
-            : { badge: status.needsModelServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE }),
-        },
+        "x-prism-availability": { ...status, reason, ...(status.available ? {} : { badge }) },
+        // What the reference page shows: Scalar draws `x-badges` beside the operation's title, and the
+        // reason opens its description.
+        ...(status.available
+          ? {}
+          : {
+              "x-badges": [{ name: badge, position: "before", color: "var(--scalar-color-orange)" }],
+              description: `**${badge}.** ${reason ?? ""}${guide}\n\n${String(operation.description ?? "")}`,
+            }),
       },
     };
   }

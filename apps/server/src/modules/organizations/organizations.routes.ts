@@ -8,6 +8,7 @@ import {
   renameOrganization,
   transferOwnership,
   updateBillingDetails,
+  updateOrganizationSecurity,
 } from "./organizations.service";
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDependencies): void {
@@ -29,6 +30,11 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDepend
 
   registerCall(app, deps, calls.organizations.updateBilling, async ({ user, body }) => {
     await updateBillingDetails(db, user.userId, body);
+    return {};
+  });
+
+  registerCall(app, deps, calls.organizations.updateSecurity, async ({ user, body }) => {
+    await updateOrganizationSecurity(db, user.userId, body);
     return {};
   });
 

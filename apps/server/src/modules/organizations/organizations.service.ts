@@ -1,12 +1,25 @@
-import { ARCHIVE_LAST_ORGANIZATION, fullPermissions, type Organization } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
+import {
+  ARCHIVE_LAST_ORGANIZATION,
+  fullPermissions,
+  type Organization,
+  REQUIRE_TWO_FACTOR_OWNER_FIRST,
+} from "@prism/contract";
 import type { Database } from "../../db/client";
-import { organizationMembers, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import { requireMembership, requireOwner, requirePermission } from "../access/access.service";
+import { hasSecondFactor } from "../access/access.store";
+import { changedFields, recordAudit } from "../audit/audit.store";
 import { toOrganizationEntity } from "../users/users.service";
 import { listActiveMemberships } from "../users/users.store";
-import { insertOrganizationWithOwner } from "./organizations.store";
+import {
+  archiveOrganizationRow,
+  findOrganization,
+  insertOrganizationWithOwner,
+  setBillingDetails,
+  setMemberOwnership,
+  setOrganizationName,
+  setRequireTwoFactor,
+} from "./organizations.store";
 
 export async function createOrganization(db: Database, userId: string, name: string): Promise<Organization> {
   const { organization, project } = await db.transaction((tx) =>
@@ -15,11 +28,22 @@ export async function createOrganization(db: Database, userId: string, name: str
   return toOrganizationEntity(organization, { isOwner: true, permissions: {} }, [project]);
 }
 
+const NOT_A_MEMBER = "That user is not a member of this organization.";
+
 /** Renaming is the owner's alone: the settings a member with `organization.general` sees stay read-only. */
 export async function renameOrganization(db: Database, userId: string, organizationId: string, name: string) {
   const membership = await requireMembership(db, userId, organizationId);
   requireOwner(membership);
-  await db.update(organizations).set({ name }).where(eq(organizations.id, organizationId));
+  await db.transaction(async (tx) => {
+    await setOrganizationName(tx, organizationId, name);
+    await recordAudit(tx, {
+      organizationId,
+      action: "organization.renamed",
+      target: { type: "organization", id: organizationId },
+      before: { name: membership.organizationName },
+      after: { name },
+    });
+  });
 }
 
 /**
@@ -31,10 +55,15 @@ export async function archiveOrganization(db: Database, userId: string, organiza
   requireOwner(membership);
   const active = await listActiveMemberships(db, userId);
   if (active.length <= 1) throw new AppError("last-organization", ARCHIVE_LAST_ORGANIZATION);
-  await db
-    .update(organizations)
-    .set({ archivedAt: sql`now()` })
-    .where(and(eq(organizations.id, organizationId), sql`${organizations.archivedAt} is null`));
+  await db.transaction(async (tx) => {
+    if (!(await archiveOrganizationRow(tx, organizationId))) return;
+    await recordAudit(tx, {
+      organizationId,
+      action: "organization.archived",
+      target: { type: "organization", id: organizationId },
+      before: { name: membership.organizationName },
+    });
+  });
 }
 
 /**
@@ -56,24 +85,19 @@ export async function transferOwnership(
   const { owner: _owner, ...storedTree } = formerOwnerPermissions;
   await db.transaction(async (tx) => {
     // The former owner steps down first: a unique index allows one owner per organization.
-    await tx
-      .update(organizationMembers)
-      .set({ isOwner: false, permissions: storedTree })
-      .where(
-        and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)),
-      );
-    const promoted = await tx
-      .update(organizationMembers)
-      .set({ isOwner: true, permissions: {} })
-      .where(
-        and(
-          eq(organizationMembers.organizationId, organizationId),
-          eq(organizationMembers.userId, newOwnerUserId),
-        ),
-      )
-      .returning({ userId: organizationMembers.userId });
-    if (promoted.length === 0)
-      throw new AppError("not-found", "That user is not a member of this organization.");
+    await setMemberOwnership(tx, organizationId, userId, { isOwner: false, permissions: storedTree });
+    const promoted = await setMemberOwnership(tx, organizationId, newOwnerUserId, {
+      isOwner: true,
+      permissions: {},
+    });
+    if (!promoted) throw new AppError("not-found", NOT_A_MEMBER);
+    await recordAudit(tx, {
+      organizationId,
+      action: "organization.owner-changed",
+      target: { type: "member", id: newOwnerUserId },
+      before: { ownerUserId: userId },
+      after: { ownerUserId: newOwnerUserId },
+    });
   });
   return { newPermissions: formerOwnerPermissions };
 }
@@ -96,5 +120,53 @@ export async function updateBillingDetails(
   const membership = await requireMembership(db, userId, input.organizationId);
   requirePermission(membership, "organization.billing");
   const { organizationId, ...details } = input;
-  await db.update(organizations).set(details).where(eq(organizations.id, organizationId));
+  await db.transaction(async (tx) => {
+    const current = await findOrganization(tx, organizationId);
+    await setBillingDetails(tx, organizationId, details);
+    const changes = changedFields(
+      {
+        billingName: current?.billingName ?? null,
+        billingEmail: current?.billingEmail ?? null,
+        taxId: current?.taxId ?? null,
+        address: current?.address ?? null,
+        city: current?.city ?? null,
+        state: current?.state ?? null,
+        zipCode: current?.zipCode ?? null,
+        country: current?.country ?? null,
+      },
+      details,
+    );
+    await recordAudit(tx, {
+      organizationId,
+      action: "organization.billing-updated",
+      target: { type: "organization", id: organizationId },
+      ...changes,
+    });
+  });
+}
+
+/** The owner alone requires (or stops requiring) two-factor sign-in of every member. */
+export async function updateOrganizationSecurity(
+  db: Database,
+  userId: string,
+  input: { organizationId: string; requireTwoFactor: boolean },
+) {
+  const membership = await requireMembership(db, userId, input.organizationId);
+  requireOwner(membership);
+  // An owner without a second factor would lock themselves out of their own organization.
+  if (input.requireTwoFactor && !(await hasSecondFactor(db, userId))) {
+    throw new AppError("forbidden", REQUIRE_TWO_FACTOR_OWNER_FIRST);
+  }
+  await db.transaction(async (tx) => {
+    const current = await findOrganization(tx, input.organizationId);
+    if (current?.requireTwoFactor === input.requireTwoFactor) return;
+    await setRequireTwoFactor(tx, input.organizationId, input.requireTwoFactor);
+    await recordAudit(tx, {
+      organizationId: input.organizationId,
+      action: "organization.two-factor-requirement-changed",
+      target: { type: "organization", id: input.organizationId },
+      before: { requireTwoFactor: current?.requireTwoFactor ?? false },
+      after: { requireTwoFactor: input.requireTwoFactor },
+    });
+  });
 }

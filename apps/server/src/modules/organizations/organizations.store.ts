@@ -1,11 +1,13 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { organizationMembers, organizations, projects } from "../../db/schema";
+import { recordAudit } from "../audit/audit.store";
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
 
 /**
- * Creates an organization owned by `ownerId` with its first project. Call inside a transaction: the
- * three rows exist together or not at all.
+ * Creates an organization owned by `ownerId` with its first project, and its audit entry. Call inside
+ * a transaction: the rows exist together or not at all.
  */
 export async function insertOrganizationWithOwner(
   tx: Executor,
@@ -21,5 +23,69 @@ export async function insertOrganizationWithOwner(
     .values({ organizationId: organization.id, name: input.projectName ?? DEFAULT_PROJECT_NAME })
     .returning();
   if (!project) throw new Error("project insert returned no row");
+  // Made at sign-up too, where no session exists yet: the owner is named explicitly.
+  await recordAudit(tx, {
+    organizationId: organization.id,
+    action: "organization.created",
+    target: { type: "organization", id: organization.id },
+    after: { name: organization.name, defaultProject: project.name },
+    actor: { kind: "user", userId: input.ownerId },
+  });
   return { organization, project };
+}
+
+export async function findOrganization(db: Executor, organizationId: string) {
+  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  return organization;
+}
+
+export async function setOrganizationName(tx: Executor, organizationId: string, name: string): Promise<void> {
+  await tx.update(organizations).set({ name }).where(eq(organizations.id, organizationId));
+}
+
+/** Archives an active organization; false when it was archived already (a parallel call). */
+export async function archiveOrganizationRow(tx: Executor, organizationId: string): Promise<boolean> {
+  const archived = await tx
+    .update(organizations)
+    .set({ archivedAt: sql`now()` })
+    .where(and(eq(organizations.id, organizationId), isNull(organizations.archivedAt)))
+    .returning({ id: organizations.id });
+  return archived.length > 0;
+}
+
+export async function setMemberOwnership(
+  tx: Executor,
+  organizationId: string,
+  userId: string,
+  values: { isOwner: boolean; permissions: Record<string, unknown> },
+): Promise<boolean> {
+  const updated = await tx
+    .update(organizationMembers)
+    .set(values)
+    .where(
+      and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)),
+    )
+    .returning({ userId: organizationMembers.userId });
+  return updated.length > 0;
+}
+
+export type BillingDetailsValues = Pick<
+  typeof organizations.$inferInsert,
+  "billingName" | "billingEmail" | "taxId" | "address" | "city" | "state" | "zipCode" | "country"
+>;
+
+export async function setBillingDetails(
+  tx: Executor,
+  organizationId: string,
+  details: BillingDetailsValues,
+): Promise<void> {
+  await tx.update(organizations).set(details).where(eq(organizations.id, organizationId));
+}
+
+export async function setRequireTwoFactor(
+  tx: Executor,
+  organizationId: string,
+  requireTwoFactor: boolean,
+): Promise<void> {
+  await tx.update(organizations).set({ requireTwoFactor }).where(eq(organizations.id, organizationId));
 }

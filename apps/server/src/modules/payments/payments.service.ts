@@ -9,25 +9,39 @@ import {
   type PaymentInfo,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { SellerDetails } from "../../config";
 import type { Database, Executor } from "../../db/client";
-import {
-  autoRechargeSettings,
-  organizationMembers,
-  organizations,
-  paymentMethods,
-  payments,
-  users,
-} from "../../db/schema";
 import { AppError } from "../../errors";
 import type { Mailer } from "../../providers/mail/mailer";
 import { autoRechargeFailedMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
 import { NOT_FOUND_ORGANIZATION } from "../access/access.service";
+import { rearmLowBalance } from "../alerts/alerts.service";
+import { type AuditRecord, changedFields, recordAudit } from "../audit/audit.store";
+import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
 import { issueDocument } from "../invoices/invoices.service";
 import { credit } from "../ledger/ledger.service";
+import {
+  clearIsNew,
+  deletePaymentMethodRow,
+  disarmAutoRechargeBelowThreshold,
+  findAutoRechargeSettings,
+  findOrganizationRow,
+  findPaymentMethod,
+  insertPayment,
+  listPendingPayments,
+  lockPayment,
+  markPaymentFailedRow,
+  markPaymentSucceededRow,
+  type PaymentRow,
+  rearmAutoRecharge,
+  setProviderPaymentId,
+  upsertAutoRechargeSettings,
+  upsertPaymentMethod,
+} from "./payments.store";
+
+export { lockPayment };
 
 export interface MoneyDeps {
   db: Database;
@@ -42,14 +56,8 @@ export async function getPaymentInfo(
   db: Executor,
   organizationId: string,
 ): Promise<{ payment: PaymentInfo; autorecharge: Autorecharge }> {
-  const [method] = await db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.organizationId, organizationId));
-  const [settings] = await db
-    .select()
-    .from(autoRechargeSettings)
-    .where(eq(autoRechargeSettings.organizationId, organizationId));
+  const method = await findPaymentMethod(db, organizationId);
+  const settings = await findAutoRechargeSettings(db, organizationId);
   return {
     payment: method
       ? {
@@ -72,7 +80,7 @@ export async function getPaymentInfo(
 }
 
 async function loadOrganization(db: Executor, organizationId: string) {
-  const [organization] = await db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const organization = await findOrganizationRow(db, organizationId);
   if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   return organization;
 }
@@ -97,10 +105,7 @@ export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string
   const saved = await deps.payments
     .finishSetup(organizationId, setupIntentId)
     .catch(rethrowPaymentProviderError);
-  const [previous] = await deps.db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.organizationId, organizationId));
+  const previous = await findPaymentMethod(deps.db, organizationId);
   const values = {
     organizationId,
     provider: deps.payments.kind,
@@ -112,10 +117,16 @@ export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string
     expMonth: saved.expMonth,
     expYear: saved.expYear,
   };
-  await deps.db
-    .insert(paymentMethods)
-    .values(values)
-    .onConflictDoUpdate({ target: paymentMethods.organizationId, set: values });
+  await deps.db.transaction(async (tx) => {
+    await upsertPaymentMethod(tx, values);
+    await recordAudit(tx, {
+      organizationId,
+      action: "payment-method.added",
+      target: { type: "payment-method", id: organizationId },
+      ...(previous ? { before: cardOf(previous) } : {}),
+      after: cardOf(values),
+    });
+  });
   if (previous && previous.providerPaymentMethodId !== saved.providerPaymentMethodId) {
     await deps.payments.detach(organizationId, previous.providerPaymentMethodId).catch((error: unknown) => {
       deps.log?.warn({ err: error }, "could not detach the replaced payment method");
@@ -123,17 +134,34 @@ export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string
   }
 }
 
+/** What the log keeps of a card: enough to recognise it, never its number (which we never hold). */
+function cardOf(method: {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}): Record<string, unknown> {
+  return { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
+}
+
 export async function deletePaymentMethod(deps: MoneyDeps, organizationId: string) {
-  const deleted = await deps.db
-    .delete(paymentMethods)
-    .where(eq(paymentMethods.organizationId, organizationId))
-    .returning();
-  const method = deleted[0];
+  const method = await deps.db.transaction(async (tx) => {
+    const deleted = await deletePaymentMethodRow(tx, organizationId);
+    if (deleted) {
+      await recordAudit(tx, {
+        organizationId,
+        action: "payment-method.removed",
+        target: { type: "payment-method", id: organizationId },
+        before: cardOf(deleted),
+      });
+    }
+    return deleted;
+  });
   if (method) await deps.payments.detach(organizationId, method.providerPaymentMethodId);
 }
 
 export async function updateAutoRecharge(
-  db: Executor,
+  db: Database,
   organizationId: string,
   input: { enabled: boolean; threshold: number; amount: number },
 ) {
@@ -146,20 +174,42 @@ export async function updateAutoRecharge(
     armed: true,
     updatedAt: new Date(),
   };
-  await db
-    .insert(autoRechargeSettings)
-    .values(values)
-    .onConflictDoUpdate({ target: autoRechargeSettings.organizationId, set: values });
+  await db.transaction(async (tx) => {
+    const current = await findAutoRechargeSettings(tx, organizationId);
+    await upsertAutoRechargeSettings(tx, values);
+    const settingsOf = (settings: { enabled: boolean; thresholdMicros: bigint; amountMicros: bigint }) => ({
+      enabled: settings.enabled,
+      threshold: microsToUsd(settings.thresholdMicros),
+      amount: microsToUsd(settings.amountMicros),
+    });
+    await recordAudit(tx, {
+      organizationId,
+      action: "auto-recharge.updated",
+      target: { type: "auto-recharge", id: organizationId },
+      ...changedFields(current ? settingsOf(current) : { ...DEFAULT_AUTORECHARGE }, settingsOf(values)),
+    });
+  });
 }
-
-type PaymentRow = typeof payments.$inferSelect;
 
 const MICROS_PER_CENT = 10_000n;
 
-/** Locks a payment row: every change to one payment's money runs behind this lock, one at a time. */
-export async function lockPayment(tx: Executor, paymentId: string): Promise<PaymentRow | undefined> {
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-  return payment;
+/**
+ * A recharge's result comes from the payments provider (its answer, a webhook, reconciliation): the
+ * system records it, not whoever's request happened to carry the answer.
+ */
+function rechargeResult(
+  payment: PaymentRow,
+  action: "recharge.succeeded" | "recharge.failed",
+  extra: Record<string, unknown> = {},
+): AuditRecord {
+  return {
+    organizationId: payment.organizationId,
+    action,
+    target: { type: "payment", id: payment.id },
+    after: { amount: microsToUsd(payment.amountMicros), kind: payment.kind, ...extra },
+    actor: { kind: "system" },
+    ip: null,
+  };
 }
 
 /**
@@ -175,10 +225,7 @@ export async function creditPaymentInTransaction(
   confirmation: { providerPaymentId?: string | undefined; receiptUrl?: string | null | undefined } = {},
 ): Promise<boolean> {
   if (confirmation.providerPaymentId && payment.providerPaymentId === null) {
-    await tx
-      .update(payments)
-      .set({ providerPaymentId: confirmation.providerPaymentId })
-      .where(eq(payments.id, payment.id));
+    await setProviderPaymentId(tx, payment.id, confirmation.providerPaymentId);
   }
   const reference = `payment:${payment.id}`;
   const credited = await credit(tx, {
@@ -187,20 +234,9 @@ export async function creditPaymentInTransaction(
     reference,
   });
   if (!credited) return false;
-  await tx
-    .update(payments)
-    .set({
-      status: "succeeded",
-      completedAt: new Date(),
-      failureMessage: null,
-      receiptUrl: confirmation.receiptUrl ?? payment.receiptUrl,
-    })
-    .where(eq(payments.id, payment.id));
-  const [organization] = await tx
-    .update(organizations)
-    .set({ isNew: false })
-    .where(eq(organizations.id, payment.organizationId))
-    .returning();
+  await markPaymentSucceededRow(tx, payment.id, confirmation.receiptUrl ?? payment.receiptUrl);
+  await recordAudit(tx, rechargeResult(payment, "recharge.succeeded"));
+  const organization = await clearIsNew(tx, payment.organizationId);
   if (!organization) throw new Error("credited organization vanished");
   await issueDocument(tx, {
     kind: "invoice",
@@ -211,16 +247,23 @@ export async function creditPaymentInTransaction(
     description: `Prepaid balance recharge (${organization.name})`,
     seller,
   });
-  await tx
-    .update(autoRechargeSettings)
-    .set({ armed: true })
-    .where(
-      and(
-        eq(autoRechargeSettings.organizationId, payment.organizationId),
-        sql`${autoRechargeSettings.thresholdMicros} <= ${organization.balanceMicros}`,
-      ),
-    );
+  await rearmAutoRecharge(tx, payment.organizationId, organization.balanceMicros);
+  await rearmLowBalance(tx, payment.organizationId);
+  await emitEvent(tx, payment.organizationId, "payment.succeeded", {
+    ...paymentEventData(payment),
+    balance: microsToUsd(organization.balanceMicros),
+  });
   return true;
+}
+
+/** What payment events say about the payment. */
+function paymentEventData(payment: Pick<PaymentRow, "id" | "organizationId" | "kind" | "amountMicros">) {
+  return {
+    organization_id: payment.organizationId,
+    payment_id: payment.id,
+    kind: payment.kind,
+    amount: microsToUsd(payment.amountMicros),
+  };
 }
 
 /** Marks a payment succeeded and credits the organization, once (see creditPaymentInTransaction). */
@@ -241,19 +284,20 @@ export async function creditSucceededPayment(
 
 /** Records a refused payment; a payment already credited stays succeeded. */
 export async function markPaymentFailed(
-  db: Executor,
+  db: Database,
   input: { paymentId: string; message: string; providerPaymentId?: string | null | undefined },
 ): Promise<void> {
-  await db
-    .update(payments)
-    .set({ status: "failed", failureMessage: input.message, completedAt: new Date() })
-    .where(and(eq(payments.id, input.paymentId), eq(payments.status, "pending")));
-  if (input.providerPaymentId) {
-    await db
-      .update(payments)
-      .set({ providerPaymentId: input.providerPaymentId })
-      .where(and(eq(payments.id, input.paymentId), isNull(payments.providerPaymentId)));
-  }
+  await db.transaction(async (tx) => {
+    const failed = await markPaymentFailedRow(tx, input.paymentId, input.message);
+    if (failed) {
+      await recordAudit(tx, rechargeResult(failed, "recharge.failed", { reason: input.message }));
+      await emitEvent(tx, failed.organizationId, "payment.failed", {
+        ...paymentEventData(failed),
+        message: input.message,
+      });
+    }
+    if (input.providerPaymentId) await setProviderPaymentId(tx, input.paymentId, input.providerPaymentId);
+  });
 }
 
 export type RechargeResult =
@@ -269,14 +313,10 @@ export async function chargeOrganization(
   deps: MoneyDeps,
   input: { organizationId: string; amountMicros: bigint; kind: "manual" | "auto" },
 ): Promise<RechargeResult> {
-  const [method] = await deps.db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.organizationId, input.organizationId));
+  const method = await findPaymentMethod(deps.db, input.organizationId);
   if (!method) return { status: "failed", message: PAYMENT_METHOD_REQUIRED };
-  const [payment] = await deps.db
-    .insert(payments)
-    .values({
+  const payment = await deps.db.transaction(async (tx) => {
+    const inserted = await insertPayment(tx, {
       organizationId: input.organizationId,
       provider: deps.payments.kind,
       kind: input.kind,
@@ -284,9 +324,22 @@ export async function chargeOrganization(
       status: "pending",
       cardBrand: method.brand,
       cardLast4: method.last4,
-    })
-    .returning();
-  if (!payment) throw new Error("payment insert returned no row");
+    });
+    await recordAudit(tx, {
+      organizationId: input.organizationId,
+      action: "recharge.started",
+      target: { type: "payment", id: inserted.id },
+      after: {
+        amount: microsToUsd(inserted.amountMicros),
+        kind: input.kind,
+        card: `${method.brand} ${method.last4}`,
+      },
+      // An auto recharge is started by the balance crossing its threshold, not by the call that
+      // happened to cross it.
+      ...(input.kind === "auto" ? { actor: { kind: "system" as const }, ip: null } : {}),
+    });
+    return inserted;
+  });
   const outcome = await deps.payments.charge({
     organizationId: input.organizationId,
     paymentId: payment.id,
@@ -317,10 +370,7 @@ export async function chargeOrganization(
       receiptUrl: outcome.receiptUrl,
     });
   } else {
-    await deps.db
-      .update(payments)
-      .set({ providerPaymentId: outcome.providerPaymentId })
-      .where(and(eq(payments.id, payment.id), isNull(payments.providerPaymentId)));
+    await setProviderPaymentId(deps.db, payment.id, outcome.providerPaymentId);
   }
   return { status: outcome.status };
 }
@@ -343,18 +393,11 @@ export async function reconcilePendingPayments(
   options: { minAgeMs?: number } = {},
 ): Promise<number> {
   const now = Date.now();
-  const pending = await deps.db
-    .select()
-    .from(payments)
-    .where(
-      and(
-        eq(payments.status, "pending"),
-        eq(payments.provider, deps.payments.kind),
-        lt(payments.createdAt, new Date(now - (options.minAgeMs ?? RECONCILE_MIN_AGE_MS))),
-      ),
-    )
-    .orderBy(payments.createdAt)
-    .limit(RECONCILE_BATCH);
+  const pending = await listPendingPayments(deps.db, {
+    provider: deps.payments.kind,
+    olderThan: new Date(now - (options.minAgeMs ?? RECONCILE_MIN_AGE_MS)),
+    limit: RECONCILE_BATCH,
+  });
   let settled = 0;
   for (const payment of pending) {
     try {
@@ -409,10 +452,7 @@ export async function rechargeAccount(
   organizationId: string,
   amountUsd: number,
 ): Promise<void> {
-  const [method] = await deps.db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.organizationId, organizationId));
+  const method = await findPaymentMethod(deps.db, organizationId);
   if (!method) throw new AppError("payment-method-required", PAYMENT_METHOD_REQUIRED);
   const result = await chargeOrganization(deps, {
     organizationId,
@@ -429,19 +469,7 @@ export async function rechargeAccount(
  * this crossing. A failed recharge stays disarmed (no retry loop) and the owner is mailed.
  */
 export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationId: string): Promise<boolean> {
-  const disarmed = await deps.db
-    .update(autoRechargeSettings)
-    .set({ armed: false })
-    .where(
-      and(
-        eq(autoRechargeSettings.organizationId, organizationId),
-        eq(autoRechargeSettings.enabled, true),
-        eq(autoRechargeSettings.armed, true),
-        sql`${autoRechargeSettings.thresholdMicros} > (select ${organizations.balanceMicros} from ${organizations} where ${organizations.id} = ${organizationId})`,
-      ),
-    )
-    .returning();
-  const setting = disarmed[0];
+  const setting = await disarmAutoRechargeBelowThreshold(deps.db, organizationId);
   if (!setting) return false;
   const result = await chargeOrganization(deps, {
     organizationId,
@@ -451,20 +479,20 @@ export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationI
   // An unconfirmed recharge is not a failure to report: it is credited when the provider confirms.
   if (result.status === "failed") {
     deps.log?.warn({ organizationId, reason: result.message }, "auto recharge failed");
-    const [owner] = await deps.db
-      .select({ email: users.email })
-      .from(organizationMembers)
-      .innerJoin(users, eq(users.id, organizationMembers.userId))
-      .where(
-        and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.isOwner, true)),
-      );
-    const to = owner?.email;
-    if (to) {
-      const organization = await loadOrganization(deps.db, organizationId);
-      await deps.mailer.send(
-        autoRechargeFailedMail(to, organization.name, microsToUsd(setting.amountMicros), result.message),
-      );
-    }
+    const organization = await loadOrganization(deps.db, organizationId);
+    const amountUsd = microsToUsd(setting.amountMicros);
+    await deps.db.transaction(async (tx) => {
+      const eventId = await emitEvent(tx, organizationId, "auto_recharge.failed", {
+        organization_id: organizationId,
+        amount: amountUsd,
+        message: result.message,
+      });
+      await queueAlertMails(tx, {
+        eventId,
+        recipients: await paymentsRecipients(tx, organizationId),
+        compose: (to) => autoRechargeFailedMail(to, organization.name, amountUsd, result.message),
+      });
+    });
   }
   return true;
 }

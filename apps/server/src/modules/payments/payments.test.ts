@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { payments, sandboxSetupIntents } from "../../db/schema";
+import { organizationEvents, payments, sandboxSetupIntents } from "../../db/schema";
 import { cachedBalance, ledgerBalance, reserve } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
 import { triggerAutoRechargeIfNeeded } from "./payments.service";
@@ -321,8 +321,22 @@ describe("payments (sandbox provider)", () => {
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(false);
       const rows = await db.select().from(payments).where(eq(payments.organizationId, organizationId));
       expect(rows.filter((row) => row.kind === "auto").map((row) => row.status)).toEqual(["failed"]);
+      // The mail goes out from the job queue.
+      await testApp.app.jobWorker.drain();
       const mail = (await testApp.deps.outbox.list()).find((candidate) => candidate.to === account.email);
       expect(mail?.subject).toContain("Auto recharge failed");
+      // Webhooks hear of it once, with the card's error, and of the failed payment.
+      const events = await db
+        .select()
+        .from(organizationEvents)
+        .where(eq(organizationEvents.organizationId, organizationId));
+      const failed = events.filter((event) => event.type === "auto_recharge.failed");
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.payload).toMatchObject({
+        data: { message: rows.find((row) => row.kind === "auto")?.failureMessage },
+      });
+      expect(events.filter((event) => event.type === "payment.failed")).toHaveLength(1);
+      expect(events.filter((event) => event.type === "payment.succeeded")).toHaveLength(1);
       expect(await cachedBalance(db, organizationId)).toBe(15_000_000n);
     });
   });

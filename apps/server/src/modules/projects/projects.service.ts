@@ -1,7 +1,5 @@
 import { ARCHIVE_LAST_PROJECT, type Project } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { organizationMembers, projects } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
   isUuid,
@@ -12,6 +10,8 @@ import {
   storablePermissions,
 } from "../access/access.service";
 import { findActiveProject } from "../access/access.store";
+import { recordAudit } from "../audit/audit.store";
+import { archiveProjectRow, insertProject, setOwnPermissions, setProjectName } from "./projects.store";
 
 /**
  * Creating needs the owner or organization.general. A creator without "All Projects" is granted the
@@ -26,19 +26,24 @@ export async function createProject(
   const membership = await requireMembership(db, userId, organizationId);
   requirePermission(membership, "organization.general");
   return db.transaction(async (tx) => {
-    const [project] = await tx.insert(projects).values({ organizationId, name }).returning();
-    if (!project) throw new Error("project insert returned no row");
+    const project = await insertProject(tx, organizationId, name);
+    await recordAudit(tx, {
+      organizationId,
+      action: "project.created",
+      target: { type: "project", id: project.id },
+      after: { name: project.name },
+    });
     if (!membership.isOwner && !membership.permissions.projects.all) {
       const granted = {
         ...membership.permissions,
         projects: { ...membership.permissions.projects, [project.id]: true },
       };
-      await tx
-        .update(organizationMembers)
-        .set({ permissions: storablePermissions(granted, [...membership.projectIds, project.id]) })
-        .where(
-          and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)),
-        );
+      await setOwnPermissions(
+        tx,
+        organizationId,
+        userId,
+        storablePermissions(granted, [...membership.projectIds, project.id]),
+      );
     }
     return { id: project.id, name: project.name, organizationId: project.organizationId };
   });
@@ -56,16 +61,30 @@ async function requireOwnedProject(db: Database, userId: string, projectId: stri
 }
 
 export async function renameProject(db: Database, userId: string, projectId: string, name: string) {
-  await requireOwnedProject(db, userId, projectId);
-  await db.update(projects).set({ name }).where(eq(projects.id, projectId));
+  const { project } = await requireOwnedProject(db, userId, projectId);
+  await db.transaction(async (tx) => {
+    await setProjectName(tx, projectId, name);
+    await recordAudit(tx, {
+      organizationId: project.organizationId,
+      action: "project.renamed",
+      target: { type: "project", id: projectId },
+      before: { name: project.name },
+      after: { name },
+    });
+  });
 }
 
 /** Archiving is a soft delete; an organization keeps at least one active project. */
 export async function archiveProject(db: Database, userId: string, projectId: string) {
-  const { membership } = await requireOwnedProject(db, userId, projectId);
+  const { project, membership } = await requireOwnedProject(db, userId, projectId);
   if (membership.projectIds.length <= 1) throw new AppError("last-project", ARCHIVE_LAST_PROJECT);
-  await db
-    .update(projects)
-    .set({ archivedAt: sql`now()` })
-    .where(and(eq(projects.id, projectId), sql`${projects.archivedAt} is null`));
+  await db.transaction(async (tx) => {
+    if (!(await archiveProjectRow(tx, projectId))) return;
+    await recordAudit(tx, {
+      organizationId: project.organizationId,
+      action: "project.archived",
+      target: { type: "project", id: projectId },
+      before: { name: project.name },
+    });
+  });
 }

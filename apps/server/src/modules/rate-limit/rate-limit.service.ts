@@ -102,7 +102,7 @@ const MINUTE_MS = 60_000;
 
 /**
  * Counts one request of an API key against its allowance per minute (0 for none) and refuses it over
- * the limit with 429 `too-many-requests`, `Retry-After` and the RateLimit fields. The count
+ * the limit with 429 `rate-limited`, `Retry-After` and the RateLimit fields. The count
  * lives in the database, so every server process shares it. Returns where the key stands, for callers
  * that report it.
  */
@@ -120,7 +120,7 @@ export async function limitApiKeyRequests(
     now,
   );
   if (state.limited) {
-    throw new AppError("too-many-requests", apiKeyRateLimitedText(state.resetSeconds), {
+    throw new AppError("rate-limited", apiKeyRateLimitedText(state.resetSeconds), {
       headers: { "retry-after": String(state.resetSeconds), ...rateLimitHeaders(state) },
     });
   }

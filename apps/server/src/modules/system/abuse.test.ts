@@ -129,7 +129,7 @@ describe("safe by default", { timeout: PROCESS_TIMEOUT_MS }, () => {
     expect(await accepts("127.0.0.1", main.port)).toBe(true);
   });
 
-  it("refuses to start in production without Stripe, SMTP, PUBLIC_URL and METRICS_TOKEN, naming each variable", async () => {
+  it("refuses to start in production without Stripe, SMTP, PUBLIC_URL, METRICS_TOKEN and APP_SECRET, naming each variable", async () => {
     const main = await runMain({ APP_ENV: "production" });
     expect(await main.outcome, main.output()).toBe(1);
     const output = main.output();
@@ -139,6 +139,7 @@ describe("safe by default", { timeout: PROCESS_TIMEOUT_MS }, () => {
       "SMTP_URL",
       "PUBLIC_URL",
       "METRICS_TOKEN",
+      "APP_SECRET",
     ]) {
       expect(output).toContain(variable);
     }

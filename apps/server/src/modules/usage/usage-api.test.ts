@@ -8,14 +8,13 @@ import {
 } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makePng, makeWav, multipart } from "../../../test/images";
+import { fundedAccount } from "../../../test/key-fixtures";
 import type { LocalServer } from "../../../test/local-http-server";
 import { STUB_MODEL_SERVER_FEATURES, startStubModelServer } from "../../../test/model-server-stub";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { featureRequests, projects } from "../../db/schema";
 import { addUsage } from "../features/feature-requests.store";
-import { credit } from "../ledger/ledger.service";
 
 /**
  * The usage API (`GET /v1/usage`) and one call's status (`GET /v1/requests/{id}`) for API keys. The
@@ -108,35 +107,12 @@ describe("the usage API and request status for API keys", () => {
       MODEL_SERVER_FEATURES: STUB_MODEL_SERVER_FEATURES,
       PUBLIC_URL: "https://console.example.com",
     });
-    const owner = await signUpAndConfirm(testApp);
-    session = owner.session;
-    organizationId = owner.userInfo.organizations[0].id;
-    projectId = owner.userInfo.organizations[0].projects[0].id;
-    const newKey = async (name: string, project = projectId, ownerSession = session) =>
-      (
-        await post(
-          testApp,
-          "/v1/users/api-keys/insert",
-          { projectId: project, apiKeyName: name },
-          { session: ownerSession },
-        )
-      ).json().apiKey.content as string;
-    keyA = await newKey("Alpha");
-    keyB = await newKey("Beta");
-    await db().transaction((tx) =>
-      credit(tx, { organizationId, amountMicros: 10_000_000n, reference: `grant-${organizationId}` }),
-    );
-    const stranger = await signUpAndConfirm(testApp);
-    const strangerOrganization = stranger.userInfo.organizations[0].id;
-    const strangerProject = stranger.userInfo.organizations[0].projects[0].id;
-    strangerKey = await newKey("Stranger", strangerProject, stranger.session);
-    await db().transaction((tx) =>
-      credit(tx, {
-        organizationId: strangerOrganization,
-        amountMicros: 10_000_000n,
-        reference: `grant-${strangerOrganization}`,
-      }),
-    );
+    const account = await fundedAccount(testApp, 10_000_000n);
+    session = account.owner.session;
+    ({ organizationId, projectId } = account);
+    keyA = (await account.createKey(undefined, "Alpha")).content;
+    keyB = (await account.createKey(undefined, "Beta")).content;
+    strangerKey = (await (await fundedAccount(testApp, 10_000_000n)).createKey()).content;
 
     firstCallId = (await removeBackground({ authorization: `Bearer ${keyA}` })).request.id;
     await removeBackground({ authorization: `Bearer ${keyA}` });

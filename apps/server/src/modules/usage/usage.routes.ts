@@ -1,5 +1,7 @@
 import { Readable } from "node:stream";
 import {
+  calls,
+  ENDPOINT_DESCRIPTORS,
   microsToDecimalText,
   microsToUsd,
   PLAYGROUND_CALLER,
@@ -18,12 +20,12 @@ import {
   usageResponse,
 } from "@prism/contract";
 import { stringify } from "csv-stringify";
-import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
-import { featureRequests } from "../../db/schema";
+import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { registerCall } from "../../http/register-call";
 import { isUuid, NOT_FOUND_PROJECT, requireProjectAccess } from "../access/access.service";
 import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
 import { authenticateSessionToken } from "../auth/session.service";
@@ -33,10 +35,13 @@ import {
   toHistoryRecord,
   withAbsoluteFileUrls,
 } from "../features/feature-requests.store";
+import { registerRequestLogRoutes } from "./request-log.routes";
 import {
   type ExportedCall,
   exportBatch,
   featureName,
+  findRequestOfProject,
+  statisticsOfProjects,
   summaryOfProjects,
   usageOfProject,
 } from "./usage.store";
@@ -79,8 +84,22 @@ function exportedRow(row: ExportedCall): string[] {
   ];
 }
 
+/**
+ * The projects among `projectIds` the user may see (the statistics' permission); the others are left
+ * out, as the statistics and the exports leave them out rather than refusing the whole request.
+ */
+async function visibleProjects(db: Executor, userId: string, projectIds: Iterable<string>) {
+  const allowed: string[] = [];
+  for (const projectId of new Set(projectIds)) {
+    const access = await requireProjectAccess(db, userId, projectId).catch(() => undefined);
+    if (access) allowed.push(projectId);
+  }
+  return allowed;
+}
+
 export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
+  registerRequestLogRoutes(app, deps);
 
   // One call of the key's project: how an API user follows a call (a training above all) and learns
   // its result and cost. Another project's id answers the same 404 as an id that never existed.
@@ -90,16 +109,7 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
       const principal = await requireKey(deps, request, reply);
       const id = request.params.id;
       if (!isUuid(id)) throw new AppError("not-found", REQUEST_NOT_FOUND);
-      const [row] = await db
-        .select()
-        .from(featureRequests)
-        .where(
-          and(
-            eq(featureRequests.id, id),
-            eq(featureRequests.projectId, principal.projectId),
-            isNull(featureRequests.deletedAt),
-          ),
-        );
+      const row = await findRequestOfProject(db, { projectId: principal.projectId, requestId: id });
       if (!row) throw new AppError("not-found", REQUEST_NOT_FOUND);
       const record = toHistoryRecord(row);
       const publicUrl = deps.config.publicUrl;
@@ -137,11 +147,7 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
     const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
     if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
     const query = usageExportQuery.parse(request.query);
-    const allowed: string[] = [];
-    for (const projectId of query.projectIds) {
-      const access = await requireProjectAccess(db, user.userId, projectId).catch(() => undefined);
-      if (access) allowed.push(projectId);
-    }
+    const allowed = await visibleProjects(db, user.userId, query.projectIds);
     if (allowed.length === 0) throw new AppError("not-found", NOT_FOUND_PROJECT);
     return { ...query, projectIds: allowed };
   }
@@ -200,5 +206,25 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
       { header: true, columns: [...USAGE_SUMMARY_COLUMNS] },
     );
     return sendCsv(reply, usageExportFileName(query.month, "summary"), csv);
+  });
+
+  registerCall(app, deps, calls.statistics.get, async ({ user, body }) => {
+    const allowed = await visibleProjects(db, user.userId, body.projectIds);
+    const start = body.queryDate.slice(0, 10);
+    const startDate = new Date(`${start}T00:00:00Z`);
+    const endExclusive = new Date(Date.UTC(startDate.getUTCFullYear(), startDate.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
+    const rows = await statisticsOfProjects(db, { projectIds: allowed, start, endExclusive });
+    return {
+      statistics: rows.map((row) => ({
+        endpoint: row.endpoint,
+        callType: row.callType.toLowerCase(),
+        recordDate: row.day,
+        unitsUsed: Number(row.units),
+        balanceUsed: microsToUsd(BigInt(row.costMicros)),
+      })),
+      endpoints: [...ENDPOINT_DESCRIPTORS],
+    };
   });
 }

@@ -1,5 +1,5 @@
 import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { apiKeys, featureRequests, projects, usageDaily } from "../../db/schema";
 
@@ -198,4 +198,48 @@ export async function summaryOfProjects(
     .groupBy(usageDaily.day, usageDaily.endpoint)
     .having(sql`sum(${usageDaily.calls}) > 0`)
     .orderBy(usageDaily.day, usageDaily.endpoint);
+}
+
+/**
+ * The statistics of projects over `[start, endExclusive)` (UTC days) per endpoint, call type and day,
+ * from the daily rollup.
+ */
+export async function statisticsOfProjects(
+  db: Executor,
+  input: { projectIds: readonly string[]; start: string; endExclusive: string },
+) {
+  if (input.projectIds.length === 0) return [];
+  return db
+    .select({
+      endpoint: usageDaily.endpoint,
+      callType: usageDaily.callType,
+      day: usageDaily.day,
+      units: sql<string>`sum(${usageDaily.units})`,
+      costMicros: sql<string>`sum(${usageDaily.costMicros})`,
+    })
+    .from(usageDaily)
+    .where(
+      and(
+        inArray(usageDaily.projectId, [...input.projectIds]),
+        gte(usageDaily.day, input.start),
+        lt(usageDaily.day, input.endExclusive),
+      ),
+    )
+    .groupBy(usageDaily.endpoint, usageDaily.callType, usageDaily.day)
+    .orderBy(usageDaily.day, usageDaily.endpoint, usageDaily.callType);
+}
+
+/** One call of a project by its id, unless deleted. */
+export async function findRequestOfProject(db: Executor, input: { projectId: string; requestId: string }) {
+  const [row] = await db
+    .select()
+    .from(featureRequests)
+    .where(
+      and(
+        eq(featureRequests.id, input.requestId),
+        eq(featureRequests.projectId, input.projectId),
+        isNull(featureRequests.deletedAt),
+      ),
+    );
+  return row;
 }

@@ -36,7 +36,7 @@ export function toOrganizationEntity(
       .filter((project) => canAccessProject(permissions, project.id))
       .map((project) => ({ id: project.id, name: project.name, organizationId: project.organizationId })),
     permissions,
-    properties: { isNew: organization.isNew },
+    properties: { isNew: organization.isNew, requireTwoFactor: organization.requireTwoFactor },
     billingName: organization.billingName,
     billingEmail: organization.billingEmail,
     taxId: organization.taxId,

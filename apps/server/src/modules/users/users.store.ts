@@ -54,3 +54,36 @@ export async function updateUser(
     .set({ ...changes, updatedAt: new Date() })
     .where(eq(users.id, userId));
 }
+
+/** Inserts a user; undefined when the email is taken (a race with another sign-up of the address). */
+export async function insertUserUnlessEmailTaken(db: Executor, values: typeof users.$inferInsert) {
+  const [row] = await db
+    .insert(users)
+    .values(values)
+    .onConflictDoNothing({ target: users.email })
+    .returning();
+  return row;
+}
+
+/**
+ * Sets a pending user's fields, conditional on the account still being pending; answers whether it
+ * was (of two confirmations racing, one wins).
+ */
+export async function updatePendingUser(
+  db: Executor,
+  userId: string,
+  values: Partial<Pick<typeof users.$inferInsert, "passwordHash" | "firstName" | "lastName">>,
+): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set(values)
+    .where(and(eq(users.id, userId), eq(users.isActive, false)))
+    .returning({ id: users.id });
+  return claimed.length > 0;
+}
+
+export async function insertUser(db: Executor, values: typeof users.$inferInsert) {
+  const [row] = await db.insert(users).values(values).returning();
+  if (!row) throw new Error("user insert returned no row");
+  return row;
+}

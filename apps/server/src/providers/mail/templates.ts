@@ -114,3 +114,13 @@ export function autoRechargeFailedMail(
     ),
   };
 }
+
+/** An alert about an organization (low balance, budget, failing webhook): a subject and a few lines. */
+export function organizationAlertMail(to: string, subject: string, lines: readonly string[]): MailMessage {
+  return {
+    to,
+    subject,
+    text: ["Hello,", "", ...lines].join("\n"),
+    html: layout(subject, `<p>Hello,</p>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}`),
+  };
+}

@@ -22,7 +22,8 @@ import {
 const DECLINED_AT_SETUP = new Set(["4000000000000002"]);
 const FAILS_EVERY_CHARGE = new Set(["4000000000009995"]);
 
-interface SandboxCard extends CardDetails {
+/** What the sandbox keeps of a card (the `card` column): its display details and how it behaves. */
+export interface SandboxCard extends CardDetails {
   behaviour: "ok" | "insufficient-funds";
 }
 
@@ -117,7 +118,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     if (intent?.status !== "succeeded" || !intent.card || !intent.paymentMethodId) {
       throw new PaymentProviderError("The card setup was not completed.", "not-found");
     }
-    const { behaviour: _behaviour, ...card } = intent.card as SandboxCard;
+    const { behaviour: _behaviour, ...card } = intent.card;
     // The payment method id encodes nothing; the behaviour is looked up from the intent at charge time.
     return { ...card, providerPaymentMethodId: intent.paymentMethodId };
   }
@@ -128,7 +129,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
       .from(sandboxSetupIntents)
       .where(eq(sandboxSetupIntents.paymentMethodId, input.paymentMethodId))
       .limit(1);
-    const card = rows[0]?.card as SandboxCard | undefined;
+    const card = rows[0]?.card;
     const providerPaymentId = `pi_sbx_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
     if (!card)
       return { status: "failed", providerPaymentId: null, message: "The saved card is no longer available." };

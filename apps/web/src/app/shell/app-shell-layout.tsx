@@ -3,6 +3,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { PageLoader } from "../../components/full-page-loader";
+import { useTwoFactorRequirement } from "../guards/two-factor-requirement";
 import classes from "./shell.module.css";
 import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
@@ -12,6 +13,7 @@ import { useWelcomePopup } from "./welcome-popup";
 export function AppShellLayout() {
   const [navbarOpened, { toggle, close }] = useDisclosure(false);
   useWelcomePopup();
+  const waitForSecondFactor = useTwoFactorRequirement();
 
   return (
     <AppShell
@@ -29,9 +31,13 @@ export function AppShellLayout() {
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
         <div className={classes.content}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          {waitForSecondFactor ? (
+            <PageLoader />
+          ) : (
+            <Suspense fallback={<PageLoader />}>
+              <Outlet />
+            </Suspense>
+          )}
         </div>
       </AppShell.Main>
     </AppShell>

@@ -30,6 +30,9 @@ describe("buildNavigation", () => {
       "Payments",
       "Billing",
       "Invoices",
+      "Webhooks",
+      "Audit log",
+      "Security",
     ]);
     expect(labels(sections, "projects")).toEqual(["General", "API Keys"]);
     expect(labels(sections, "playground")).toEqual(["Image Generation", "Identity Inpainting"]);

@@ -40,6 +40,9 @@ export function buildNavigation({ can, isProduction, playground }: NavigationCon
     { label: "Payments", to: PATHS.organizationPayments, permission: "organization.payments" },
     { label: "Billing", to: PATHS.organizationBilling, permission: "organization.billing" },
     { label: "Invoices", to: PATHS.organizationInvoices, permission: "organization.invoices" },
+    { label: "Webhooks", to: PATHS.organizationWebhooks, permission: "owner" },
+    { label: "Audit log", to: PATHS.organizationAuditLog, permission: "organization.audit" },
+    { label: "Security", to: PATHS.organizationSecurity, permission: "owner" },
   ];
 
   const sections: NavSection[] = [

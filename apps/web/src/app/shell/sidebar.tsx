@@ -154,7 +154,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                   to={section.to ?? section.basePath}
                   label={section.label}
                   leftSection={icon}
-                  active={pathname === section.to}
+                  // Home's views (Usage, Requests) are pages under /home.
+                  active={pathname === section.to || pathname.startsWith(`${section.to}/`)}
                   onClick={onNavigate}
                   variant="light"
                   fw={500}

@@ -9,8 +9,20 @@ import { openInfoModal } from "./modals";
  * ("You must belong to at least one active organization..."), so that text replaces the generic one.
  */
 export async function showErrorDialog(dialog: TitledMessage, error?: unknown): Promise<void> {
-  if (isApiError(error) && error.status === 401) return;
+  const shown = errorDialogOf(dialog, error);
+  if (shown) await openInfoModal(shown);
+}
+
+/** What `showErrorDialog` shows (title and HTML), or null for a 401. */
+export function errorDialogOf(dialog: TitledMessage, error?: unknown): InfoDialog | null {
+  if (isApiError(error) && error.status === 401) return null;
   const html =
     isApiError(error) && error.status === 409 && error.message ? escapeHtml(error.message) : dialog.message;
-  await openInfoModal({ title: dialog.title, html });
+  return { title: dialog.title, html };
+}
+
+/** A dialog with a title and an HTML body, as `openInfoModal` shows it. */
+export interface InfoDialog {
+  title: string;
+  html: string;
 }

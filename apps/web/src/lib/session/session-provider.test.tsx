@@ -2,14 +2,23 @@ import { MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render, screen, waitFor } from "@testing-library/react";
+import { HttpResponse } from "msw";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { routeCalls, type SentCall } from "../../test/msw";
 import { useSession } from "./session-context";
 import { SessionProvider } from "./session-provider";
 
 const full = (value: boolean) => ({
   owner: false,
-  organization: { general: value, billing: value, payments: value, invoices: value, playground: value },
+  organization: {
+    general: value,
+    billing: value,
+    payments: value,
+    invoices: value,
+    playground: value,
+    audit: value,
+  },
   members: { invite: value, edit: value, delete: value },
   apiKeys: { create: value, delete: value },
   projects: { all: value },
@@ -97,7 +106,12 @@ function renderSession() {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
-const fetchMock = vi.fn<typeof fetch>();
+/** How the server answers every call from now on; a test swaps it between steps. */
+let answer: () => Response = () => HttpResponse.error();
+let sent: SentCall[] = [];
+const answerAll = (response: () => Response) => {
+  answer = response;
+};
 
 function clearCookies() {
   for (const name of ["selectedOrganizationId", "selectedProjectId"]) {
@@ -109,17 +123,13 @@ function clearCookies() {
 beforeEach(() => {
   clearCookies();
   session = null;
-  fetchMock.mockReset();
-  vi.stubGlobal("fetch", fetchMock);
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
+  answer = () => HttpResponse.error();
+  sent = routeCalls(() => answer()).sent;
 });
 
 describe("SessionProvider", () => {
   it("is signed out when users/me fails", async () => {
-    fetchMock.mockResolvedValue(json(401, { error: "unauthenticated", message: "You are not signed in." }));
+    answerAll(() => json(401, { error: "unauthenticated", message: "You are not signed in." }));
     renderSession();
     expect(await screen.findByText("signed-out|-|-")).toBeInTheDocument();
   });
@@ -127,14 +137,14 @@ describe("SessionProvider", () => {
   it("selects the cookie's organization when it is the user's, and writes the selection back", async () => {
     // biome-ignore lint/suspicious/noDocumentCookie: test set-up.
     document.cookie = "selectedOrganizationId=o2; Path=/";
-    fetchMock.mockResolvedValue(json(200, userInfo));
+    answerAll(() => json(200, userInfo));
     renderSession();
     expect(await screen.findByText("signed-in|o2|p2")).toBeInTheDocument();
     await waitFor(() => expect(document.cookie).toContain("selectedProjectId=p2"));
   });
 
   it("selecting an organization selects its first project", async () => {
-    fetchMock.mockResolvedValue(json(200, userInfo));
+    answerAll(() => json(200, userInfo));
     renderSession();
     await screen.findByText("signed-in|o1|p1");
     act(() => session?.selectProject("p1"));
@@ -145,23 +155,23 @@ describe("SessionProvider", () => {
   });
 
   it("logs out even when users/logout fails, and goes to /login", async () => {
-    fetchMock.mockResolvedValueOnce(json(200, userInfo));
+    answerAll(() => json(200, userInfo));
     const router = renderSession();
     await screen.findByText("signed-in|o1|p1");
-    fetchMock.mockRejectedValueOnce(new TypeError("Failed to fetch"));
+    answerAll(() => HttpResponse.error());
     await act(async () => {
       await session?.logout();
     });
     expect(await screen.findByText("signed-out|-|-")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/login");
-    expect(fetchMock.mock.calls[1]?.[0]).toBe("/v1/users/logout");
+    expect(sent[1]?.path).toBe("/v1/users/logout");
   });
 
   it("logs out on a 401 from a session call while signed in", async () => {
-    fetchMock.mockResolvedValueOnce(json(200, userInfo));
+    answerAll(() => json(200, userInfo));
     const router = renderSession();
     await screen.findByText("signed-in|o1|p1");
-    fetchMock.mockResolvedValue(json(401, { error: "unauthenticated", message: "You are not signed in." }));
+    answerAll(() => json(401, { error: "unauthenticated", message: "You are not signed in." }));
     await act(async () => {
       await session?.refreshUserInfo();
     });
@@ -172,10 +182,10 @@ describe("SessionProvider", () => {
   it("keeps the session when an in-session users/me refresh times out or the network fails, then retries", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      fetchMock.mockResolvedValueOnce(json(200, userInfo));
+      answerAll(() => json(200, userInfo));
       const router = renderSession();
       await screen.findByText("signed-in|o1|p1");
-      fetchMock.mockRejectedValueOnce(new TypeError("Failed to fetch"));
+      answerAll(() => HttpResponse.error());
       await act(async () => {
         await session?.refreshUserInfo();
       });
@@ -183,11 +193,11 @@ describe("SessionProvider", () => {
       expect(screen.getByText("signed-in|o1|p1")).toBeInTheDocument();
       expect(router.state.location.pathname).toBe("/home");
       expect(await screen.findByText(/could not refresh your account/)).toBeInTheDocument();
-      expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain("/v1/users/logout");
+      expect(sent.map((call) => call.path)).not.toContain("/v1/users/logout");
 
       // Later the server answers again: the retry brings the fresh user (here a second organization's
       // first project became the selection's fallback, proving the new data arrived).
-      fetchMock.mockResolvedValue(json(200, { ...userInfo, organizations: userInfo.organizations.slice(1) }));
+      answerAll(() => json(200, { ...userInfo, organizations: userInfo.organizations.slice(1) }));
       await act(async () => {
         await vi.advanceTimersByTimeAsync(60_000);
       });
@@ -198,12 +208,12 @@ describe("SessionProvider", () => {
   });
 
   it("remembers the last selected organization across sign-out and sign-in", async () => {
-    fetchMock.mockResolvedValueOnce(json(200, userInfo));
+    answerAll(() => json(200, userInfo));
     renderSession();
     await screen.findByText("signed-in|o1|p1");
     act(() => session?.selectOrganization("o2"));
     await screen.findByText("signed-in|o2|p2");
-    fetchMock.mockResolvedValueOnce(json(200, {}));
+    answerAll(() => json(200, {}));
     await act(async () => {
       await session?.logout();
     });

@@ -47,6 +47,7 @@ vi.mock("@simplewebauthn/browser", () => ({
 
 import { RedirectIfSignedIn, RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider } from "../../../lib/session";
+import { routeCalls } from "../../../test/msw";
 import { LoginPage } from "./login-page";
 
 const userInfo = {
@@ -76,13 +77,7 @@ type Handler = (body: Record<string, unknown>) => Response;
 
 /** Answers per path; users/me says "signed out" and public-config has no third parties unless set. */
 let handlers: Record<string, Handler> = {};
-const fetchMock = vi.fn<typeof fetch>();
-
-function requestsTo(path: string): Record<string, unknown>[] {
-  return fetchMock.mock.calls
-    .filter(([url]) => url === path)
-    .map(([, init]) => JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>);
-}
+let requestsTo: (path: string) => Record<string, unknown>[] = () => [];
 
 function renderLogin(initialEntry = "/login") {
   const router = createMemoryRouter(
@@ -134,14 +129,10 @@ beforeEach(() => {
     "/v1/users/me": () => failure(401, "unauthenticated"),
     "/v1/public-config": () => json(200, publicConfig),
   };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const path = String(input);
+  requestsTo = routeCalls(({ path, body }) => {
     const handler = handlers[path];
-    if (!handler) return failure(404, "route-not-found");
-    return handler(JSON.parse(String(init?.body ?? "{}")) as Record<string, unknown>);
-  });
-  vi.stubGlobal("fetch", fetchMock);
+    return handler ? handler(body) : failure(404, "route-not-found");
+  }).bodiesTo;
 });
 
 afterEach(() => {

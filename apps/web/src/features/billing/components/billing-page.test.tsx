@@ -30,6 +30,11 @@ describe("BillingPage", { timeout: 20_000 }, () => {
     expect(within(dialog).queryByText("City is required.")).toBeNull();
     // The hint sits beside the field it is about.
     expect(screen.getByLabelText(/^City/)).toHaveAccessibleDescription("City is required.");
+
+    // Changing the field takes its hint away; the other fields never had one.
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await user.type(screen.getByLabelText(/^City/), "Berlin");
+    expect(screen.getByLabelText(/^City/)).not.toHaveAccessibleDescription("City is required.");
   });
 
   it("shows the same dialog when the server fails", async () => {

@@ -1,4 +1,5 @@
 import { Button, Select, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   BILLING_FIELD_MAX_LENGTH,
   CHANGES_SAVED,
@@ -7,7 +8,7 @@ import {
   type Organization,
 } from "@prism/contract";
 import { IconBuilding, IconLock, IconWorld } from "@tabler/icons-react";
-import { type FormEvent, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { COUNTRIES } from "../../../components/countries";
 import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
@@ -39,52 +40,43 @@ function valuesOf(organization: Organization): BillingValues {
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => country.name);
 
 function BillingForm({ organization }: { organization: Organization }) {
-  const [values, setValues] = useState<BillingValues>(() => valuesOf(organization));
-  const [refused, setRefused] = useState<{ field: BillingField; message: string } | null>(null);
+  // A refused field's reason sits beside it until the user changes that field (Mantine clears an
+  // input's error on change).
+  const form = useForm<BillingValues>({ initialValues: valuesOf(organization) });
   const update = useUpdateBilling();
+  const country = form.values.country;
 
   // A country saved before this list existed (or spelled differently) stays selectable.
   const countryOptions = useMemo(
-    () =>
-      values.country && !COUNTRY_OPTIONS.includes(values.country)
-        ? [values.country, ...COUNTRY_OPTIONS]
-        : COUNTRY_OPTIONS,
-    [values.country],
+    () => (country && !COUNTRY_OPTIONS.includes(country) ? [country, ...COUNTRY_OPTIONS] : COUNTRY_OPTIONS),
+    [country],
   );
 
-  const field = (name: BillingField) => ({
-    value: values[name],
-    error: refused?.field === name ? refused.message : undefined,
-    onChange: (event: { currentTarget: { value: string } }) => {
-      const { value } = event.currentTarget;
-      setValues((current) => ({ ...current, [name]: value }));
-      if (refused?.field === name) setRefused(null);
-    },
-  });
+  const field = (name: BillingField) => form.getInputProps(name);
 
   // No client checking before save; the server checks the required fields and says
   // which one is missing.
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async (values: BillingValues) => {
     if (update.isPending) return;
     try {
       await withLoading(() =>
         update.mutateAsync({ organizationId: organization.id, ...values, taxId: values.taxId || null }),
       );
-      setRefused(null);
+      form.clearErrors();
       notify(CHANGES_SAVED);
     } catch (error) {
       // The spec's dialog always; a refused field also gets its reason beside it ("City is required.").
+      form.clearErrors();
       if (isApiError(error) && error.status === 400 && error.message) {
         const refusal = describeBillingRefusal(error);
-        setRefused(refusal.field ? { field: refusal.field, message: refusal.message } : null);
+        if (refusal.field) form.setFieldError(refusal.field, refusal.message);
       }
       await showErrorDialog(ERROR_DIALOGS.updateBilling, error);
     }
   };
 
   return (
-    <form onSubmit={(event) => void save(event)} noValidate aria-label="Billing details">
+    <form onSubmit={form.onSubmit((values) => void save(values))} noValidate aria-label="Billing details">
       <SettingsCard
         title="Billing details"
         description="The name, address and tax details printed on every invoice of this organization."
@@ -141,12 +133,9 @@ function BillingForm({ organization }: { organization: Organization }) {
               nothingFoundMessage="No country matches"
               leftSection={<IconWorld size={16} aria-hidden />}
               maxDropdownHeight={280}
-              value={values.country || null}
-              error={refused?.field === "country" ? refused.message : undefined}
-              onChange={(country) => {
-                setValues((current) => ({ ...current, country: country ?? "" }));
-                if (refused?.field === "country") setRefused(null);
-              }}
+              {...field("country")}
+              value={country || null}
+              onChange={(value) => form.setFieldValue("country", value ?? "")}
             />
             <TextInput
               label="Tax ID"

@@ -31,6 +31,7 @@ import {
   type YearMonth,
 } from "../lib/usage";
 import { ExportCsvButtons } from "./export-csv-buttons";
+import { HomeTabs } from "./home-tabs";
 import { MonthPicker } from "./month-picker";
 
 const BarChart = lazy(async () => ({ default: (await import("./usage-charts")).BarChart }));
@@ -112,6 +113,7 @@ export function HomePage() {
 
   return (
     <>
+      <HomeTabs />
       <PageHeader
         title="Usage"
         description={`Usage and cost of every feature in ${selectedOrganization?.name ?? "your organization"}.`}

@@ -3,6 +3,7 @@ import { ModalsProvider } from "@mantine/modals";
 import { emptyPermissions, fullPermissions, type Organization } from "@prism/contract";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http, type JsonBodyType } from "msw";
 import { useState } from "react";
 import { createMemoryRouter, Outlet, RouterProvider, useLocation } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,6 +12,7 @@ import { useWelcomePopup } from "../../../app/shell/welcome-popup";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import type { Session } from "../../../lib/session";
 import { SessionContext } from "../../../lib/session/session-context";
+import { routeCalls, server } from "../../../test/msw";
 import { useInvitationFlow } from "./invitation-flow";
 
 type Answer = { status: number; body: unknown };
@@ -22,18 +24,10 @@ beforeEach(() => {
   answers = {};
   requests = [];
   writeCookie(COOKIE.invitationId, null);
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      requests.push({ path, body: JSON.parse(String(init?.body ?? "{}")) });
-      const answer = answers[path] ?? { status: 200, body: {} };
-      return new Response(JSON.stringify(answer.body), {
-        status: answer.status,
-        headers: { "content-type": "application/json" },
-      });
-    }),
-  );
+  requests = routeCalls(({ path }) => {
+    const answer = answers[path] ?? { status: 200, body: {} };
+    return HttpResponse.json(answer.body as JsonBodyType, { status: answer.status });
+  }).sent;
 });
 
 afterEach(() => {
@@ -237,12 +231,7 @@ describe("invitation flow", { timeout: 20_000 }, () => {
   });
 
   it("leads a signed-in user to the login page after Error Checking Invitations, keeping the invitation", async () => {
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        throw new TypeError("Failed to fetch");
-      }),
-    );
+    server.use(http.post("*", () => HttpResponse.error()));
     const user = userEvent.setup();
     const { router } = renderFlow("/organization/members?invitation=inv-7", { withGuards: true });
     const dialog = await screen.findByRole("dialog", { name: "Error Checking Invitations" });

@@ -10,10 +10,12 @@ import {
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, type JsonBodyType } from "msw";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Session } from "../../../lib/session";
 import { SessionContext } from "../../../lib/session/session-context";
+import { routeCalls } from "../../../test/msw";
 import { MembersPage } from "./members-page";
 
 const projects = [{ id: "p1", name: "Default Project", organizationId: "o1" }];
@@ -31,13 +33,7 @@ function renderMembers(me: typeof owner, myPermissions: Permissions, invitations
     invitations,
     projects,
   };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(
-      async () =>
-        new Response(JSON.stringify(list), { status: 200, headers: { "content-type": "application/json" } }),
-    ),
-  );
+  routeCalls(() => HttpResponse.json(list as JsonBodyType));
   const organization = {
     id: "o1",
     name: "Acme",

@@ -70,6 +70,7 @@ export function PermissionEditor({
                 <WithRefusal key={toggle.key} refused={refused}>
                   <Checkbox
                     label={toggle.label}
+                    description={toggle.description}
                     aria-label={`${group.label}: ${toggle.label}`}
                     aria-describedby={describedBy(refused)}
                     checked={checked}

@@ -11,8 +11,10 @@ import {
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Session, SessionContext } from "../../../lib/session/session-context";
+import { routeCalls, type SentCall } from "../../../test/msw";
 import { PermissionsDialog, type PermissionsDialogTarget } from "./permissions-dialog";
 
 const projects = [
@@ -40,29 +42,28 @@ const bob: Member = {
   email: "bob@example.com",
   permissions: {
     ...fullPermissions(false),
-    organization: { general: false, billing: true, payments: false, invoices: false, playground: true },
+    organization: {
+      general: false,
+      billing: true,
+      payments: false,
+      invoices: false,
+      playground: true,
+      audit: false,
+    },
     projects: { all: false, p1: true },
   },
 };
 
-let requests: { path: string; body: Record<string, unknown> }[] = [];
+let requests: SentCall[] = [];
 
 beforeEach(() => {
-  requests = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = String(input);
-      requests.push({ path, body: JSON.parse(String(init?.body ?? "{}")) });
-      const body = path.endsWith("/change-owner")
+  requests = routeCalls(({ path }) =>
+    HttpResponse.json(
+      path.endsWith("/change-owner")
         ? { newPermissions: { ...fullPermissions(false), projects: { all: true } } }
-        : {};
-      return new Response(JSON.stringify(body), {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      });
-    }),
-  );
+        : {},
+    ),
+  ).sent;
 });
 
 afterEach(() => {
@@ -249,6 +250,7 @@ describe("Invite Members or Permissions", { timeout: 20_000 }, () => {
       payments: true,
       invoices: true,
       playground: false,
+      audit: false,
     });
     expect(body.permissions.projects).toEqual({ all: false, p1: false, p2: false });
   });

@@ -126,6 +126,7 @@ describe("what the acting member may grant", () => {
       payments: true,
       invoices: false,
       playground: true,
+      audit: false,
     });
     expect(all.members).toEqual({ invite: false, edit: true, delete: false });
     expect(all.projects).toEqual({ all: false, p1: true, p2: false });

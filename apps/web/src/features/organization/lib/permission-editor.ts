@@ -17,6 +17,8 @@ export interface PermissionToggle {
   /** A flag of `group`, e.g. "general" in organization. */
   key: string;
   label: string;
+  /** A line under the box, for a right whose name alone does not say what it allows. */
+  description?: string;
 }
 
 export const PERMISSION_GROUPS: readonly {
@@ -33,6 +35,12 @@ export const PERMISSION_GROUPS: readonly {
       { group: "organization", key: "payments", label: "Payments" },
       { group: "organization", key: "invoices", label: "Invoices" },
       { group: "organization", key: "playground", label: "Playground" },
+      {
+        group: "organization",
+        key: "audit",
+        label: "Audit log",
+        description: "Sees every change made in the organization, and exports it.",
+      },
     ],
   },
   {

@@ -4,6 +4,7 @@ import { EmptyState } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
+import { AlertsCard } from "./alerts-card";
 import { AutoRechargeCard } from "./auto-recharge-card";
 import { PaymentMethodCard } from "./payment-method-card";
 import { RechargePanel } from "./recharge-panel";
@@ -36,6 +37,7 @@ export function PaymentsPage() {
             <RechargePanel />
           </SimpleGrid>
           <AutoRechargeCard />
+          <AlertsCard />
         </Stack>
       )}
     </>

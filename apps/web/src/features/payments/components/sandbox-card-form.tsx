@@ -1,6 +1,7 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconInfoCircle, IconLock } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { CardBrandLogo } from "../../../components/card-brand-logo";
 import {
   type CardErrors,
@@ -35,49 +36,58 @@ export function SandboxCardForm({
   onSubmit: (card: SandboxCard) => Promise<CardErrors | undefined>;
   onCancel: () => void;
 }) {
-  const [fields, setFields] = useState<CardFields>({ number: "", expiry: "", cvc: "" });
-  const [touched, setTouched] = useState<Partial<Record<keyof CardFields, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<CardErrors>({});
+  // The form holds the values and the errors it shows after a save: the checks' (validateCard) or the
+  // server's refusal; Mantine clears a field's error when that field changes.
+  const form = useForm<CardFields>({
+    initialValues: { number: "", expiry: "", cvc: "" },
+    validate: (values) => validateCard(values),
+  });
+  const [blurred, setBlurred] = useState<Partial<Record<keyof CardFields, boolean>>>({});
   const [submitting, setSubmitting] = useState(false);
 
+  const fields = form.values;
   const brand = detectCardBrand(fields.number);
   const errors = validateCard(fields);
   const numberDigits = cardDigits(fields.number);
   // Feedback comes as soon as it is meaningful: a complete number is checked at once, a partial one
-  // only when the user leaves the field or tries to save.
+  // only when the user leaves the field or tries to save; from then on it follows the typing.
   const show = {
-    number: touched.number || (brand !== "generic" && numberDigits.length >= cardNumberLength(brand)),
-    expiry: touched.expiry || cardDigits(fields.expiry).length >= 4,
-    cvc: touched.cvc,
+    number: blurred.number || (brand !== "generic" && numberDigits.length >= cardNumberLength(brand)),
+    expiry: blurred.expiry || cardDigits(fields.expiry).length >= 4,
+    cvc: blurred.cvc,
   };
-  const errorOf = (key: keyof CardFields) => serverErrors[key] ?? (show[key] ? errors[key] : undefined);
+  const errorOf = (key: keyof CardFields) =>
+    (form.errors[key] as string | undefined) ?? (show[key] ? errors[key] : undefined);
+  const update = (key: keyof CardFields, value: string) => form.setFieldValue(key, value);
+  const leave = (key: keyof CardFields) => () => setBlurred((current) => ({ ...current, [key]: true }));
 
-  const update = (key: keyof CardFields, value: string) => {
-    setFields((current) => ({ ...current, [key]: value }));
-    setServerErrors((current) => ({ ...current, [key]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched({ number: true, expiry: true, cvc: true });
-    const expiry = parseExpiry(fields.expiry);
-    if (Object.keys(errors).length > 0 || !expiry || submitting) return;
+  const submit = async (values: CardFields) => {
+    setBlurred({ number: true, expiry: true, cvc: true });
+    const expiry = parseExpiry(values.expiry);
+    if (!expiry || submitting) return;
     setSubmitting(true);
     try {
       const refused = await onSubmit({
-        number: numberDigits,
+        number: cardDigits(values.number),
         expMonth: expiry.month,
         expYear: expiry.year,
-        cvc: cardDigits(fields.cvc),
+        cvc: cardDigits(values.cvc),
       });
-      if (refused) setServerErrors(refused);
+      if (refused) form.setErrors(refused);
     } finally {
       setSubmitting(false);
     }
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Card details">
+    <form
+      onSubmit={form.onSubmit(
+        (values) => void submit(values),
+        () => setBlurred({ number: true, expiry: true, cvc: true }),
+      )}
+      noValidate
+      aria-label="Card details"
+    >
       <Stack gap="md">
         <Alert variant="light" color="orange" icon={<IconInfoCircle size={18} aria-hidden />} p="sm">
           <Text size="sm">
@@ -99,7 +109,7 @@ export function SandboxCardForm({
           inputMode="numeric"
           value={fields.number}
           onChange={(event) => update("number", formatCardNumber(event.currentTarget.value))}
-          onBlur={() => setTouched((current) => ({ ...current, number: true }))}
+          onBlur={leave("number")}
           error={errorOf("number")}
           rightSection={<CardBrandLogo brand={brand} width={30} />}
           rightSectionWidth={44}
@@ -122,7 +132,7 @@ export function SandboxCardForm({
                   : typed;
               update("expiry", formatExpiry(next));
             }}
-            onBlur={() => setTouched((current) => ({ ...current, expiry: true }))}
+            onBlur={leave("expiry")}
             error={errorOf("expiry")}
             styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />
@@ -139,7 +149,7 @@ export function SandboxCardForm({
                 cardDigits(event.currentTarget.value).slice(0, brand === "generic" ? 4 : cvcLength(brand)),
               )
             }
-            onBlur={() => setTouched((current) => ({ ...current, cvc: true }))}
+            onBlur={leave("cvc")}
             error={errorOf("cvc")}
             styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
           />

@@ -1,5 +1,6 @@
 import type { Feature, HistoryRequestRecord, PriceInfo } from "@prism/contract";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useMemo, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { api, isApiError } from "../../../lib/api-client";
 
@@ -27,27 +28,6 @@ export function historyOffset(items: readonly HistoryItem[]): number {
   return items.filter((item) => !item.local && item.status !== "generating").length;
 }
 
-interface HistoryState {
-  projectId: string | null;
-  items: HistoryItem[];
-  hasMoreItems: boolean;
-  loading: boolean;
-  /** A load failed: paging stops. */
-  failed: boolean;
-  loadedOnce: boolean;
-  priceInfo: PriceInfo | null;
-}
-
-const initialState = (projectId: string | null): HistoryState => ({
-  projectId,
-  items: [],
-  hasMoreItems: true,
-  loading: false,
-  failed: false,
-  loadedOnce: false,
-  priceInfo: null,
-});
-
 export interface PlaygroundHistory {
   items: HistoryItem[];
   hasMoreItems: boolean;
@@ -70,112 +50,173 @@ export interface PlaygroundHistory {
   refresh: () => Promise<void>;
 }
 
+interface HistoryPage {
+  items: HistoryItem[];
+  hasMoreItems: boolean;
+  priceInfo: PriceInfo;
+}
+
 /**
- * The history list of one feature in the selected project: loads when the project is
- * known, pages by offset until `hasMoreItems` is false, starts over when the project changes. A load
- * error shows the feature's dialog (a 401 signs out through the api client instead) and ends paging.
+ * What this screen changed on top of the server's pages: rows it added at the top (its own calls,
+ * replaced in place by their records) and server rows it replaced or removed (null), by key. Kept apart
+ * from the query's pages because a page that is loading while a call ends would otherwise write back
+ * the pages as they were.
+ */
+interface Edits {
+  projectId: string | null;
+  top: HistoryItem[];
+  changed: ReadonlyMap<string, HistoryItem | null>;
+}
+
+const noEdits = (projectId: string | null): Edits => ({ projectId, top: [], changed: new Map() });
+
+export function historyQueryKey(endpoint: string, projectId: string | null) {
+  return ["playground", "history", endpoint, projectId] as const;
+}
+
+function merge(pages: readonly HistoryPage[], edits: Edits): HistoryItem[] {
+  const seen = new Set<string>();
+  const items: HistoryItem[] = [];
+  for (const item of [...edits.top, ...pages.flatMap((page) => page.items)]) {
+    const shown = edits.changed.has(item.key) ? edits.changed.get(item.key) : item;
+    if (!shown || seen.has(shown.key)) continue;
+    seen.add(shown.key);
+    items.push(shown);
+  }
+  return items;
+}
+
+/**
+ * The history list of one feature in the selected project, on TanStack Query's infinite query: the
+ * first page when the project is known, the next ones by offset until `hasMoreItems` is false, a new
+ * list when the project changes. A load error shows the feature's dialog (a 401 signs out through the
+ * api client instead) and ends paging.
  */
 export function usePlaygroundHistory(
   feature: Pick<Feature, "endpoint" | "historyLoadError">,
   projectId: string | null,
 ): PlaygroundHistory {
-  const [state, setState] = useState<HistoryState>(() => initialState(projectId));
-  const stateRef = useRef(state);
-  stateRef.current = state;
   const endpoint = feature.endpoint;
   const loadError = feature.historyLoadError;
+  const queryClient = useQueryClient();
+  const queryKey = historyQueryKey(endpoint, projectId);
+  const [stored, setEdits] = useState<Edits>(() => noEdits(projectId));
+  // Another project's edits are not this list's: the list starts over without them.
+  const edits = useMemo(
+    () => (stored.projectId === projectId ? stored : noEdits(projectId)),
+    [stored, projectId],
+  );
 
-  // A project change clears the list; the effect below then loads the first page.
-  if (state.projectId !== projectId) {
-    const fresh = initialState(projectId);
-    stateRef.current = fresh;
-    setState(fresh);
-  }
-
-  const loadMore = useCallback(() => {
-    const current = stateRef.current;
-    const forProject = current.projectId;
-    if (!forProject || current.loading || !current.hasMoreItems || current.failed) return;
-    const next = { ...current, loading: true };
-    stateRef.current = next;
-    setState(next);
-    const offset = historyOffset(current.items);
-    api.playground
-      .getRequests({ endpoint, projectId: forProject, offset })
-      .then((answer) => {
-        setState((previous) => {
-          if (previous.projectId !== forProject) return previous;
-          const known = new Set(previous.items.map((item) => item.key));
-          const added = answer.requests.filter((record) => !known.has(record.id)).map(fromRecord);
-          return {
-            ...previous,
-            items: [...previous.items, ...added],
-            hasMoreItems: answer.hasMoreItems,
-            loading: false,
-            loadedOnce: true,
-            priceInfo: answer.priceInfo,
-          };
-        });
-      })
-      .catch((error: unknown) => {
-        setState((previous) =>
-          previous.projectId === forProject
-            ? { ...previous, loading: false, failed: true, loadedOnce: true }
-            : previous,
+  const query = useInfiniteQuery({
+    queryKey,
+    enabled: projectId !== null,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam, signal }): Promise<HistoryPage> => {
+      try {
+        const answer = await api.playground.getRequests(
+          { endpoint, projectId: projectId ?? "", offset: pageParam },
+          { signal },
         );
-        if (isApiError(error) && error.status === 401) return;
-        void showErrorDialog(loadError, error);
-      });
-  }, [endpoint, loadError]);
+        return {
+          items: answer.requests.map(fromRecord),
+          hasMoreItems: answer.hasMoreItems,
+          priceInfo: answer.priceInfo,
+        };
+      } catch (error) {
+        if (!(isApiError(error) && error.code === "aborted")) void showErrorDialog(loadError, error);
+        throw error;
+      }
+    },
+    // The offset counts the rows on screen, this screen's own finished calls included (the server's
+    // list has them at its top).
+    getNextPageParam: (last, pages) => (last.hasMoreItems ? historyOffset(merge(pages, edits)) : undefined),
+    // The list changes only through this screen (and `refresh`): no background refetches, and a
+    // screen opened again starts from the first page, as it did before any cache.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
 
-  useEffect(() => {
-    if (projectId && !state.loadedOnce && !state.loading && !state.failed) loadMore();
-  }, [projectId, state.loadedOnce, state.loading, state.failed, loadMore]);
+  const pages = query.data?.pages;
+  const items = useMemo(() => merge(pages ?? [], edits), [edits, pages]);
 
-  const prepend = useCallback((item: HistoryItem) => {
-    setState((previous) => ({ ...previous, items: [item, ...previous.items] }));
-  }, []);
-  const replace = useCallback((key: string, item: HistoryItem) => {
-    setState((previous) => ({
-      ...previous,
-      items: previous.items.map((candidate) => (candidate.key === key ? item : candidate)),
-    }));
-  }, []);
-  const update = useCallback((key: string, change: (item: HistoryItem) => HistoryItem) => {
-    setState((previous) => ({
-      ...previous,
-      items: previous.items.map((candidate) => (candidate.key === key ? change(candidate) : candidate)),
-    }));
-  }, []);
-  const remove = useCallback((key: string) => {
-    setState((previous) => ({ ...previous, items: previous.items.filter((item) => item.key !== key) }));
-  }, []);
+  const serverPages = useCallback(
+    () =>
+      queryClient.getQueryData<InfiniteData<HistoryPage>>(historyQueryKey(endpoint, projectId))?.pages ?? [],
+    [queryClient, endpoint, projectId],
+  );
+  const edit = useCallback(
+    (change: (current: Edits) => Edits) =>
+      setEdits((previous) => change(previous.projectId === projectId ? previous : noEdits(projectId))),
+    [projectId],
+  );
+  const prepend = useCallback(
+    (item: HistoryItem) => edit((current) => ({ ...current, top: [item, ...current.top] })),
+    [edit],
+  );
+  const update = useCallback(
+    (key: string, change: (item: HistoryItem) => HistoryItem) =>
+      edit((current) => {
+        if (current.top.some((item) => item.key === key)) {
+          return { ...current, top: current.top.map((item) => (item.key === key ? change(item) : item)) };
+        }
+        const base = current.changed.has(key)
+          ? current.changed.get(key)
+          : serverPages()
+              .flatMap((page) => page.items)
+              .find((item) => item.key === key);
+        return base ? { ...current, changed: new Map(current.changed).set(key, change(base)) } : current;
+      }),
+    [edit, serverPages],
+  );
+  const replace = useCallback((key: string, item: HistoryItem) => update(key, () => item), [update]);
+  const remove = useCallback(
+    (key: string) =>
+      edit((current) => ({
+        ...current,
+        top: current.top.filter((item) => item.key !== key),
+        changed: new Map(current.changed).set(key, null),
+      })),
+    [edit],
+  );
 
   const refresh = useCallback(async () => {
-    const forProject = stateRef.current.projectId;
-    if (!forProject) return;
-    const answer = await api.playground.getRequests({ endpoint, projectId: forProject, offset: 0 });
-    const fresh = new Map(answer.requests.map((record) => [record.id, record]));
-    setState((previous) =>
-      previous.projectId === forProject
-        ? {
-            ...previous,
-            items: previous.items.map((item) => {
-              const record = item.local ? undefined : fresh.get(item.id);
-              return record ? fromRecord(record) : item;
-            }),
-          }
-        : previous,
-    );
-  }, [endpoint]);
+    if (!projectId) return;
+    const answer = await api.playground.getRequests({ endpoint, projectId, offset: 0 });
+    edit((current) => {
+      const held = new Set(
+        merge(serverPages(), current)
+          .filter((item) => !item.local)
+          .map((item) => item.key),
+      );
+      const next = { ...current, changed: new Map(current.changed) };
+      for (const record of answer.requests) {
+        if (!held.has(record.id)) continue;
+        if (next.top.some((item) => item.key === record.id)) {
+          next.top = next.top.map((item) => (item.key === record.id ? fromRecord(record) : item));
+        } else {
+          next.changed.set(record.id, fromRecord(record));
+        }
+      }
+      return next;
+    });
+  }, [endpoint, projectId, edit, serverPages]);
+
+  const { hasNextPage, isFetching, isError, fetchNextPage } = query;
+  const loadMore = useCallback(() => {
+    if (!projectId || isFetching || !hasNextPage || isError) return;
+    void fetchNextPage();
+  }, [projectId, isFetching, hasNextPage, isError, fetchNextPage]);
 
   return {
-    items: state.items,
-    hasMoreItems: state.hasMoreItems,
-    loading: state.loading,
-    loadedOnce: state.loadedOnce,
-    failed: state.failed,
-    priceInfo: state.priceInfo,
+    items,
+    hasMoreItems: pages ? hasNextPage : true,
+    loading: query.isLoading || query.isFetchingNextPage,
+    loadedOnce: pages !== undefined || isError,
+    failed: isError,
+    priceInfo: pages?.at(-1)?.priceInfo ?? null,
     loadMore,
     prepend,
     replace,

@@ -9,8 +9,15 @@ import {
 } from "@prism/contract";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useNodeMultipart } from "../../../test/node-multipart";
+import {
+  ownedOrganization,
+  renderWithSession,
+  stubApi,
+  stubFeature,
+  userWith,
+} from "../../../test/session-harness";
 import { ImageGenerationPage } from "./image-generation-page";
 import { PegasusGenerationPage } from "./pegasus-generation-page";
 
@@ -29,6 +36,10 @@ const CLONE: TrainedIdentity = {
   identity_status: "ready",
 };
 
+beforeEach(() => {
+  useNodeMultipart();
+});
+
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -36,7 +47,7 @@ afterEach(() => {
 /** The JSON calls through the session harness; the feature call answers a stored record. */
 function stubGeneration(feature: Feature, options: { identities?: TrainedIdentity[]; requests?: unknown[] }) {
   const priceInfo = { price: 0.03, priceIdentity: 0.05 };
-  const stub = stubApi({
+  stubApi({
     "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
     "/v1/users/playground/feature-status": () => ({
       body: {
@@ -52,22 +63,18 @@ function stubGeneration(feature: Feature, options: { identities?: TrainedIdentit
       body: { requests: options.identities ?? [], hasMoreItems: false },
     }),
   });
-  const featureCalls: { headers: Headers; body: FormData }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn<typeof fetch>(async (input, init) => {
-      if (String(input) !== feature.endpoint) return stub.fetchMock(input, init);
-      const body = init?.body as FormData;
-      featureCalls.push({ headers: new Headers(init?.headers), body });
-      const record = {
-        id: `req-${featureCalls.length}`,
+  const featureCalls = stubFeature(feature.endpoint, ({ body }, index) =>
+    json(200, {
+      balance: 4.9,
+      cost: 0.02,
+      request: {
+        id: `req-${index + 1}`,
         request_date: "2026-11-03T16:05:00Z",
         cost: 0.02,
         request_data: { files: {}, body: Object.fromEntries(body.entries()) },
-        response_data: { file: `/v1/files/out-${featureCalls.length}.png` },
+        response_data: { file: `/v1/files/out-${index + 1}.png` },
         status: "done",
-      };
-      return json(200, { balance: 4.9, cost: 0.02, request: record });
+      },
     }),
   );
   return { featureCalls };

@@ -15,6 +15,7 @@ import {
   Tooltip,
   UnstyledButton,
 } from "@mantine/core";
+import { useIntersection } from "@mantine/hooks";
 import { formatCost, GENERATION_ERROR_LABEL, HISTORY_EMPTY, THUMBNAIL_SUFFIX } from "@prism/contract";
 import {
   IconAlertTriangle,
@@ -27,7 +28,7 @@ import {
   IconSparkles,
   IconTrash,
 } from "@tabler/icons-react";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BeforeAfter } from "../../../components/before-after";
 import { Lightbox, type LightboxImage } from "../../../components/lightbox";
 import { formatDateTime } from "../../../lib/format";
@@ -364,7 +365,6 @@ export function HistoryPanel({
   /** The before and after of a finished edit, offered as a comparison slider. */
   comparison?: (item: HistoryItem) => Comparison | undefined;
 }) {
-  const sentinel = useRef<HTMLDivElement>(null);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   const [comparing, setComparing] = useState<Comparison | null>(null);
   const isPhone = useIsPhone();
@@ -389,20 +389,13 @@ export function HistoryPanel({
   );
 
   // Load more when the end of the list scrolls into view (the page is the scrolling content area).
-  // Observing again after every page (items.length, loading) re-checks a bottom still in view.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length and loading re-arm the observer.
+  // A bottom still in view after a page arrived (items.length, loading) asks for the next one.
+  const { ref: sentinel, entry } = useIntersection<HTMLDivElement>({ rootMargin: "0px 0px 200px 0px" });
+  const atEnd = entry?.isIntersecting ?? false;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: items.length and loading re-check an end still in view.
   useEffect(() => {
-    const target = sentinel.current;
-    if (!target || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) loadMore();
-      },
-      { rootMargin: "0px 0px 200px 0px" },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [loadMore, items.length, loading]);
+    if (atEnd) loadMore();
+  }, [atEnd, loadMore, items.length, loading]);
 
   const empty = loadedOnce && !loading && items.length === 0;
 

@@ -10,10 +10,18 @@ import {
   identityInpaintingFeature,
   MODEL_SERVERS_DOCS_PATH,
 } from "@prism/contract";
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
+import { HttpResponse } from "msw";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useNodeMultipart } from "../../../test/node-multipart";
+import {
+  ownedOrganization,
+  renderWithSession,
+  stubApi,
+  stubFeature,
+  userWith,
+} from "../../../test/session-harness";
 import { PlaygroundScreen, type PlaygroundScreenProps } from "./playground-screen";
 
 const PROJECT = "11111111-1111-4111-8111-111111111111";
@@ -26,9 +34,8 @@ const RECORD = {
   status: "done",
 };
 
-beforeAll(() => {
-  if (!URL.createObjectURL) URL.createObjectURL = () => "blob:preview";
-  if (!URL.revokeObjectURL) URL.revokeObjectURL = () => {};
+beforeEach(() => {
+  useNodeMultipart();
 });
 
 afterEach(() => {
@@ -68,18 +75,11 @@ function stubPlayground(options: {
       return { body: { ...answer, priceInfo: { price: 0.01 } } };
     },
     "/v1/users/playground/delete-request": () => ({ body: {} }),
+    "/v1/users/logout": () => ({ body: {} }),
   });
-  const jsonFetch = stub.fetchMock;
-  const featureCalls: { headers: Headers; body: FormData }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn<typeof fetch>(async (input, init) => {
-      if (String(input) === feature.endpoint) {
-        featureCalls.push({ headers: new Headers(init?.headers), body: init?.body as FormData });
-        return (options.featureAnswer ?? (() => Promise.reject(new Error("no answer"))))();
-      }
-      return jsonFetch(input, init);
-    }),
+  // Without an answer the call fails like a lost connection.
+  const featureCalls = stubFeature(feature.endpoint, () =>
+    options.featureAnswer ? options.featureAnswer() : HttpResponse.error(),
   );
   return { ...stub, featureCalls };
 }
@@ -139,6 +139,51 @@ describe("PlaygroundScreen", () => {
     expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute("download", "image.png");
     expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
     expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99");
+  });
+
+  it("revokes a placeholder's preview URLs once the stored record replaces the row", async () => {
+    const created = vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:preview-1");
+    const revoked = vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    stubPlayground({ featureAnswer: async () => json(200, { balance: 4.99, cost: 0.02, request: RECORD }) });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"));
+    expect(created).toHaveBeenCalledTimes(1);
+    expect(revoked).toHaveBeenCalledWith("blob:preview-1");
+    created.mockRestore();
+    revoked.mockRestore();
+  });
+
+  it("keeps a failed row's preview while it is shown, and revokes it when the screen goes", async () => {
+    const created = vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:preview-2");
+    const revoked = vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    stubPlayground({
+      featureAnswer: async () => json(502, { error: "feature-failed", message: "The model failed." }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "error"));
+    expect(revoked).not.toHaveBeenCalled();
+    cleanup();
+    expect(revoked).toHaveBeenCalledWith("blob:preview-2");
+    created.mockRestore();
+    revoked.mockRestore();
+  });
+
+  it("signs out through the api client when the feature call answers 401, dropping the row", async () => {
+    const { bodiesTo } = stubPlayground({
+      featureAnswer: async () => json(401, { error: "unauthenticated", message: "You are not signed in." }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(bodiesTo("/v1/users/logout")).toHaveLength(1));
+    expect(screen.queryByTestId("history-row")).not.toBeInTheDocument();
   });
 
   it("removes the placeholder and shows Insufficient Balance on 402", async () => {

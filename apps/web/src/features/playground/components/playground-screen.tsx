@@ -1,42 +1,30 @@
 import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import {
-  AUDIO_TOO_LARGE,
-  AUDIO_TOO_LONG,
-  AUDIO_UNREADABLE,
   chargeNoticeText,
-  ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
-  IMAGE_SIZE_LIMIT_TITLE,
-  IMAGE_UNREADABLE,
   type PriceInfo,
   type TitledMessage,
 } from "@prism/contract";
+import { generateSnippets, type SnippetValue } from "@prism/contract/snippets";
 import { IconCode, IconDeviceMobileOff } from "@tabler/icons-react";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect } from "react";
 import { openApiCallModal } from "../../../components/api-call-modal";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
 import { PageHeader } from "../../../components/page-header";
-import { api, isApiError } from "../../../lib/api-client";
+import { api } from "../../../lib/api-client";
 import { escapeHtml } from "../../../lib/html";
 import { useSession } from "../../../lib/session";
-import { callFeature } from "../api/call-feature";
+import { type FeatureRequest, useFeatureRun } from "../api/use-feature-run";
 import { useFeatureStatus } from "../api/use-feature-status";
-import { fromRecord, type HistoryItem, usePlaygroundHistory } from "../api/use-history";
+import { type HistoryItem, usePlaygroundHistory } from "../api/use-history";
 import { comparisonOf } from "../lib/comparison";
-import { generateSnippets, type SnippetValue } from "../lib/snippets";
 import { FeatureUnavailableNotice } from "./feature-unavailable-notice";
 import { HistoryPanel, type RowImage } from "./history-panel";
 
-/** What one action sends: files per multipart field and the non-file fields. */
-export interface FeatureRequest {
-  files: Record<string, readonly File[]>;
-  body: Record<string, SnippetValue | undefined>;
-  /** Extra headers, e.g. the AI Clone's `x-authorization-identity-request-id`. */
-  headers?: Record<string, string>;
-}
+export type { FeatureRequest };
 
 export interface PlaygroundScreenProps {
   feature: Feature;
@@ -82,33 +70,6 @@ export interface PlaygroundScreenProps {
 
 /** How often rows that are still changing on the server are re-read (cheap: one page, one call). */
 export const HISTORY_REFRESH_MS = 12_000;
-
-/** Upload refusals whose server message is the text to show (limits checked again by the server). */
-const UPLOAD_ERROR_STATUSES = new Set([413, 415, 422]);
-
-function uploadErrorTitle(code: string, feature: Feature): string {
-  if (feature.inputs.files.some((input) => input.kind === "audio")) {
-    if (code === "unreadable-file" || code === "unsupported-file-type") return AUDIO_UNREADABLE.title;
-    if (code === "file-too-large" || code === "payload-too-large") return AUDIO_TOO_LARGE.title;
-    if (code === "audio-too-long") return AUDIO_TOO_LONG.title;
-  }
-  if (code === "unreadable-file") return IMAGE_UNREADABLE.title;
-  if (code === "file-too-large" || code === "image-dimensions-exceeded" || code === "payload-too-large") {
-    return IMAGE_SIZE_LIMIT_TITLE;
-  }
-  return "Invalid Request";
-}
-
-function toFormData(request: FeatureRequest): FormData {
-  const form = new FormData();
-  for (const [name, files] of Object.entries(request.files)) {
-    for (const file of files) form.append(name, file, file.name);
-  }
-  for (const [name, value] of Object.entries(request.body)) {
-    if (value !== undefined && value !== "") form.append(name, String(value));
-  }
-  return form;
-}
 
 function fileNamesOf(files: Record<string, readonly (File | string)[]>): Record<string, string[]> {
   const names: Record<string, string[]> = {};
@@ -158,11 +119,10 @@ export function PlaygroundScreen({
   refreshWhile,
   rowDownloadUrl,
 }: PlaygroundScreenProps) {
-  const { selectedProject, selectedOrganization, updateUserInfo, logout } = useSession();
+  const { selectedProject, selectedOrganization, updateUserInfo } = useSession();
   const projectId = selectedProject?.id ?? null;
   const history = usePlaygroundHistory(feature, projectId);
   const { status, isLoading: statusLoading } = useFeatureStatus(feature.endpoint);
-  const [running, setRunning] = useState(0);
 
   const isMobile = useMediaQuery("(max-width: 48em)") ?? false;
   const mobileBlocked = feature.mobileUnavailable && isMobile;
@@ -183,6 +143,8 @@ export function PlaygroundScreen({
     [organizationId, updateUserInfo],
   );
 
+  const featureRun = useFeatureRun({ feature, history, onBalance: setBalance, onSuccess });
+
   const { refresh } = history;
   const needsRefresh =
     refreshWhile !== undefined && history.items.some((item) => !item.local && refreshWhile(item));
@@ -195,81 +157,6 @@ export function PlaygroundScreen({
     }, HISTORY_REFRESH_MS);
     return () => clearInterval(timer);
   }, [needsRefresh, refresh]);
-
-  const runOne = async (request: FeatureRequest, formData: FormData, projectId: string) => {
-    const key = `local-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const previews: Record<string, string[]> = {};
-    for (const [name, files] of Object.entries(request.files)) {
-      previews[name] = files.map((file) => URL.createObjectURL(file));
-    }
-    const placeholder: HistoryItem = {
-      key,
-      local: true,
-      id: key,
-      startedAt: Date.now(),
-      request_date: new Date().toISOString(),
-      cost: 0,
-      request_data: { files: previews, body: request.body },
-      response_data: {},
-      status: "generating",
-    };
-    history.prepend(placeholder);
-    setRunning((count) => count + 1);
-    try {
-      const answer = await callFeature(feature, formData, projectId, { headers: request.headers });
-      setBalance(answer.balance);
-      history.replace(key, fromRecord(answer.request));
-      onSuccess?.(answer.request);
-    } catch (error) {
-      if (isApiError(error) && error.status === 401) {
-        history.remove(key);
-        await logout();
-        return;
-      }
-      if (isApiError(error) && error.code === "first-deposit-required") {
-        // The organization lost or never had its first deposit since the page loaded (training lock).
-        history.remove(key);
-        await openInfoModal({
-          title: feature.failureDialog?.title ?? feature.name,
-          html: escapeHtml(error.message),
-        });
-        return;
-      }
-      if (isApiError(error) && error.status === 402) {
-        history.remove(key);
-        await openInfoModal({
-          title: ERROR_DIALOGS.insufficientBalance.title,
-          html: ERROR_DIALOGS.insufficientBalance.message,
-        });
-        return;
-      }
-      if (isApiError(error) && (error.code === "unprocessable-input" || error.status === 400)) {
-        // The server refused these inputs (400) or the provider could not process them (e.g. no face
-        // found): the row fails with the reason (Generation Error, no modal), and the screens
-        // that have a failure dialog (Error Inpainting Image, ...) show it with that reason.
-        history.update(key, (item) => ({ ...item, status: "error", errorMessage: error.message }));
-        if (feature.failureDialog) {
-          await openInfoModal({ title: feature.failureDialog.title, html: escapeHtml(error.message) });
-        }
-        return;
-      }
-      if (isApiError(error) && UPLOAD_ERROR_STATUSES.has(error.status)) {
-        history.remove(key);
-        const dialog: TitledMessage = {
-          title: uploadErrorTitle(error.code, feature),
-          message: error.message,
-        };
-        await openInfoModal({ title: dialog.title, html: escapeHtml(dialog.message) });
-        return;
-      }
-      // 502 feature-failed, 503, 504 and transport failures: the row becomes Generation Error.
-      const reason = isApiError(error) ? error.message : undefined;
-      history.update(key, (item) => ({ ...item, status: "error", errorMessage: reason }));
-      if (feature.failureDialog) await showErrorDialog(feature.failureDialog, error);
-    } finally {
-      setRunning((running) => running - 1);
-    }
-  };
 
   const run = async () => {
     if (!projectId || !canRun || unavailable || mobileBlocked) return;
@@ -288,9 +175,7 @@ export function PlaygroundScreen({
       });
       return;
     }
-    const formData = toFormData(request);
-    // Parallel calls: each gets its placeholder; the button's working state ends with the last.
-    await Promise.all(Array.from({ length: Math.max(1, count) }, () => runOne(request, formData, projectId)));
+    await featureRun.run(request, projectId, count);
   };
 
   const showApiCall = (
@@ -310,7 +195,7 @@ export function PlaygroundScreen({
 
   const deleteItem = async (item: HistoryItem) => {
     if (item.local) {
-      history.remove(item.key);
+      featureRun.discard(item.key);
       return;
     }
     const confirmed = await openConfirmModal({
@@ -371,7 +256,7 @@ export function PlaygroundScreen({
                 fullWidth
                 onClick={() => void run()}
                 disabled={!canRun || unavailable || !projectId || mobileBlocked}
-                loading={running > 0}
+                loading={featureRun.running > 0}
               >
                 {actionLabel}
               </Button>

@@ -9,6 +9,7 @@ import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Session } from "../../../lib/session";
 import { SessionContext } from "../../../lib/session/session-context";
+import { routeCalls } from "../../../test/msw";
 import { ApiKeysPage } from "./api-keys-page";
 
 const project = { id: "p1", name: "Default Project", organizationId: "o1" };
@@ -36,8 +37,7 @@ function json(body: unknown) {
 }
 
 function renderPage(apiKeys: unknown[]) {
-  const fetchMock = vi.fn(async (url: string | URL | Request) => {
-    const path = String(url);
+  const { sent } = routeCalls(({ path }) => {
     if (path.endsWith("/api-keys/list")) return json({ apiKeys });
     if (path.endsWith("/api-keys/insert")) {
       return json({ apiKey: { ...limitedKey, id: "k2", name: "New", content: "psk_secret" } });
@@ -60,7 +60,6 @@ function renderPage(apiKeys: unknown[]) {
     }
     return json({});
   });
-  vi.stubGlobal("fetch", fetchMock);
   const organization = {
     id: "o1",
     name: "Acme",
@@ -89,11 +88,8 @@ function renderPage(apiKeys: unknown[]) {
       </QueryClientProvider>
     </MantineProvider>,
   );
-  const bodyOf = (suffix: string) => {
-    const call = fetchMock.mock.calls.find(([url]) => String(url).endsWith(suffix));
-    return JSON.parse(String((call as unknown as [string, RequestInit] | undefined)?.[1]?.body));
-  };
-  return { bodyOf };
+  const bodyOf = (suffix: string) => sent.find((call) => call.path.endsWith(suffix))?.body;
+  return { bodyOf, sent };
 }
 
 afterEach(() => {
@@ -145,7 +141,7 @@ describe("API key dialog, table and drawer", { timeout: 30_000 }, () => {
   });
 
   it("refuses an address that is not an IP or CIDR range before sending anything", async () => {
-    renderPage([]);
+    const { sent } = renderPage([]);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Create New" }));
     const dialog = await screen.findByRole("dialog", { name: "Create New API Key" });
@@ -153,7 +149,7 @@ describe("API key dialog, table and drawer", { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByLabelText("Allowed IP addresses"), "office{Enter}");
     await user.click(within(dialog).getByRole("button", { name: "Create" }));
     expect(await within(dialog).findByText(/Enter IP addresses or CIDR ranges/)).toBeInTheDocument();
-    expect(vi.mocked(fetch).mock.calls.some(([url]) => String(url).endsWith("/insert"))).toBe(false);
+    expect(sent.some((call) => call.path.endsWith("/insert"))).toBe(false);
   });
 
   it("edits a key's limits with the same dialog, starting from its current ones", async () => {

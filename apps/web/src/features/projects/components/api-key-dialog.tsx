@@ -13,6 +13,7 @@ import {
   TextInput,
 } from "@mantine/core";
 import { DateTimePicker } from "@mantine/dates";
+import { useForm } from "@mantine/form";
 import {
   API_KEY_MAX_ALLOWED_IPS,
   API_KEY_NO_NAME,
@@ -73,6 +74,8 @@ export function ApiKeyDialog({
   );
 }
 
+type ApiKeyFormValues = LimitsFormValues & { name: string };
+
 function ApiKeyForm({
   mode,
   initialName,
@@ -80,37 +83,40 @@ function ApiKeyForm({
   onCancel,
   onSubmit,
 }: Omit<ApiKeyDialogProps, "opened" | "initialName"> & { initialName: string }) {
-  const [name, setName] = useState(initialName === API_KEY_NO_NAME ? "" : initialName);
-  const [values, setValues] = useState<LimitsFormValues>(() => formFromLimits(initialLimits));
-  const [errors, setErrors] = useState<Partial<Record<keyof LimitsFormValues | "name", string>>>({});
+  // The errors stay until the next save, as they are checked only then (not cleared on change).
+  const form = useForm<ApiKeyFormValues>({
+    initialValues: {
+      name: initialName === API_KEY_NO_NAME ? "" : initialName,
+      ...formFromLimits(initialLimits),
+    },
+    clearInputErrorOnChange: false,
+    validate: ({ name, ...limits }) => ({
+      ...validateLimitsForm(limits),
+      name: mode === "create" && name.trim() === "" ? NAME_REQUIRED : undefined,
+    }),
+  });
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof LimitsFormValues>(field: K, value: LimitsFormValues[K]) =>
-    setValues((current) => ({ ...current, [field]: value }));
+  const { values, errors } = form;
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const found: Partial<Record<keyof LimitsFormValues | "name", string>> = validateLimitsForm(values);
-    if (mode === "create" && name.trim() === "") found.name = NAME_REQUIRED;
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+  const submit = async ({ name, ...limits }: ApiKeyFormValues) => {
     setBusy(true);
     try {
-      await onSubmit({ name: name.trim(), limits: limitsFromForm(values) });
+      await onSubmit({ name: name.trim(), limits: limitsFromForm(limits) });
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
       <Stack gap="md">
         <TextInput
           label="Name"
           placeholder="Production server"
           required={mode === "create"}
           maxLength={NAME_MAX_LENGTH}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
+          value={values.name}
+          onChange={(event) => form.setFieldValue("name", event.currentTarget.value)}
           error={errors.name}
           data-autofocus
         />
@@ -118,7 +124,7 @@ function ApiKeyForm({
           <Checkbox
             label="All features"
             checked={values.allFeatures}
-            onChange={(event) => set("allFeatures", event.currentTarget.checked)}
+            onChange={(event) => form.setFieldValue("allFeatures", event.currentTarget.checked)}
           />
           {values.allFeatures ? null : (
             <MultiSelect
@@ -127,7 +133,7 @@ function ApiKeyForm({
               placeholder="Choose features"
               data={FEATURE_OPTIONS}
               value={values.endpoints}
-              onChange={(endpoints) => set("endpoints", endpoints)}
+              onChange={(endpoints) => form.setFieldValue("endpoints", endpoints)}
               error={errors.endpoints}
               searchable
               clearable
@@ -144,7 +150,7 @@ function ApiKeyForm({
             decimalScale={2}
             prefix="$"
             value={values.monthlySpendCap}
-            onChange={(value) => set("monthlySpendCap", value)}
+            onChange={(value) => form.setFieldValue("monthlySpendCap", value)}
             error={errors.monthlySpendCap}
           />
           <NumberInput
@@ -154,7 +160,7 @@ function ApiKeyForm({
             decimalScale={2}
             prefix="$"
             value={values.lifetimeSpendCap}
-            onChange={(value) => set("lifetimeSpendCap", value)}
+            onChange={(value) => form.setFieldValue("lifetimeSpendCap", value)}
             error={errors.lifetimeSpendCap}
           />
           <DateTimePicker
@@ -163,7 +169,7 @@ function ApiKeyForm({
             clearable
             valueFormat="MMM DD, YYYY hh:mm A"
             value={values.expiresAt}
-            onChange={(value) => set("expiresAt", value)}
+            onChange={(value) => form.setFieldValue("expiresAt", value)}
             error={errors.expiresAt}
             popoverProps={{ withinPortal: true }}
           />
@@ -173,7 +179,7 @@ function ApiKeyForm({
             min={1}
             allowDecimal={false}
             value={values.requestsPerMinute}
-            onChange={(value) => set("requestsPerMinute", value)}
+            onChange={(value) => form.setFieldValue("requestsPerMinute", value)}
             error={errors.requestsPerMinute}
           />
         </SimpleGrid>
@@ -183,7 +189,7 @@ function ApiKeyForm({
           placeholder="203.0.113.7 or 203.0.113.0/24"
           maxTags={API_KEY_MAX_ALLOWED_IPS}
           value={values.allowedIps}
-          onChange={(allowedIps) => set("allowedIps", allowedIps)}
+          onChange={(allowedIps) => form.setFieldValue("allowedIps", allowedIps)}
           error={errors.allowedIps}
           splitChars={[",", " "]}
         />

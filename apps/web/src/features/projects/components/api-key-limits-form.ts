@@ -5,6 +5,7 @@ import {
   featureByEndpoint,
   NO_API_KEY_LIMITS,
 } from "@prism/contract";
+import { allowedIpsSchema } from "@prism/contract/ip";
 import dayjs from "dayjs";
 import { formatDateTime, formatUsd } from "../../../lib/format";
 
@@ -67,10 +68,18 @@ const FIELD_OF: Record<keyof ApiKeyLimits, keyof LimitsFormValues> = {
 export function validateLimitsForm(
   values: LimitsFormValues,
 ): Partial<Record<keyof LimitsFormValues, string>> {
-  const parsed = apiKeyLimitsSchema.safeParse(limitsFromForm(values));
-  if (parsed.success) return {};
+  const limits = limitsFromForm(values);
+  // The entries' syntax is checked apart from the shared schema (`@prism/contract/ip`, loaded only by
+  // this screen's chunk); both must pass, as on the server.
+  const parsed = apiKeyLimitsSchema.safeParse(limits);
+  const ips = allowedIpsSchema.safeParse(limits.allowedIps);
+  if (parsed.success && ips.success) return {};
   const errors: Partial<Record<keyof LimitsFormValues, string>> = {};
-  for (const issue of parsed.error.issues) {
+  const ipIssues = (ips.error?.issues ?? []).map((issue) => ({
+    ...issue,
+    path: ["allowedIps", ...issue.path],
+  }));
+  for (const issue of [...(parsed.error?.issues ?? []), ...ipIssues]) {
     const field = FIELD_OF[issue.path[0] as keyof ApiKeyLimits];
     if (field && !errors[field]) errors[field] = issue.message;
   }

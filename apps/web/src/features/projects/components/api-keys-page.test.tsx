@@ -11,10 +11,12 @@ import {
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse } from "msw";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Session } from "../../../lib/session";
 import { SessionContext } from "../../../lib/session/session-context";
+import { routeCalls } from "../../../test/msw";
 import { ApiKeysPage, creatorName } from "./api-keys-page";
 
 const project = { id: "p1", name: "Default Project", organizationId: "o1" };
@@ -39,16 +41,7 @@ function organization(permissions: Permissions): Organization {
 }
 
 function renderPage(permissions: Permissions, apiKeys: unknown[]) {
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(
-      async () =>
-        new Response(JSON.stringify({ apiKeys }), {
-          status: 200,
-          headers: { "content-type": "application/json" },
-        }),
-    ),
-  );
+  const { bodiesTo } = routeCalls(() => HttpResponse.json({ apiKeys }));
   const session = {
     status: "signed-in",
     userInfo: null,
@@ -69,6 +62,7 @@ function renderPage(permissions: Permissions, apiKeys: unknown[]) {
       </QueryClientProvider>
     </MantineProvider>,
   );
+  return { bodiesTo };
 }
 
 afterEach(() => {
@@ -127,14 +121,13 @@ describe("API keys page", { timeout: 20_000 }, () => {
   });
 
   it("confirms an inline rename with the success notice", async () => {
-    renderPage(fullPermissions(true), [key]);
+    const { bodiesTo } = renderPage(fullPermissions(true), [key]);
     const user = userEvent.setup();
     const name = await screen.findByRole("textbox", { name: "API key name" });
     await user.clear(name);
     await user.type(name, "Backend v2{Enter}");
     expect(await screen.findByText("Changes have been saved!")).toBeInTheDocument();
-    const update = vi.mocked(fetch).mock.calls.find(([url]) => String(url) === "/v1/users/api-keys/update");
-    expect(JSON.parse(String(update?.[1]?.body))).toEqual({
+    expect(bodiesTo("/v1/users/api-keys/update")[0]).toEqual({
       projectId: "p1",
       apiKeyId: "k1",
       apiKeyName: "Backend v2",

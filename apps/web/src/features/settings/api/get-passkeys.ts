@@ -15,6 +15,6 @@ export function passkeysQueryOptions() {
   });
 }
 
-export function usePasskeys() {
-  return useQuery(passkeysQueryOptions());
+export function usePasskeys(enabled = true) {
+  return useQuery({ ...passkeysQueryOptions(), enabled });
 }

@@ -14,6 +14,6 @@ export function twoFactorStatusQueryOptions() {
   });
 }
 
-export function useTwoFactorStatus() {
-  return useQuery(twoFactorStatusQueryOptions());
+export function useTwoFactorStatus(enabled = true) {
+  return useQuery({ ...twoFactorStatusQueryOptions(), enabled });
 }

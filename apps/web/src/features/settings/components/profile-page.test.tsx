@@ -30,6 +30,7 @@ vi.mock("@simplewebauthn/browser", () => ({ startRegistration }));
 
 import { RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider, useSession } from "../../../lib/session";
+import { routeCalls } from "../../../test/msw";
 import { ProfilePage } from "./profile-page";
 
 const userInfo = {
@@ -66,13 +67,7 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 let answers: Record<string, () => Response> = {};
-const fetchMock = vi.fn<typeof fetch>();
-
-function bodiesTo(path: string) {
-  return fetchMock.mock.calls
-    .filter(([url]) => url === path)
-    .map(([, init]) => JSON.parse(String(init?.body ?? "{}")) as unknown);
-}
+let bodiesTo: (path: string) => unknown[] = () => [];
 
 function UserName() {
   const { userInfo: current } = useSession();
@@ -120,12 +115,10 @@ beforeEach(() => {
     "/v1/users/passkeys/list": () => json(200, { passkeys: [] }),
   };
   startRegistration.mockReset();
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input) => {
-    const answer = answers[String(input)];
+  bodiesTo = routeCalls(({ path }) => {
+    const answer = answers[path];
     return answer ? answer() : json(404, { error: "route-not-found", message: "x" });
-  });
-  vi.stubGlobal("fetch", fetchMock);
+  }).bodiesTo;
 });
 
 afterEach(() => {

@@ -9,16 +9,18 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { schemaResolver, useForm } from "@mantine/form";
 import {
   ERROR_DIALOGS,
   LOGOUT_ALL_SESSIONS_CONFIRM,
+  NAME_MAX_LENGTH,
   PASSKEYS_SECTION_TITLE,
   PASSWORD_CHANGED,
   PASSWORD_MIN_LENGTH,
   PROFILE_UPDATED,
-  REQUIRED_FIELDS_MISSING,
   SIGNED_IN_DEVICES_SECTION_TITLE,
   TWO_FACTOR_SECTION_TITLE,
+  updateProfileRequest,
 } from "@prism/contract";
 import {
   IconDevices,
@@ -29,6 +31,7 @@ import {
   IconUser,
 } from "@tabler/icons-react";
 import { type FormEvent, type ReactNode, useState } from "react";
+import { TwoFactorRequiredNotice } from "../../../app/guards/two-factor-requirement";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
@@ -48,14 +51,17 @@ function Section({
   description,
   icon,
   children,
+  id,
 }: {
   title: string;
   description: string;
   icon: ReactNode;
   children: ReactNode;
+  /** The anchor a link may jump to (`#two-factor`). */
+  id?: string;
 }) {
   return (
-    <Paper withBorder p="xl" component="section" aria-label={title}>
+    <Paper withBorder p="xl" component="section" aria-label={title} id={id}>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="xl">
         <Stack gap={6}>
           <Group gap="xs" c="prism.7">
@@ -77,56 +83,51 @@ function Section({
 function ProfileForm() {
   const userInfo = useUserInfo();
   const updateProfile = useUpdateProfile();
-  const [firstName, setFirstName] = useState(userInfo.firstName);
-  const [lastName, setLastName] = useState(userInfo.lastName);
-  const [missing, setMissing] = useState(false);
+  // The request's own schema checks the names (both required, after trimming). Its one message sits
+  // under the fields, so editing either field clears the whole complaint, not only that field's mark.
+  const form = useForm({
+    initialValues: { firstName: userInfo.firstName, lastName: userInfo.lastName },
+    validate: schemaResolver(updateProfileRequest),
+    onValuesChange: () => form.clearErrors(),
+  });
+  const complaint = Object.values(form.errors).find(Boolean);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (values: typeof form.values) => {
     if (updateProfile.isPending) return;
-    const names = { firstName: firstName.trim(), lastName: lastName.trim() };
-    if (!names.firstName || !names.lastName) {
-      setMissing(true);
-      return;
-    }
-    setMissing(false);
-    updateProfile.mutate(names, {
-      onSuccess: () => notify(PROFILE_UPDATED),
-      onError: (error) => void showErrorDialog(ERROR_DIALOGS.updateProfile, error),
-    });
+    updateProfile.mutate(
+      { firstName: values.firstName.trim(), lastName: values.lastName.trim() },
+      {
+        onSuccess: () => notify(PROFILE_UPDATED),
+        onError: (error) => void showErrorDialog(ERROR_DIALOGS.updateProfile, error),
+      },
+    );
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Your Profile">
+    <form onSubmit={form.onSubmit(submit)} noValidate aria-label="Your Profile">
       <Stack gap="md">
         <TextInput label="Email" value={userInfo.email} readOnly variant="filled" />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput
             label="First Name"
             autoComplete="given-name"
-            value={firstName}
-            onChange={(event) => {
-              setFirstName(event.currentTarget.value);
-              setMissing(false);
-            }}
-            error={missing && !firstName.trim()}
+            {...form.getInputProps("firstName")}
+            error={Boolean(form.errors.firstName)}
+            maxLength={NAME_MAX_LENGTH}
             withAsterisk
           />
           <TextInput
             label="Last Name"
             autoComplete="family-name"
-            value={lastName}
-            onChange={(event) => {
-              setLastName(event.currentTarget.value);
-              setMissing(false);
-            }}
-            error={missing && !lastName.trim()}
+            {...form.getInputProps("lastName")}
+            error={Boolean(form.errors.lastName)}
+            maxLength={NAME_MAX_LENGTH}
             withAsterisk
           />
         </SimpleGrid>
         <Group justify="space-between" wrap="nowrap">
           <Text size="sm" c="red.7" role="alert">
-            {missing ? REQUIRED_FIELDS_MISSING : null}
+            {complaint ?? null}
           </Text>
           <Button type="submit" loading={updateProfile.isPending}>
             Save
@@ -254,10 +255,12 @@ export function ProfilePage() {
           <ChangePasswordForm />
         </Section>
         <Section
+          id="two-factor"
           title={TWO_FACTOR_SECTION_TITLE}
           description="A code from an authenticator app on your phone, asked for at each sign-in after your password."
           icon={<IconShieldLock size={18} aria-hidden />}
         >
+          <TwoFactorRequiredNotice />
           <TwoFactorSection />
         </Section>
         <Section

@@ -1,6 +1,6 @@
 import { FEATURES, type HistoryRequestRecord } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
-import { withAbsoluteFileUrls } from "./feature-requests.store";
+import { withAbsoluteFileUrls } from "../features/feature-requests.store";
 
 const FEATURE_ENDPOINTS: ReadonlySet<string> = new Set(FEATURES.map((feature) => feature.endpoint));
 

@@ -1,16 +1,39 @@
-import { type FeatureDefinition, IDEMPOTENCY_KEY_HEADER_NAME } from "@prism/contract";
-import type { Snippet, SnippetLanguage } from "../../../components/api-call-modal";
+import type { FeatureDefinition } from "./catalog";
+import { IDEMPOTENCY_KEY_HEADER_NAME } from "./limits";
+
+/**
+ * Code that calls a feature, written once for the console's API Call Details and the API reference's
+ * examples, so the two never teach different calls. Imported as `@prism/contract/snippets`, apart from
+ * the index: the index is in every page's first chunk (/login included), and only the playground and
+ * the reference need this.
+ */
 
 /** The placeholder the user replaces with a key from Projects → API Keys. */
 export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
 
-export type { Snippet, SnippetLanguage };
+/** One language's code of a call, as the API Call Details modal shows it. */
+export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
+
+export interface Snippet {
+  language: SnippetLanguage;
+  label: string;
+  /** The highlighter's language name (Mantine CodeHighlight-style). */
+  syntax: string;
+  code: string;
+}
 
 export type SnippetValue = string | number | boolean;
 
 export interface SnippetInputs {
-  /** The console's origin, e.g. https://console.example.com; the endpoint is appended. */
+  /** The console's origin, e.g. https://console.example.com (or `$ORIGIN`); the endpoint is appended. */
   origin: string;
+  /** What stands for the API key; the console's placeholder unless given (the reference uses `$PRISM_API_KEY`). */
+  apiKey?: string;
+  /**
+   * `$NAME` in values stays expandable by the shell (the reference's examples are written against
+   * environment variables). Off for the console, whose values are what the user typed, `$` included.
+   */
+  shellVariables?: boolean;
   /** Non-file fields as the call would send them (snake_case names of the catalog). */
   body?: Record<string, SnippetValue | undefined>;
   /** File names per file field; defaults to `<field>.png` (or `<field>.mp3` for audio). */
@@ -60,7 +83,8 @@ export function snippetParts(
   return parts;
 }
 
-function shellQuote(value: string): string {
+function shellQuote(value: string, shellVariables: boolean): string {
+  if (shellVariables && /\$[A-Za-z_]/.test(value)) return `"${value.replace(/["\\`]/g, "\\$&")}"`;
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
@@ -75,21 +99,42 @@ export const IDEMPOTENCY_KEY_EXAMPLE = "a-unique-id-per-request";
 /** Why the line is there, said in the comment beside it. */
 const IDEMPOTENCY_NOTE = "optional: a retry with the same key is answered without running or charging again";
 
-function headerList(extra: Record<string, string> | undefined): Headers {
-  return [["Authorization", `Bearer ${API_KEY_PLACEHOLDER}`], ...Object.entries(extra ?? {})];
+function headerList(inputs: Pick<SnippetInputs, "apiKey" | "headers">): Headers {
+  return [
+    ["Authorization", `Bearer ${inputs.apiKey ?? API_KEY_PLACEHOLDER}`],
+    ...Object.entries(inputs.headers ?? {}),
+  ];
 }
 
-function curlSnippet(url: string, headers: Headers, parts: Part[]): string {
+function urlOf(feature: Pick<FeatureDefinition, "endpoint">, origin: string): string {
+  return `${origin.replace(/\/+$/, "")}${feature.endpoint}`;
+}
+
+function curlCode(url: string, headers: Headers, parts: Part[], shellVariables: boolean): string {
+  const quote = (value: string) => shellQuote(value, shellVariables);
   const lines = [
-    `curl -X POST ${shellQuote(url)}`,
-    ...headers.map(([name, value]) => `  -H ${shellQuote(`${name}: ${value}`)}`),
+    `curl -X POST ${quote(url)}`,
+    ...headers.map(([name, value]) => `  -H ${quote(`${name}: ${value}`)}`),
     ...parts.map((part) =>
       part.kind === "file"
-        ? `  -F ${shellQuote(`${part.name}=@${part.value}`)}`
-        : `  -F ${shellQuote(`${part.name}=${part.value}`)}`,
+        ? `  -F ${quote(`${part.name}=@${part.value}`)}`
+        : `  -F ${quote(`${part.name}=${part.value}`)}`,
     ),
   ];
   return lines.join(" \\\n");
+}
+
+/** The cURL call of one feature: multipart, the key in `Authorization`, the parts in catalog order. */
+export function curlSnippet(
+  feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
+  inputs: SnippetInputs,
+): string {
+  return curlCode(
+    urlOf(feature, inputs.origin),
+    headerList(inputs),
+    snippetParts(feature, inputs),
+    inputs.shellVariables ?? false,
+  );
 }
 
 function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
@@ -165,11 +210,11 @@ export function generateSnippets(
   feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
   inputs: SnippetInputs,
 ): Snippet[] {
-  const url = `${inputs.origin.replace(/\/+$/, "")}${feature.endpoint}`;
+  const url = urlOf(feature, inputs.origin);
   const parts = snippetParts(feature, inputs);
-  const headers = headerList(inputs.headers);
+  const headers = headerList(inputs);
   return [
-    { language: "curl", label: "cURL", syntax: "bash", code: curlSnippet(url, headers, parts) },
+    { language: "curl", label: "cURL", syntax: "bash", code: curlSnippet(feature, inputs) },
     { language: "python", label: "Python", syntax: "python", code: pythonSnippet(url, headers, parts) },
     {
       language: "javascript",

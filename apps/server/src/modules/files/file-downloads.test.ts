@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
+import { post, type signUpAndConfirm } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
+import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
-import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 
 const PUBLIC_URL = "https://console.example.com";
@@ -62,10 +62,9 @@ describe("downloading results through the API", () => {
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES: "image-background-removal",
     });
-    owner = await signUpAndConfirm(testApp);
-    organizationId = owner.userInfo.organizations[0].id;
-    projectId = owner.userInfo.organizations[0].projects[0].id;
-    apiKey = await keyFor(owner.session, projectId);
+    const account = await fundedAccount(testApp, 20_000_000n);
+    ({ owner, organizationId, projectId } = account);
+    apiKey = (await account.createKey()).content;
     const secondProject = await post(
       testApp,
       "/v1/users/projects/create",
@@ -73,16 +72,7 @@ describe("downloading results through the API", () => {
       { session: owner.session },
     );
     otherProjectKey = await keyFor(owner.session, secondProject.json().id);
-    const stranger = await signUpAndConfirm(testApp);
-    otherOrganizationKey = await keyFor(stranger.session, stranger.userInfo.organizations[0].projects[0].id);
-
-    await addSandboxCard(testApp, owner.session, organizationId);
-    await post(
-      testApp,
-      "/v1/payments/recharge-account",
-      { organizationId, amount: 20 },
-      { session: owner.session },
-    );
+    otherOrganizationKey = (await (await fundedAccount(testApp, 0n)).createKey()).content;
     const body = multipart([
       { name: "image", value: await makePng(64, 48), filename: "photo.png", contentType: "image/png" },
     ]);

@@ -1,13 +1,12 @@
+import { describe, expect, it } from "vitest";
 import {
   backgroundRemovalFeature,
-  IDEMPOTENCY_KEY_HEADER_NAME,
-  IDENTITY_REQUEST_HEADER,
+  identityInpaintingFeature,
   imageExtensionFeature,
-  PROJECT_HEADER,
   pegasusGenerationFeature,
-} from "@prism/contract";
-import { describe, expect, it } from "vitest";
-import { API_KEY_PLACEHOLDER, generateSnippets, IDEMPOTENCY_KEY_EXAMPLE } from "./snippets";
+} from "./catalog";
+import { IDEMPOTENCY_KEY_HEADER_NAME, IDENTITY_REQUEST_HEADER, PROJECT_HEADER } from "./limits";
+import { API_KEY_PLACEHOLDER, curlSnippet, generateSnippets, IDEMPOTENCY_KEY_EXAMPLE } from "./snippets";
 
 describe("generateSnippets", () => {
   const snippets = generateSnippets(backgroundRemovalFeature, {
@@ -88,5 +87,39 @@ describe("generateSnippets", () => {
     // The line is a comment: the headers sent are only the key's until the user opts in.
     expect(python).toContain(`    "Authorization": "Bearer ${API_KEY_PLACEHOLDER}",\n    #`);
     expect(curl).not.toContain(IDEMPOTENCY_KEY_HEADER_NAME);
+  });
+});
+
+describe("curlSnippet", () => {
+  it("is the cURL tab of the console's snippets", () => {
+    const inputs = { origin: "https://console.example.com", fileNames: { image: ["photo.png"] } };
+    expect(curlSnippet(backgroundRemovalFeature, inputs)).toBe(
+      generateSnippets(backgroundRemovalFeature, inputs)[0]?.code,
+    );
+  });
+
+  it("keeps $VARIABLES expandable for the reference's examples, and only there", () => {
+    const inputs = {
+      origin: "$ORIGIN",
+      apiKey: "$PRISM_API_KEY",
+      body: { identity_id: "$IDENTITY_ID", prompt: 'it\'s "quoted"' },
+      fileNames: { image: ["photo.png"], mask: ["mask.png"] },
+      headers: { [IDENTITY_REQUEST_HEADER]: "$IDENTITY_REQUEST_ID" },
+    };
+    expect(curlSnippet(identityInpaintingFeature, { ...inputs, shellVariables: true })).toBe(
+      [
+        'curl -X POST "$ORIGIN/v1/images/identity-inpainting"',
+        '  -H "Authorization: Bearer $PRISM_API_KEY"',
+        `  -H "${IDENTITY_REQUEST_HEADER}: $IDENTITY_REQUEST_ID"`,
+        "  -F 'image=@photo.png'",
+        "  -F 'mask=@mask.png'",
+        '  -F "identity_id=$IDENTITY_ID"',
+        `  -F 'prompt=it'\\''s "quoted"'`,
+      ].join(" \\\n"),
+    );
+    // What a user typed is sent as typed: a `$` in the console's values is not the shell's.
+    const literal = curlSnippet(identityInpaintingFeature, inputs);
+    expect(literal).toContain("-F 'identity_id=$IDENTITY_ID'");
+    expect(literal).toContain("curl -X POST '$ORIGIN/v1/images/identity-inpainting'");
   });
 });

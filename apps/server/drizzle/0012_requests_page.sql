@@ -1,0 +1,1 @@
+CREATE INDEX "feature_requests_organization_created_idx" ON "feature_requests" USING btree ("organization_id","created_at","id");

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import {
+  hasPermission,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEventData,
+  type WebhookEventType,
+} from "@prism/contract";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import {
+  organizationEvents,
+  organizationMembers,
+  users,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../db/schema";
+import type { MailMessage } from "../../providers/mail/mailer";
+import { effectivePermissions } from "../access/access.service";
+import { listActiveProjectIds } from "../access/access.store";
+import { enqueueJob } from "../jobs/job-queue";
+
+export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
+export const ALERT_MAIL_JOB = "alert-mail";
+
+/** The body every receiver gets, per the Standard Webhooks specification. */
+export interface WebhookBody {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event of the organization in the caller's transaction and queues one delivery per
+ * enabled endpoint that subscribed to its type. Everything commits or rolls back with the change
+ * that caused it, so an event is reported exactly when it happened; each delivery is one job, which
+ * the queue's claim hands to exactly one worker of whichever process.
+ */
+export async function emitEvent<T extends WebhookEventType>(
+  tx: Executor,
+  organizationId: string,
+  type: T,
+  data: WebhookEventData<T>,
+): Promise<string> {
+  const id = `evt_${randomUUID().replaceAll("-", "")}`;
+  const body: WebhookBody = { type, timestamp: new Date().toISOString(), data };
+  await tx.insert(organizationEvents).values({ id, organizationId, type, payload: body });
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.organizationId, organizationId),
+        eq(webhookEndpoints.enabled, true),
+        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
+      ),
+    );
+  for (const endpoint of endpoints) await queueDelivery(tx, endpoint.id, id, body);
+  return id;
+}
+
+/**
+ * Whether an enabled endpoint of the organization listens to `type`: an expression, so a call's
+ * settlement learns it in its own statement and emits the call's events only when someone listens.
+ */
+export const subscribed = (organizationId: string, type: WebhookEventType): SQL =>
+  sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.organizationId} = ${organizationId}
+    and ${webhookEndpoints.enabled} and ${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb)`;
+
+/** One delivery of an event to one endpoint, and the job that sends it. */
+export async function queueDelivery(
+  tx: Executor,
+  endpointId: string,
+  eventId: string,
+  body: WebhookBody | string,
+): Promise<string> {
+  const serialized = typeof body === "string" ? body : JSON.stringify(body);
+  const eventType = typeof body === "string" ? (JSON.parse(body) as WebhookBody).type : body.type;
+  const [delivery] = await tx
+    .insert(webhookDeliveries)
+    .values({ endpointId, eventId, eventType, body: serialized, nextAttemptAt: new Date() })
+    .returning({ id: webhookDeliveries.id });
+  if (!delivery) throw new Error("delivery insert returned no row");
+  await enqueueJob(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, new Date(), {
+    key: `webhook-delivery:${delivery.id}`,
+  });
+  return delivery.id;
+}
+
+/** The test event "Send test event" delivers to one endpoint. */
+export function testEventBody(organizationId: string): WebhookBody {
+  return {
+    type: WEBHOOK_TEST_EVENT,
+    timestamp: new Date().toISOString(),
+    data: { organization_id: organizationId, message: "This is a test event." },
+  };
+}
+
+/** The owner and the members who may see payments: who money alerts go to. */
+export async function paymentsRecipients(tx: Executor, organizationId: string) {
+  const members = await tx
+    .select({
+      userId: organizationMembers.userId,
+      email: users.email,
+      isOwner: organizationMembers.isOwner,
+      permissions: organizationMembers.permissions,
+    })
+    .from(organizationMembers)
+    .innerJoin(users, eq(users.id, organizationMembers.userId))
+    .where(eq(organizationMembers.organizationId, organizationId));
+  const projectIds = await listActiveProjectIds(tx, organizationId);
+  return members.filter((member) =>
+    hasPermission(
+      effectivePermissions(member.isOwner, member.permissions, projectIds),
+      "organization.payments",
+    ),
+  );
+}
+
+/**
+ * Queues an alert mail per recipient in the caller's transaction, keyed by the event and the
+ * recipient: however many processes or retries see the same event, each person gets it once.
+ */
+export async function queueAlertMails(
+  tx: Executor,
+  input: {
+    eventId: string;
+    recipients: readonly { userId: string; email: string }[];
+    /** The mail for one address. */
+    compose: (to: string) => MailMessage;
+  },
+): Promise<void> {
+  for (const recipient of input.recipients) {
+    const mail = input.compose(recipient.email);
+    await enqueueJob(tx, ALERT_MAIL_JOB, { ...mail }, new Date(), {
+      key: `alert-mail:${input.eventId}:${recipient.userId}`,
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import {
+  calls,
+  FEATURES,
+  type Feature,
+  featureByEndpoint,
+  microsToUsd,
+  THUMBNAIL_SUFFIX,
+} from "@prism/contract";
+import type { FastifyInstance } from "fastify";
+import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
+import { registerCall, registerSessionOrApiKeyCall } from "../../http/register-call";
+import { isUuid, NOT_FOUND_PROJECT, requirePlaygroundAccess } from "../access/access.service";
+import { recordAudit } from "../audit/audit.store";
+import type { GatewayDeps } from "../features/feature-calls.service";
+import { toHistoryRecord } from "../features/feature-requests.store";
+import { listHistory, softDeleteRequest } from "./playground.store";
+
+const REQUEST_NOT_FOUND = "Request not found.";
+const IDENTITY_STATUSES = ["pending", "training", "ready", "failed"] as const;
+type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
+
+/** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
+function trainingResultOf(responseBody: unknown): { identityId?: string; status: IdentityStatus } {
+  const stored: Record<string, unknown> =
+    typeof responseBody === "object" && responseBody !== null ? { ...responseBody } : {};
+  return {
+    ...(typeof stored.identityId === "string" ? { identityId: stored.identityId } : {}),
+    status: IDENTITY_STATUSES.find((known) => known === stored.status) ?? "pending",
+  };
+}
+
+/**
+ * The playground's console calls around the metered pipeline: which features can run and at what price,
+ * a project's history and its deletion, and the project's trained AI Clones.
+ */
+export function registerPlaygroundRoutes(
+  app: FastifyInstance,
+  deps: AppDependencies,
+  gateway: Pick<GatewayDeps, "registry" | "prices" | "files">,
+): void {
+  const db = deps.database.db;
+
+  const priceInfoOf = (feature: Feature) => {
+    const price = gateway.prices.of(feature);
+    return {
+      price: microsToUsd(price.unitMicros),
+      ...(price.identityUnitMicros !== undefined
+        ? { priceIdentity: microsToUsd(price.identityUnitMicros) }
+        : {}),
+    };
+  };
+
+  registerCall(app, deps, calls.playground.getFeatureStatus, async () => {
+    const statuses = await gateway.registry.statusOfAll();
+    return {
+      features: FEATURES.map((feature) => {
+        const status = statuses.get(feature.id);
+        return {
+          endpoint: feature.endpoint,
+          available: status?.availability.available ?? false,
+          reason: status?.availability.available ? null : (status?.availability.reason ?? "Unavailable."),
+          provider: status?.provider?.name ?? null,
+          priceInfo: priceInfoOf(feature),
+        };
+      }),
+    };
+  });
+
+  registerCall(app, deps, calls.playground.getRequests, async ({ user, body }) => {
+    await requirePlaygroundAccess(db, user.userId, body.projectId);
+    const feature = featureByEndpoint(body.endpoint);
+    if (!feature) throw new AppError("not-found", "Unknown feature.");
+    const { rows, hasMoreItems } = await listHistory(db, body);
+    return { requests: rows.map(toHistoryRecord), priceInfo: priceInfoOf(feature), hasMoreItems };
+  });
+
+  registerCall(app, deps, calls.playground.deleteRequest, async ({ user, body }) => {
+    await requirePlaygroundAccess(db, user.userId, body.projectId);
+    if (!isUuid(body.requestId)) throw new AppError("not-found", REQUEST_NOT_FOUND);
+    const deleted = await db.transaction(async (tx) => {
+      const row = await softDeleteRequest(tx, body);
+      if (!row) throw new AppError("not-found", REQUEST_NOT_FOUND);
+      await recordAudit(tx, {
+        organizationId: row.organizationId,
+        action: "playground-request.deleted",
+        target: { type: "request", id: row.id },
+        before: { projectId: row.projectId, endpoint: row.endpoint },
+      });
+      return row;
+    });
+    // The soft-deleted row keeps the money trail; its files go.
+    const keys = [...Object.values(deleted.requestFiles).flat(), deleted.responseFile].filter(
+      (key): key is string => Boolean(key),
+    );
+    await Promise.all(
+      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}${THUMBNAIL_SUFFIX}`)]),
+    );
+    return {};
+  });
+
+  // API users learn their AI Clones' identity ids here (with their key, for the key's own project).
+  registerSessionOrApiKeyCall(
+    app,
+    deps,
+    calls.playground.getTrainedIdentities,
+    async ({ principal, body }) => {
+      if (principal.kind === "api-key") {
+        if (principal.key.projectId !== body.projectId) throw new AppError("not-found", NOT_FOUND_PROJECT);
+      } else {
+        await requirePlaygroundAccess(db, principal.user.userId, body.projectId);
+      }
+      // AI Clone training needs a GPU model server; no identities exist until one is configured.
+      const { rows, hasMoreItems } = await listHistory(db, {
+        projectId: body.projectId,
+        endpoint: "/v1/images/pegasus-training",
+        offset: body.offset,
+      });
+      return {
+        // A training that failed after it was charged (and refunded) stays listed as failed.
+        requests: rows
+          .filter(
+            (row) =>
+              row.status === "done" ||
+              (row.status === "error" && trainingResultOf(row.responseBody).identityId !== undefined),
+          )
+          .map((row) => {
+            const result = trainingResultOf(row.responseBody);
+            return {
+              ...toHistoryRecord(row),
+              description: String(row.requestBody.description ?? ""),
+              identity_id: result.identityId ?? "",
+              identity_status: result.status,
+            };
+          }),
+        hasMoreItems,
+      };
+    },
+  );
+}

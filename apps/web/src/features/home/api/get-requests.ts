@@ -1,0 +1,41 @@
+import type { ListRequestsRequest } from "@prism/contract";
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client";
+
+/** The Requests view's filters; absent fields list everything. */
+export type RequestFilters = Pick<ListRequestsRequest, "endpoint" | "apiKeyId" | "status" | "from" | "to">;
+
+export const requestsQueryKey = (
+  organizationId: string,
+  projectIds: readonly string[],
+  filters: RequestFilters,
+) => ["requests", organizationId, projectIds, filters] as const;
+
+/** The calls of the projects newest first, one keyset page after another (`nextCursor`). */
+export function requestsQueryOptions(
+  organizationId: string,
+  projectIds: readonly string[],
+  filters: RequestFilters,
+) {
+  return infiniteQueryOptions({
+    queryKey: requestsQueryKey(organizationId, projectIds, filters),
+    queryFn: ({ pageParam, signal }) =>
+      api.requests.list(
+        {
+          organizationId,
+          projectIds: [...projectIds],
+          ...filters,
+          ...(pageParam ? { cursor: pageParam } : {}),
+        },
+        { signal },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    enabled: projectIds.length > 0,
+    retry: false,
+  });
+}
+
+export function useRequests(organizationId: string, projectIds: readonly string[], filters: RequestFilters) {
+  return useInfiniteQuery(requestsQueryOptions(organizationId, projectIds, filters));
+}

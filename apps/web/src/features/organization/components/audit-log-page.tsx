@@ -1,0 +1,251 @@
+import "@mantine/dates/styles.css";
+import { Button, Code, Group, Paper, Select, Stack, Text } from "@mantine/core";
+import { DatePickerInput } from "@mantine/dates";
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_EXPORT_PATH,
+  type AuditEntry,
+  type AuditFilter,
+  auditActionLabel,
+  EXPORT_CSV_LABEL,
+  permissionsSchema,
+  summarizePermissions,
+} from "@prism/contract";
+import { IconBuilding, IconDownload, IconHistory, IconHistoryOff, IconLock } from "@tabler/icons-react";
+import { useMemo, useState } from "react";
+import { EmptyState } from "../../../components/empty-state";
+import { PageHeader } from "../../../components/page-header";
+import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
+import { formatDateTime } from "../../../lib/format";
+import { canInOrganization } from "../../../lib/permissions";
+import { useSession } from "../../../lib/session";
+import { useAuditLog } from "../api/audit-log";
+import { useMembers } from "../api/get-members";
+
+const ACTION_OPTIONS = Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }));
+
+function actorText(entry: AuditEntry): string {
+  if (entry.actor.type === "system") return "System";
+  if (entry.actor.type === "api-key") return `API key ${entry.actor.name ?? "(deleted)"}`;
+  return entry.actor.name ?? "Former user";
+}
+
+/** "name: Old → New" per changed field; trees and lists as compact JSON. */
+function changeLines(entry: AuditEntry): string[] {
+  const before = entry.changes?.before ?? {};
+  const after = entry.changes?.after ?? {};
+  const show = (value: unknown) => {
+    if (value === undefined || value === null) return "—";
+    if (typeof value === "string") return value;
+    const tree = permissionsSchema.safeParse({ owner: false, ...(value as object) });
+    if (tree.success) {
+      // A permission tree reads as the members list says it ("Billing · 1 project").
+      const projectIds = Object.keys(tree.data.projects).filter((id) => id !== "all");
+      return summarizePermissions(tree.data, projectIds);
+    }
+    return JSON.stringify(value);
+  };
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return names.map((name) => {
+    if (!(name in before)) return `${name}: ${show(after[name])}`;
+    if (!(name in after)) return `${name}: ${show(before[name])} (was)`;
+    return `${name}: ${show(before[name])} → ${show(after[name])}`;
+  });
+}
+
+const COLUMNS: ResponsiveColumn<AuditEntry>[] = [
+  {
+    key: "action",
+    header: "Action",
+    phone: "title",
+    width: 190,
+    cell: (entry) => (
+      <Text size="sm" fw={600}>
+        {auditActionLabel(entry.action)}
+      </Text>
+    ),
+  },
+  {
+    key: "time",
+    header: "Time",
+    phone: "wide-field",
+    cell: (entry) => (
+      <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+        {formatDateTime(entry.createdAt)}
+      </Text>
+    ),
+  },
+  { key: "actor", header: "Actor", cell: (entry) => <Text size="sm">{actorText(entry)}</Text> },
+  {
+    key: "changes",
+    header: "Changes",
+    phone: "wide-field",
+    cell: (entry) => {
+      const lines = changeLines(entry);
+      return lines.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {entry.targetType}
+        </Text>
+      ) : (
+        <Stack gap={2}>
+          {lines.map((line) => (
+            <Code key={line} style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+              {line}
+            </Code>
+          ))}
+        </Stack>
+      );
+    },
+  },
+  {
+    key: "ip",
+    header: "IP address",
+    cell: (entry) => (
+      <Text size="sm" ff="monospace" c="dimmed">
+        {entry.ip ?? "—"}
+      </Text>
+    ),
+  },
+];
+
+function exportHref(filter: AuditFilter): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) if (value) search.set(name, value);
+  return `${AUDIT_EXPORT_PATH}?${search.toString()}`;
+}
+
+function AuditLog({ organizationId }: { organizationId: string }) {
+  const [actorId, setActorId] = useState<string | null>(null);
+  const [action, setAction] = useState<string | null>(null);
+  const [range, setRange] = useState<[string | null, string | null]>([null, null]);
+  const filter = useMemo<AuditFilter>(
+    () => ({
+      organizationId,
+      ...(actorId ? { actorId } : {}),
+      ...(action ? { action: action as AuditFilter["action"] } : {}),
+      ...(range[0] ? { from: range[0] } : {}),
+      ...(range[1] ? { to: range[1] } : {}),
+    }),
+    [organizationId, actorId, action, range],
+  );
+  const log = useAuditLog(filter);
+  const members = useMembers(organizationId);
+  const actorOptions = (members.data?.members ?? []).map((member) => ({
+    value: member.id,
+    label: `${member.firstName} ${member.lastName}`.trim() || member.email,
+  }));
+  const entries = log.data?.pages.flatMap((page) => page.entries);
+  const filtered = Boolean(actorId || action || range[0] || range[1]);
+
+  return (
+    <Stack gap="md">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Select
+          label="Actor"
+          placeholder="Anyone"
+          data={actorOptions}
+          value={actorId}
+          onChange={setActorId}
+          clearable
+          searchable
+          w={{ base: "100%", xs: 200 }}
+        />
+        <Select
+          label="Action"
+          placeholder="Any action"
+          data={ACTION_OPTIONS}
+          value={action}
+          onChange={setAction}
+          clearable
+          searchable
+          w={{ base: "100%", xs: 240 }}
+        />
+        <DatePickerInput
+          type="range"
+          label="Dates"
+          placeholder="Any time"
+          value={range}
+          onChange={(value) => setRange(value as [string | null, string | null])}
+          clearable
+          allowSingleDateInRange
+          w={{ base: "100%", xs: 240 }}
+        />
+        <Button
+          component="a"
+          href={exportHref(filter)}
+          download
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+        >
+          {EXPORT_CSV_LABEL}
+        </Button>
+      </Group>
+      {log.isError && !entries ? (
+        <EmptyState
+          icon={<IconHistoryOff size={24} aria-hidden />}
+          title="The audit log could not be loaded"
+          action={
+            <Button variant="light" onClick={() => void log.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {log.error instanceof Error ? log.error.message : "Please try again."}
+        </EmptyState>
+      ) : entries && entries.length === 0 ? (
+        <EmptyState
+          icon={<IconHistory size={24} aria-hidden />}
+          title={filtered ? "No matching entries" : "No entries yet"}
+        >
+          {filtered
+            ? "No change matches these filters. Clear a filter to see more."
+            : "Changes to this organization, its members, projects, API keys and payments will be listed here."}
+        </EmptyState>
+      ) : (
+        <Paper withBorder style={{ overflow: "hidden" }}>
+          <ResponsiveTable
+            label="Audit log"
+            columns={COLUMNS}
+            rows={entries}
+            rowKey={(entry) => entry.id}
+            rowProps={(entry) => ({ "data-testid": "audit-row", "data-action": entry.action })}
+            loadingRows={6}
+            minWidth={760}
+          />
+        </Paper>
+      )}
+      {log.hasNextPage ? (
+        <Group justify="center">
+          <Button variant="light" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
+            Load more
+          </Button>
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** /organization/audit-log: every change made in the organization, for the owner and organization.audit. */
+export function AuditLogPage() {
+  const { selectedOrganization } = useSession();
+  const allowed = canInOrganization(selectedOrganization, "organization.audit");
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Who changed what in this organization, when and from where. Entries can never be edited or removed."
+      />
+      {!selectedOrganization ? (
+        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
+          Create an organization from the picker in the top bar.
+        </EmptyState>
+      ) : !allowed ? (
+        <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
+          You do not have permission to see this organization's audit log.
+        </EmptyState>
+      ) : (
+        <AuditLog key={selectedOrganization.id} organizationId={selectedOrganization.id} />
+      )}
+    </>
+  );
+}

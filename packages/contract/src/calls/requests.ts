@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { featureEndpointSchema } from "../catalog";
+import { defineCall } from "../define-call";
+import { type RequestStatus, requestStatusSchema } from "../entities";
+import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { daysInRange, USAGE_MAX_DAYS } from "./usage";
+
+/**
+ * Ours (issue 18): the Requests view of Home, every call of the selected projects across all features,
+ * newest first, read page after page through a keyset (never an offset, so a page deep into millions of
+ * calls costs what the first one does).
+ */
+
+/** Calls per page of the Requests view. */
+export const REQUESTS_PAGE_SIZE = 50;
+/** The cursor is opaque to clients; this only bounds what the server will try to read. */
+export const REQUESTS_CURSOR_MAX_LENGTH = 200;
+/** The API key filter's value for calls made from the console rather than with a key. */
+export const PLAYGROUND_CALLER_FILTER = "playground";
+export const REQUESTS_RANGE_REVERSED = "The end date must not be before the start date.";
+export const INVALID_REQUESTS_CURSOR = "The page cursor is not valid. Reload the list.";
+export const REQUESTS_PAGE_TITLE = "Requests";
+/** How the view names a call's status. */
+export const REQUEST_STATUS_LABELS: Record<RequestStatus, string> = {
+  generating: "Running",
+  done: "Succeeded",
+  error: "Failed",
+};
+export const REQUESTS_EMPTY_TEXT =
+  "No calls match. Calls made from the playground or with an API key show up here.";
+
+export const listRequestsRequest = z
+  .object({
+    organizationId: idSchema,
+    /** The projects to list; each must be one of the organization's that the caller may use. */
+    projectIds: z.array(idSchema).min(1).max(1_000),
+    endpoint: featureEndpointSchema.optional(),
+    /** An API key of one of the projects, or `playground` for the console's own calls. */
+    apiKeyId: idSchema.optional(),
+    status: requestStatusSchema.optional(),
+    /** First UTC day, included. */
+    from: isoDateSchema.optional(),
+    /** Last UTC day, included. */
+    to: isoDateSchema.optional(),
+    /** `nextCursor` of the previous page; absent for the first page. */
+    cursor: z.string().min(1).max(REQUESTS_CURSOR_MAX_LENGTH).optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.to >= query.from, {
+    message: REQUESTS_RANGE_REVERSED,
+    path: ["to"],
+  })
+  .refine((query) => !query.from || !query.to || daysInRange(query.from, query.to) <= USAGE_MAX_DAYS, {
+    message: `The range may span at most ${USAGE_MAX_DAYS} days.`,
+    path: ["to"],
+  });
+
+export const requestLogEntrySchema = z.object({
+  id: idSchema,
+  date: isoDateTimeSchema,
+  projectId: idSchema,
+  projectName: z.string(),
+  endpoint: z.string(),
+  /** The feature's name from the catalog (the endpoint itself for one outside it). */
+  feature: z.string(),
+  /** Null: made from the console (the playground). */
+  apiKeyId: idSchema.nullable(),
+  /** The key's name, or "Playground". */
+  caller: z.string(),
+  status: requestStatusSchema,
+  /** From the call's start to its end; null while it runs. */
+  durationMs: z.number().int().nonnegative().nullable(),
+  /** Dollars, exact from micro-dollars; 0 for a failed (refunded) call. */
+  cost: usdSchema,
+  /** The result file, when the call produced one and it was not deleted. */
+  resultUrl: z.string().nullable(),
+});
+export type RequestLogEntry = z.infer<typeof requestLogEntrySchema>;
+
+export const listRequestsResponse = z.object({
+  requests: z.array(requestLogEntrySchema),
+  /** Absent when this page is the last. */
+  nextCursor: z.string().nullable(),
+  /** The API keys of the listed projects, revoked ones too, for the key filter. */
+  apiKeys: z.array(z.object({ id: idSchema, name: z.string(), projectName: z.string() })),
+});
+
+export const listRequestsCall = defineCall({
+  path: "/v1/users/requests/list",
+  auth: "session",
+  request: listRequestsRequest,
+  response: listRequestsResponse,
+});
+
+export const requestLogCalls = {
+  list: listRequestsCall,
+} as const;
+
+export type ListRequestsRequest = z.infer<typeof listRequestsRequest>;
+export type ListRequestsResponse = z.infer<typeof listRequestsResponse>;
