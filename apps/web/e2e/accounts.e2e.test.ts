@@ -1,6 +1,6 @@
 import { emptyPermissions } from "@prism/contract";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
 import {
   countMailTo,
@@ -415,9 +415,17 @@ describe("accounts", () => {
 
     // Clicking outside closes the challenge and abandons the attempt without a message.
     await page.getByRole("button", { name: "Login" }).click();
-    await page.getByRole("dialog", { name: "Security Challenge" }).waitFor();
-    await page.mouse.click(20, 20);
-    await page.getByRole("dialog", { name: "Security Challenge" }).waitFor({ state: "hidden" });
+    const challenge = page.getByRole("dialog", { name: "Security Challenge" });
+    await challenge.waitFor();
+    // A click that lands while the modal is still opening meets no overlay yet (seen on a loaded CI
+    // machine), so the outside click is repeated until one lands on the settled overlay.
+    await vi.waitFor(
+      async () => {
+        await page.mouse.click(20, 20);
+        await challenge.waitFor({ state: "hidden", timeout: 2_000 });
+      },
+      { timeout: 20_000, interval: 200 },
+    );
     expect(await page.getByRole("alert").count()).toBe(0);
 
     refuseV2 = false;
