@@ -83,7 +83,17 @@ export default defineConfig({
         // across releases. Everything else is split by route (issue 16): a group for all of @mantine/*
         // or all of node_modules would send charts, dates and the dropzone to the sign-in page.
         codeSplitting: {
-          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            // Popovers, tooltips and menus only: left to the default grouping, Mantine's small shared
+            // hooks landed in this chunk and pulled all 40 KB of it onto the sign-in page.
+            { name: "floating-ui", test: /node_modules[\\/]@floating-ui[\\/]/ },
+            // Same for the modals' and toasts' scroll lock, which loads when one is first shown.
+            {
+              name: "remove-scroll",
+              test: /node_modules[\\/](react-remove-scroll|react-remove-scroll-bar|use-sidecar|react-style-singleton|use-callback-ref|get-nonce)[\\/]/,
+            },
+          ],
         },
       },
     },

@@ -99,5 +99,11 @@ describe("console shell", () => {
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
+
+    // One route serves every playground screen; a path that names no feature is Not Found in the shell.
+    await page.goto("/playground/no-such-feature");
+    await page.getByRole("heading", { name: "Not Found" }).waitFor();
+    await page.goto("/playground/image-background-removal");
+    await page.getByRole("heading", { name: "Background Removal" }).waitFor();
   });
 });

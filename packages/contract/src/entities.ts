@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiKeyLimitsSchema } from "./api-key-limits";
 import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "./fields";
-import { permissionsSchema } from "./permissions";
+import { permissionsSchema } from "./permissions-schema";
 
 /** The entities of the spec as they travel on the wire. Ids are strings (UUIDs). */
 

@@ -6,9 +6,20 @@ import {
   MAX_RECHARGE_USD,
   MIN_RECHARGE_USD,
   NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   TOKEN_MAX_LENGTH,
 } from "./limits";
-import { EMAIL_ADDRESS_REQUIRED, INVALID_EMAIL_ADDRESS, NAME_REQUIRED } from "./messages";
+import {
+  EMAIL_ADDRESS_REQUIRED,
+  INVALID_EMAIL_ADDRESS,
+  NAME_REQUIRED,
+  PASSWORD_REQUIRED,
+  PASSWORD_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+  PASSWORD_TOO_WEAK,
+} from "./messages";
+import { hasPasswordCharacterClasses } from "./password";
 
 /** Building blocks shared by the entity and call schemas, so one rule is written once. */
 
@@ -66,3 +77,13 @@ export type RecaptchaType = (typeof RECAPTCHA_TYPES)[number];
  */
 export const emptyResponse = z.object({});
 export type EmptyResponse = z.infer<typeof emptyResponse>;
+
+/**
+ * A new password as the server accepts it. Never trimmed: spaces are part of a password.
+ */
+export const passwordSchema = z
+  .string({ error: PASSWORD_REQUIRED })
+  .min(1, PASSWORD_REQUIRED)
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
+  .refine(hasPasswordCharacterClasses, PASSWORD_TOO_WEAK);

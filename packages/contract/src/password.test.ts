@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { passwordSchema } from "./fields";
 import {
   PASSWORD_STRONG,
   PASSWORD_TOO_LONG,
@@ -6,7 +7,7 @@ import {
   PASSWORD_TOO_WEAK,
   PASSWORDS_DO_NOT_MATCH,
 } from "./messages";
-import { checkPassword, PASSWORD_SPECIAL_CHARACTERS, passwordSchema } from "./password";
+import { checkPassword, PASSWORD_SPECIAL_CHARACTERS } from "./password";
 
 describe("checkPassword", () => {
   it("clears the message while the password is empty", () => {

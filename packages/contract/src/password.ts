@@ -1,7 +1,5 @@
-import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./limits";
 import {
-  PASSWORD_REQUIRED,
   PASSWORD_STRONG,
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
@@ -50,13 +48,3 @@ export function checkPassword(password: string, confirmation?: string): Password
   }
   return { ok: true, message: PASSWORD_STRONG };
 }
-
-/**
- * A new password as the server accepts it. Never trimmed: spaces are part of a password.
- */
-export const passwordSchema = z
-  .string({ error: PASSWORD_REQUIRED })
-  .min(1, PASSWORD_REQUIRED)
-  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
-  .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
-  .refine(hasPasswordCharacterClasses, PASSWORD_TOO_WEAK);

@@ -8,12 +8,12 @@ import {
   normalizePermissions,
   PERMISSION_PATHS,
   type Permissions,
-  permissionsSchema,
   permissionsWithRights,
   ROLE_PRESETS,
   rolePresetPermissions,
   summarizePermissions,
 } from "./permissions";
+import { permissionsSchema } from "./permissions-schema";
 
 function memberWith(change: (permissions: Permissions) => void): Permissions {
   const permissions = emptyPermissions(["p1", "p2"]);

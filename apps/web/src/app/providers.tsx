@@ -1,10 +1,9 @@
 import { MantineProvider } from "@mantine/core";
-import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
 import { NOTIFICATION_MS } from "@prism/contract";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Outlet, ScrollRestoration } from "react-router";
+import { DeferredNotifications } from "../components/overlays/deferred-notifications";
 import { GlobalLoadingOverlay } from "../components/overlays/global-loading-overlay";
 import { publicConfigQueryOptions } from "../lib/env";
 import { SessionProvider } from "../lib/session";
@@ -22,7 +21,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" forceColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <Notifications
+        <DeferredNotifications
           position="top-right"
           autoClose={NOTIFICATION_MS}
           transitionDuration={300}
@@ -35,18 +34,16 @@ export function AppProviders({ children }: { children: ReactNode }) {
 }
 
 /**
- * The root route: session and modals live inside the router because logging out and the welcome
- * dialog navigate. The document is what scrolls (the shell's header and sidebar are fixed), so React
+ * The root route: the session lives inside the router because logging out navigates (the modals'
+ * provider is the signed-in shell's, see AppShellLayout). The document is what scrolls (the shell's header and sidebar are fixed), so React
  * Router's scroll restoration applies as it is: a new page opens at the top, and back or forward
  * returns to where that history entry was left.
  */
 export function RootLayout() {
   return (
     <SessionProvider>
-      <ModalsProvider>
-        <Outlet />
-        <GlobalLoadingOverlay />
-      </ModalsProvider>
+      <Outlet />
+      <GlobalLoadingOverlay />
       <ScrollRestoration />
     </SessionProvider>
   );

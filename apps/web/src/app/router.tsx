@@ -1,4 +1,3 @@
-import { FEATURES } from "@prism/contract";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
 import { FullPageLoader } from "../components/full-page-loader";
 import { PATHS } from "../lib/paths";
@@ -9,12 +8,17 @@ import { RootLayout } from "./providers";
 // Every page is its own chunk, fetched when its route is first visited (React Router's `lazy`).
 // The route table: every page of the console and the playground, with its guard.
 
-const playgroundRoutes: RouteObject[] = FEATURES.map((feature) => ({
-  path: feature.playgroundRoute,
-  lazy: async () => ({
-    Component: (await import("../features/playground/components/playground-page")).PlaygroundPage,
-  }),
-}));
+// One route for every playground screen: the page picks the feature's screen by path (and answers an
+// unknown one with Not Found), so the route table needs no feature catalog and the sign-in page does
+// not download it (issue 16).
+const playgroundRoutes: RouteObject[] = [
+  {
+    path: `${PATHS.playground}/:feature`,
+    lazy: async () => ({
+      Component: (await import("../features/playground/components/playground-page")).PlaygroundPage,
+    }),
+  },
+];
 
 export const routes: RouteObject[] = [
   {

@@ -68,9 +68,17 @@ describe("callApi", () => {
     await expect(api.users.me()).rejects.toMatchObject({ status: 0, code: "network-error" });
   });
 
-  it("rejects an answer that does not match the response schema", async () => {
-    answerWith(() => jsonResponse(200, { unexpected: true }));
+  it("rejects a success whose body is not JSON, such as a proxy's error page", async () => {
+    answerWith(
+      () =>
+        new Response("<html>Bad gateway</html>", { status: 200, headers: { "content-type": "text/html" } }),
+    );
     await expect(api.users.me()).rejects.toMatchObject({ status: 200, code: "invalid-response" });
+  });
+
+  it("takes an empty success as the empty answer", async () => {
+    answerWith(() => new Response(null, { status: 204 }));
+    await expect(api.users.logout()).resolves.toEqual({});
   });
 
   it("hands a 401 on a session call to the unauthorized handler", async () => {

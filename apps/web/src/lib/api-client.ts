@@ -2,7 +2,10 @@ import {
   type CallDefinition,
   type CallRequest,
   type CallResponse,
-  calls,
+  type CallRoute,
+  type CallRoutesOf,
+  callRoutes,
+  type calls,
   DEFAULT_CALL_TIMEOUT_MS,
   type ErrorCode,
   isErrorBody,
@@ -73,13 +76,17 @@ function transportError(error: unknown, timeout: AbortSignal): ApiError {
   return new ApiError(0, "network-error", "The server could not be reached. Please check your connection.");
 }
 
+/** A body that is not JSON (an error page from a proxy, a cut-off answer). */
+const UNREADABLE = Symbol("unreadable");
+
+/** The body as JSON; `undefined` when it is empty. */
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return UNREADABLE;
   }
 }
 
@@ -96,13 +103,19 @@ export interface Exchange<T> {
   signal?: AbortSignal;
   /** A 401 means the session ended (the handler signs out); off for public calls, whose 401 is a form error. */
   session: boolean;
-  response: ResponseSchema<T>;
+  /** Checks the answer's shape, for callers that have the schema at hand anyway (the playground's). */
+  response?: ResponseSchema<T>;
 }
 
 /**
  * Sends one request with the session cookie: `POST`, bounded by its timeout, a refusal turned into an
- * `ApiError` (a session call's 401 handed to the unauthorized handler first), the answer validated by
- * its schema. Console calls and feature calls both go through here.
+ * `ApiError` (a session call's 401 handed to the unauthorized handler first). Console calls and feature
+ * calls both go through here.
+ *
+ * Console answers are not parsed with the contract's zod schemas here: the server parses every answer
+ * with its call's response schema before sending it (registerCall), and carrying every screen's schemas
+ * and zod to the sign-in page cost about a third of its JavaScript (issue 16). A success that is not
+ * JSON (a proxy's HTML page, a cut-off body) is still refused as `invalid-response`.
  */
 export async function exchange<T>(request: Exchange<T>): Promise<T> {
   const timeout = AbortSignal.timeout(request.timeoutMs);
@@ -130,8 +143,12 @@ export async function exchange<T>(request: Exchange<T>): Promise<T> {
   }
 
   // A bodiless success (204, or an empty 200) stands for the empty object of "not shown" answers.
-  const parsed = request.response.safeParse(body ?? {});
-  if (!parsed.success) {
+  const answer = body ?? {};
+  const parsed = request.response?.safeParse(answer) ?? {
+    success: typeof answer === "object",
+    data: answer as T,
+  };
+  if (!parsed.success || answer === null) {
     throw new ApiError(response.status, "invalid-response", "The server sent an unexpected answer.");
   }
   return parsed.data;
@@ -139,21 +156,20 @@ export async function exchange<T>(request: Exchange<T>): Promise<T> {
 
 /**
  * Makes one console call: `POST <path>` with a JSON body and the session cookie, bounded by the
- * call's timeout, the answer validated by the contract's response schema.
+ * call's timeout.
  */
 export function callApi<C extends CallDefinition>(
-  definition: C,
+  route: CallRoute,
   payload?: CallRequest<C>,
   options: CallOptions = {},
 ): Promise<CallResponse<C>> {
   return exchange<CallResponse<C>>({
-    path: definition.path,
+    path: route.path,
     headers: { "content-type": "application/json" },
     body: JSON.stringify(payload ?? {}),
-    timeoutMs: definition.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    timeoutMs: route.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     signal: options.signal,
-    session: definition.auth !== "public",
-    response: definition.response as ResponseSchema<CallResponse<C>>,
+    session: route.auth !== "public",
   });
 }
 
@@ -171,28 +187,24 @@ export type ApiOf<T> = {
   readonly [K in keyof T]: T[K] extends CallDefinition ? CallFunction<T[K]> : ApiOf<T[K]>;
 };
 
-function isCallDefinition(value: unknown): value is CallDefinition {
+function isCallRoute(value: unknown): value is CallRoute {
   return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { path?: unknown }).path === "string" &&
-    "request" in value &&
-    "response" in value
+    typeof value === "object" && value !== null && typeof (value as { path?: unknown }).path === "string"
   );
 }
 
-export function bindCalls<T extends object>(registry: T): ApiOf<T> {
+/** One function per route, keeping the nesting; typed by the call registry the routes come from. */
+export function bindRoutes<T extends object>(routes: CallRoutesOf<T>): ApiOf<T> {
   const bound: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(registry)) {
-    if (isCallDefinition(value)) {
-      bound[key] = (payload?: unknown, options?: CallOptions) =>
-        callApi(value, payload as CallRequest<typeof value>, options);
+  for (const [key, value] of Object.entries(routes)) {
+    if (isCallRoute(value)) {
+      bound[key] = (payload?: unknown, options?: CallOptions) => callApi(value, payload as never, options);
     } else if (typeof value === "object" && value !== null) {
-      bound[key] = bindCalls(value);
+      bound[key] = bindRoutes(value as object);
     }
   }
   return bound as ApiOf<T>;
 }
 
 /** `api.users.me()`, `api.projects.create({ name, organizationId })`, ... typed from the contract. */
-export const api = bindCalls(calls);
+export const api = bindRoutes<typeof calls>(callRoutes);

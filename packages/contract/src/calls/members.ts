@@ -3,7 +3,7 @@ import { defineCall } from "../define-call";
 import { invitationSchema, memberSchema, projectSchema } from "../entities";
 import { emptyResponse, idSchema } from "../fields";
 import { EMAIL_MAX_LENGTH, INVITE_MAX_EMAILS } from "../limits";
-import { permissionsSchema } from "../permissions";
+import { permissionsSchema } from "../permissions-schema";
 
 /** Organization members and invitations. */
 

@@ -4,7 +4,7 @@ import { organizationSchema } from "../entities";
 import { emailSchema, emptyResponse, idSchema } from "../fields";
 import { BILLING_FIELD_MAX_LENGTH, NAME_MAX_LENGTH } from "../limits";
 import { REQUIRED_FIELDS_MISSING } from "../messages";
-import { permissionsSchema } from "../permissions";
+import { permissionsSchema } from "../permissions-schema";
 
 /** Organization calls. Every call naming an organization is checked against the caller's memberships. */
 

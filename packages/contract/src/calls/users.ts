@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
 import { userInfoSchema } from "../entities";
-import { emailSchema, emptyResponse, recaptchaFields, tokenSchema } from "../fields";
+import { emailSchema, emptyResponse, passwordSchema, recaptchaFields, tokenSchema } from "../fields";
 import {
   ACCOUNT_CALL_TIMEOUT_MS,
   NAME_MAX_LENGTH,
@@ -15,7 +15,6 @@ import {
   REQUIRED_FIELDS_MISSING,
   VERIFICATION_CODE_REQUIRED,
 } from "../messages";
-import { passwordSchema } from "../password";
 
 /** Account calls: sign-up, sign-in (password, Google, GitHub), recovery, session and profile. */
 

@@ -1,5 +1,6 @@
 import { AppShell } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
+import { ModalsProvider } from "@mantine/modals";
 import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { PageLoader } from "../../components/full-page-loader";
@@ -9,8 +10,21 @@ import { Sidebar } from "./sidebar";
 import { TopBar } from "./top-bar";
 import { useWelcomePopup } from "./welcome-popup";
 
-/** The signed-in frame: sidebar, top bar and the routed page. */
+/**
+ * The signed-in frame, with the provider of the promise dialogs (components/overlays/modals): only
+ * signed-in pages open them, and Mantine's Modal with its scroll area and focus trap stays off the
+ * sign-in page (issue 16).
+ */
 export function AppShellLayout() {
+  return (
+    <ModalsProvider>
+      <ShellFrame />
+    </ModalsProvider>
+  );
+}
+
+/** Sidebar, top bar and the routed page. */
+function ShellFrame() {
   const [navbarOpened, { toggle, close }] = useDisclosure(false);
   useWelcomePopup();
   const waitForSecondFactor = useTwoFactorRequirement();

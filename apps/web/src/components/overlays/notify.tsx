@@ -1,10 +1,10 @@
-import { notifications } from "@mantine/notifications";
 import { NOTIFICATION_MS } from "@prism/contract";
 import { IconCheck } from "@tabler/icons-react";
+import { showToast } from "./toasts";
 
 /** The success toast of the spec ("Changes have been saved!"): a check mark, gone after 3 seconds. */
 export function notify(message: string, title?: string): void {
-  notifications.show({
+  showToast({
     title,
     message,
     color: "teal",

@@ -1,8 +1,8 @@
-import { notifications } from "@mantine/notifications";
 import { SESSION_REFRESH_FAILED, SESSION_REFRESH_RETRY_MS, type UserInfo } from "@prism/contract";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { showToast } from "../../components/overlays/toasts";
 import { api, setUnauthorizedHandler } from "../api-client";
 import { COOKIE, readCookie, writeCookie } from "../cookies";
 import { PATHS } from "../paths";
@@ -118,7 +118,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const { refetch } = me;
   useEffect(() => {
     if (!refreshFailedAt) return;
-    notifications.show({
+    showToast({
       id: "session-refresh-failed",
       color: "red",
       title: SESSION_REFRESH_FAILED.title,

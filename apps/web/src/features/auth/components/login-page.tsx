@@ -2,8 +2,9 @@ import { Alert, Button, Stack } from "@mantine/core";
 import { invitedToJoinText, SIGN_IN_WITH_PASSKEY, type UserInfo } from "@prism/contract";
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill } from "@simplewebauthn/browser";
 import { IconBrandGithub, IconFingerprint, IconUsersPlus } from "@tabler/icons-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
+import { PageLoader } from "../../../components/full-page-loader";
 import { api, isApiError } from "../../../lib/api-client";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
 import { usePublicConfig } from "../../../lib/env";
@@ -16,14 +17,23 @@ import { githubAuthorizeUrl, takePendingGithubSignIn } from "../lib/github";
 import { cancelPasskeyAutofill, signInWithPasskey } from "../lib/passkey-sign-in";
 import { loadRecaptcha } from "../lib/recaptcha";
 import { AuthLayout } from "./auth-layout";
-import { ChangePasswordForm } from "./change-password-form";
-import { ForgotPasswordForm } from "./forgot-password-form";
 import { GoogleSignInButton } from "./google-sign-in-button";
 import { useBotCheck } from "./security-challenge";
 import { SignInForm } from "./sign-in-form";
-import { SignUpForm } from "./sign-up-form";
-import { TwoFactorForm } from "./two-factor-form";
-import { VerificationCodeForm } from "./verification-code-form";
+
+// The sign-in form comes with the page; every other step is its own chunk, fetched when the user goes
+// there, so /login opens with the least code (issue 16).
+const SignUpForm = lazy(async () => ({ default: (await import("./sign-up-form")).SignUpForm }));
+const VerificationCodeForm = lazy(async () => ({
+  default: (await import("./verification-code-form")).VerificationCodeForm,
+}));
+const ForgotPasswordForm = lazy(async () => ({
+  default: (await import("./forgot-password-form")).ForgotPasswordForm,
+}));
+const ChangePasswordForm = lazy(async () => ({
+  default: (await import("./change-password-form")).ChangePasswordForm,
+}));
+const TwoFactorForm = lazy(async () => ({ default: (await import("./two-factor-form")).TwoFactorForm }));
 
 /** The five modes of the login screen, and the second step of two-factor sign-in. */
 export type LoginMode =
@@ -393,53 +403,55 @@ export function LoginPage() {
           onRecoverPassword={() => switchMode("forgot-password")}
         />
       ) : null}
-      {mode === "sign-up" ? (
-        <SignUpForm
-          email={email}
-          onEmailChange={setEmail}
-          loading={pending === "signUp"}
-          error={error}
-          onSubmit={signUp}
-          onBack={() => switchMode("sign-in")}
-        />
-      ) : null}
-      {mode === "verification-code" ? (
-        <VerificationCodeForm
-          email={email.trim()}
-          loading={pending === "confirm"}
-          error={error}
-          onSubmit={confirm}
-          onBack={() => switchMode(verificationReturn)}
-          onResend={codeRequest.current ? resendCode : undefined}
-        />
-      ) : null}
-      {mode === "forgot-password" ? (
-        <ForgotPasswordForm
-          email={email}
-          onEmailChange={setEmail}
-          loading={pending === "forgotPassword"}
-          error={error}
-          onSubmit={requestReset}
-          onBack={() => switchMode("sign-in")}
-        />
-      ) : null}
-      {mode === "change-password-confirm" ? (
-        <ChangePasswordForm
-          email={email.trim()}
-          loading={pending === "resetPassword"}
-          error={error}
-          onSubmit={resetPassword}
-          onBack={() => switchMode("forgot-password")}
-        />
-      ) : null}
-      {mode === "two-factor" ? (
-        <TwoFactorForm
-          loading={pending === "twoFactor"}
-          error={error}
-          onSubmit={verifySecondFactor}
-          onBack={() => switchMode("sign-in")}
-        />
-      ) : null}
+      <Suspense fallback={<PageLoader />}>
+        {mode === "sign-up" ? (
+          <SignUpForm
+            email={email}
+            onEmailChange={setEmail}
+            loading={pending === "signUp"}
+            error={error}
+            onSubmit={signUp}
+            onBack={() => switchMode("sign-in")}
+          />
+        ) : null}
+        {mode === "verification-code" ? (
+          <VerificationCodeForm
+            email={email.trim()}
+            loading={pending === "confirm"}
+            error={error}
+            onSubmit={confirm}
+            onBack={() => switchMode(verificationReturn)}
+            onResend={codeRequest.current ? resendCode : undefined}
+          />
+        ) : null}
+        {mode === "forgot-password" ? (
+          <ForgotPasswordForm
+            email={email}
+            onEmailChange={setEmail}
+            loading={pending === "forgotPassword"}
+            error={error}
+            onSubmit={requestReset}
+            onBack={() => switchMode("sign-in")}
+          />
+        ) : null}
+        {mode === "change-password-confirm" ? (
+          <ChangePasswordForm
+            email={email.trim()}
+            loading={pending === "resetPassword"}
+            error={error}
+            onSubmit={resetPassword}
+            onBack={() => switchMode("forgot-password")}
+          />
+        ) : null}
+        {mode === "two-factor" ? (
+          <TwoFactorForm
+            loading={pending === "twoFactor"}
+            error={error}
+            onSubmit={verifySecondFactor}
+            onBack={() => switchMode("sign-in")}
+          />
+        ) : null}
+      </Suspense>
       {botCheck.challenge}
     </AuthLayout>
   );

@@ -1,72 +1,11 @@
-import { Alert, Center, Loader, Modal, Stack, Text } from "@mantine/core";
-import { GENERIC_ERROR, SECURITY_CHALLENGE_MESSAGE, SECURITY_CHALLENGE_TITLE } from "@prism/contract";
-import { type ReactNode, useCallback, useRef, useState } from "react";
-import { type BotCheckFields, loadRecaptcha, type RecaptchaConfig, runWithBotCheck } from "../lib/recaptcha";
+import { lazy, type ReactNode, Suspense, useCallback, useState } from "react";
+import { type BotCheckFields, type RecaptchaConfig, runWithBotCheck } from "../lib/recaptcha";
 
-function SecurityChallengeModal({
-  config,
-  opened,
-  onSolved,
-  onClose,
-}: {
-  config: RecaptchaConfig | null;
-  opened: boolean;
-  onSolved: (token: string) => void;
-  onClose: () => void;
-}) {
-  const [status, setStatus] = useState<"loading" | "ready" | "failed">("loading");
-  const onSolvedRef = useRef(onSolved);
-  onSolvedRef.current = onSolved;
-
-  // The modal's body mounts afresh on every opening, and a widget renders once per element.
-  const mountWidget = useCallback(
-    (element: HTMLDivElement | null) => {
-      if (!element || !config) return;
-      setStatus("loading");
-      loadRecaptcha(config)
-        .then((grecaptcha) => {
-          element.replaceChildren();
-          const target = document.createElement("div");
-          element.append(target);
-          grecaptcha.render(target, {
-            sitekey: config.v2SiteKey,
-            callback: (token) => onSolvedRef.current(token),
-          });
-          setStatus("ready");
-        })
-        .catch(() => setStatus("failed"));
-    },
-    [config],
-  );
-
-  return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={SECURITY_CHALLENGE_TITLE}
-      centered
-      size="auto"
-      closeOnClickOutside
-    >
-      <Stack gap="md" miw={320}>
-        <Text size="sm">{SECURITY_CHALLENGE_MESSAGE}</Text>
-        {status === "failed" ? (
-          <Alert color="red" variant="light">
-            {GENERIC_ERROR}
-          </Alert>
-        ) : null}
-        {status === "loading" ? (
-          <Center mih={78}>
-            <Loader size="sm" />
-          </Center>
-        ) : null}
-        <Center>
-          <div ref={mountWidget} data-testid="security-challenge-widget" />
-        </Center>
-      </Stack>
-    </Modal>
-  );
-}
+// Its own chunk: Mantine's Modal, scroll area and focus trap reach the sign-in page only when a bot
+// check escalates (issue 16).
+const SecurityChallengeModal = lazy(async () => ({
+  default: (await import("./security-challenge-modal")).SecurityChallengeModal,
+}));
 
 export interface BotCheck {
   /** Runs an account request behind the bot check, escalating to the visible challenge on a 491. */
@@ -77,9 +16,15 @@ export interface BotCheck {
 
 export function useBotCheck(config: RecaptchaConfig | null): BotCheck {
   const [resolveChallenge, setResolveChallenge] = useState<((token: string | null) => void) | null>(null);
+  // Mounted from the first challenge on (and kept, so it can animate closed); most sign-ins never need it.
+  const [challengeShown, setChallengeShown] = useState(false);
 
   const openChallenge = useCallback(
-    () => new Promise<string | null>((resolve) => setResolveChallenge(() => resolve)),
+    () =>
+      new Promise<string | null>((resolve) => {
+        setChallengeShown(true);
+        setResolveChallenge(() => resolve);
+      }),
     [],
   );
 
@@ -96,13 +41,15 @@ export function useBotCheck(config: RecaptchaConfig | null): BotCheck {
 
   return {
     run,
-    challenge: (
-      <SecurityChallengeModal
-        config={config}
-        opened={resolveChallenge !== null}
-        onSolved={(token) => settle(token)}
-        onClose={() => settle(null)}
-      />
-    ),
+    challenge: challengeShown ? (
+      <Suspense fallback={null}>
+        <SecurityChallengeModal
+          config={config}
+          opened={resolveChallenge !== null}
+          onSolved={(token) => settle(token)}
+          onClose={() => settle(null)}
+        />
+      </Suspense>
+    ) : null,
   };
 }

@@ -1,9 +1,9 @@
 import {
   EMAIL_ADDRESS_REQUIRED,
-  emailSchema,
   FIRST_NAME_REQUIRED,
   FORGOT_PASSWORD_EMAIL_REQUIRED,
   INVALID_EMAIL_ADDRESS,
+  isEmailAddress,
   LAST_NAME_REQUIRED,
   PASSWORD_REQUIRED,
   TERMS_REQUIRED,
@@ -21,7 +21,7 @@ export function hasErrors(errors: FieldErrors<string>): boolean {
 /** Required, then shaped like an address (the contract's own e-mail rule). */
 export function emailError(email: string, requiredMessage = EMAIL_ADDRESS_REQUIRED): string | undefined {
   if (email.trim() === "") return requiredMessage;
-  return emailSchema.safeParse(email).success ? undefined : INVALID_EMAIL_ADDRESS;
+  return isEmailAddress(email) ? undefined : INVALID_EMAIL_ADDRESS;
 }
 
 export interface SignInValues {

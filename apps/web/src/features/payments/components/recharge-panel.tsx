@@ -1,5 +1,4 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
 import {
   DEFAULT_RECHARGE_USD,
   ERROR_DIALOGS,
@@ -14,6 +13,7 @@ import { Link } from "react-router";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
+import { showToast } from "../../../components/overlays/toasts";
 import { formatUsd } from "../../../lib/format";
 import { PATHS } from "../../../lib/paths";
 import { canInOrganization } from "../../../lib/permissions";
@@ -58,7 +58,7 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
       if (outcome === "credited") {
         notify(RECHARGE_SUCCESSFUL);
       } else {
-        notifications.show({
+        showToast({
           title: "Payment received",
           message: "Your balance will update in a moment.",
           color: "blue",
