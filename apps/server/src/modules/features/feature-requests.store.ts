@@ -85,33 +85,23 @@ export function requestRowFrom(raw: Record<string, unknown>): RequestRow {
   return row as RequestRow;
 }
 
+/** One call's share of a project's daily rollup row: what settling adds and a refund takes back. */
+export interface UsageChange {
+  projectId: string;
+  endpoint: string;
+  callType: string;
+  day: string;
+  units: number;
+  costMicros: bigint;
+}
+
 /** Adds a settled call to the daily rollup, in the settling transaction. */
-export async function addUsage(
-  tx: Executor,
-  input: {
-    projectId: string;
-    endpoint: string;
-    callType: string;
-    day: string;
-    units: number;
-    costMicros: bigint;
-  },
-) {
+export async function addUsage(tx: Executor, input: UsageChange) {
   await usageAddition(tx, input);
 }
 
 /** The upsert of {@link addUsage}, to await or to embed in a larger statement. */
-export function usageAddition(
-  tx: Executor,
-  input: {
-    projectId: string;
-    endpoint: string;
-    callType: string;
-    day: string;
-    units: number;
-    costMicros: bigint;
-  },
-) {
+export function usageAddition(tx: Executor, input: UsageChange) {
   return tx
     .insert(usageDaily)
     .values({ ...input, calls: 1 })
@@ -126,17 +116,7 @@ export function usageAddition(
 }
 
 /** Takes a refunded call back out of the daily rollup, in the refunding transaction. */
-export async function removeUsage(
-  tx: Executor,
-  input: {
-    projectId: string;
-    endpoint: string;
-    callType: string;
-    day: string;
-    units: number;
-    costMicros: bigint;
-  },
-) {
+export async function removeUsage(tx: Executor, input: UsageChange) {
   await tx
     .update(usageDaily)
     .set({

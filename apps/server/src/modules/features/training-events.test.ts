@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
-import { makePng, multipart } from "../../../test/images";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { startTraining as startTrainingWith } from "../../../test/training";
 import { jobs, organizations } from "../../db/schema";
 import { credit } from "../ledger/ledger.service";
 
@@ -22,26 +22,7 @@ describe("training webhooks", () => {
   /** What the model server says about the next trainings. */
   let outcome: "ready" | "failed" = "ready";
 
-  const startTraining = async () => {
-    const photos = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(40 + index, 40)));
-    const body = multipart([
-      ...photos.map((photo, index) => ({
-        name: "images",
-        value: photo,
-        filename: `face-${index}.png`,
-        contentType: "image/png",
-      })),
-      { name: "description", value: "Someone" },
-    ]);
-    const response = await testApp.app.inject({
-      method: "POST",
-      url: "/v1/images/pegasus-training",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
-      payload: body.payload,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { request: { id: string; response_data: { body: { identityId: string } } } };
-  };
+  const startTraining = () => startTrainingWith(testApp, apiKey, "Someone");
 
   /** Runs every status poll twice (as two processes or a retried job would), then the deliveries. */
   const runPollsTwice = async (requestId: string, identityId: string) => {

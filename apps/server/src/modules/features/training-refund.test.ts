@@ -2,10 +2,10 @@ import { TRAINING_FAILED_REFUNDED } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "../../../test/accounts";
-import { makePng, multipart } from "../../../test/images";
 import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { startTraining as startTrainingWith } from "../../../test/training";
 import { featureRequests, jobs, ledgerEntries, organizations, usageDaily } from "../../db/schema";
 import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 
@@ -27,26 +27,7 @@ describe("a training that fails after it was charged", () => {
 
   const db = () => testApp.database.db;
 
-  const startTraining = async () => {
-    const photos = await Promise.all(Array.from({ length: 10 }, (_, index) => makePng(40 + index, 40)));
-    const body = multipart([
-      ...photos.map((photo, index) => ({
-        name: "images",
-        value: photo,
-        filename: `face-${index}.png`,
-        contentType: "image/png",
-      })),
-      { name: "description", value: "Doomed" },
-    ]);
-    const response = await testApp.app.inject({
-      method: "POST",
-      url: "/v1/images/pegasus-training",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
-      payload: body.payload,
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { request: { id: string; response_data: { body: { identityId: string } } } };
-  };
+  const startTraining = () => startTrainingWith(testApp, apiKey, "Doomed");
 
   /** Runs every status poll now, as the queue would after its interval. */
   const runPolls = async () => {
