@@ -21,8 +21,6 @@ import {
   microsToUsd,
   notChargedText,
   RESTART_RETRY_AFTER_SECONDS,
-  THUMBNAIL_MAX_SIDE,
-  THUMBNAIL_SUFFIX,
   TRAINING_NO_IDENTITY,
 } from "@prism/contract";
 import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
@@ -101,13 +99,11 @@ function newFileKey(caller: FeatureCaller): string {
 }
 
 /**
- * Stores an uploaded image re-encoded by sharp: whatever was smuggled in its container (metadata,
- * trailing bytes, polyglot payloads) does not survive. Its thumbnail is stored beside it.
- */
-/**
- * Stores an image upright (EXIF orientation applied, metadata dropped) with its WebP thumbnail. Results
+ * Stores an image re-encoded by sharp, upright (EXIF orientation applied, metadata dropped): whatever
+ * was smuggled in an upload's container (trailing bytes, polyglot payloads) does not survive. Results
  * and lossless inputs are kept as PNG; JPEG inputs (training photos, photos to edit) stay JPEG at high
- * quality, since a PNG of a photo is several times larger and no better.
+ * quality, since a PNG of a photo is several times larger and no better. Its thumbnail is made when it
+ * is first asked for (files/thumbnails.ts), off the call's path.
  */
 async function storeImage(
   store: FileStore,
@@ -116,18 +112,9 @@ async function storeImage(
   format: "png" | "jpeg" = "png",
 ): Promise<void> {
   const pipeline = sharp(image, { limitInputPixels: false }).rotate();
-  const [full, thumb] = await Promise.all([
-    format === "jpeg" ? pipeline.clone().jpeg({ quality: 95 }).toBuffer() : pipeline.clone().png().toBuffer(),
-    pipeline
-      .clone()
-      .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toBuffer(),
-  ]);
-  await Promise.all([
-    store.put(key, full, format === "jpeg" ? "image/jpeg" : "image/png"),
-    store.put(`${key}${THUMBNAIL_SUFFIX}`, thumb, "image/webp"),
-  ]);
+  const full =
+    format === "jpeg" ? await pipeline.jpeg({ quality: 95 }).toBuffer() : await pipeline.png().toBuffer();
+  await store.put(key, full, format === "jpeg" ? "image/jpeg" : "image/png");
 }
 
 /** Stores each input under the key the request row already names (images re-encoded, see storeImage). */
@@ -416,7 +403,7 @@ export async function runFeatureCall(
     throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
   call.tracked?.reserved(requestId);
 
-  // The inputs are stored (re-encoded, with thumbnails) while the provider works on them, which it
+  // The inputs are stored (re-encoded) while the provider works on them, which it
   // does from the validated buffers, not the stored copies: their encoding is off the call's path.
   // The call succeeds only when both have; either failing refunds it.
   const inputsStored = storeInputs(deps, call.files, inputKeys).then(

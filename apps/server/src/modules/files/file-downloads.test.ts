@@ -125,6 +125,31 @@ describe("downloading results through the API", () => {
     const thumbnail = await download(`${answer.request.response_data.file}_thumb`, apiKey);
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers["content-type"]).toBe("image/webp");
+    expect((await sharp(thumbnail.rawPayload).metadata()).format).toBe("webp");
+  });
+
+  it("makes an input's thumbnail on its first request and keeps it for the next", async () => {
+    const inputUrl = answer.request.request_data.files.image[0]!;
+    const thumbnailKey = `${inputUrl.slice(`${PUBLIC_URL}/v1/files/`.length)}_thumb`;
+    expect(await testApp.deps.files.get(thumbnailKey)).toBeUndefined();
+
+    const first = await download(`${inputUrl}_thumb`, apiKey);
+    expect(first.statusCode).toBe(200);
+    const metadata = await sharp(first.rawPayload).metadata();
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(["webp", 64, 48]);
+    const kept = await testApp.deps.files.get(thumbnailKey);
+    expect(kept?.contentType).toBe("image/webp");
+    expect(kept?.data.equals(first.rawPayload)).toBe(true);
+
+    const second = await download(`${inputUrl}_thumb`, apiKey);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+  });
+
+  it("answers 404 for a thumbnail of a thumbnail or of a missing file", async () => {
+    const thumbnailOfThumbnail = await download(`${answer.request.response_data.file}_thumb_thumb`, apiKey);
+    expect(thumbnailOfThumbnail.statusCode).toBe(404);
+    const missing = await download(`/v1/files/${organizationId}/${projectId}/no-such-file_thumb`, apiKey);
+    expect(missing.statusCode).toBe(404);
   });
 
   it("answers 404 to another project's key, another organization's key, a wrong key and no key", async () => {

@@ -6,6 +6,7 @@ import { isValidFileKey } from "../../providers/storage/file-store";
 import { requirePlaygroundAccess } from "../access/access.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
+import { isThumbnailKey, readThumbnail } from "./thumbnails";
 
 /**
  * Stored inputs and results. The URL's random part is unguessable, and it is still checked: a file
@@ -32,7 +33,7 @@ export function registerFileRoutes(app: FastifyInstance, deps: AppDependencies):
         });
         if (project.organizationId !== organizationId) throw notFound;
       }
-      const stored = await deps.files.get(key);
+      const stored = isThumbnailKey(key) ? await readThumbnail(deps.files, key) : await deps.files.get(key);
       if (!stored) throw notFound;
       return reply
         .type(stored.contentType)
