@@ -1,7 +1,7 @@
 import { Button, PasswordInput, Stack, Text } from "@mantine/core";
-import { type FormEvent, useState } from "react";
+import { useForm } from "@mantine/form";
 import { PasswordFeedback } from "../../../components/password-feedback";
-import { type FieldErrors, validateReset } from "../lib/validation";
+import { type ResetValues, validateReset } from "../lib/validation";
 import { FormError, FormHeader, ModeLink, VerificationCodeInput } from "./auth-form-parts";
 
 /** The change-password-confirm mode: the mailed reset code and the new password. */
@@ -18,21 +18,25 @@ export function ChangePasswordForm({
   onSubmit: (values: { resetCode: string; password: string }) => void;
   onBack: () => void;
 }) {
-  const [code, setCode] = useState("");
-  const [password, setPassword] = useState("");
-  const [confirmPassword, setConfirmPassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors<"code" | "password">>({});
+  // Errors show on submit; editing a field clears its own.
+  const form = useForm<ResetValues>({
+    initialValues: { code: "", password: "", confirmPassword: "" },
+    validate: (values) => validateReset(values).errors,
+  });
+  const { values, errors } = form;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loading) return;
-    const { errors: found, blocked } = validateReset({ code, password, confirmPassword });
-    setErrors(found);
-    if (!blocked) onSubmit({ resetCode: code.trim(), password });
-  };
+  const submit = form.onSubmit((submitted) => {
+    // A failing password rule blocks without a message of its own: the live feedback names it.
+    if (validateReset(submitted).blocked) return;
+    onSubmit({ resetCode: submitted.code.trim(), password: submitted.password });
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Choose a new password">
+    <form
+      onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Choose a new password"
+    >
       <Stack gap="md">
         <FormHeader
           title="Choose a new password"
@@ -48,30 +52,17 @@ export function ChangePasswordForm({
         />
         <FormError message={error} />
         <VerificationCodeInput
-          value={code}
-          onValueChange={(value) => {
-            setCode(value);
-            setErrors((current) => ({ ...current, code: undefined }));
-          }}
+          value={values.code}
+          onValueChange={(value) => form.setFieldValue("code", value)}
           error={errors.code}
         />
-        <PasswordInput
-          label="New Password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => {
-            setPassword(event.currentTarget.value);
-            setErrors((current) => ({ ...current, password: undefined }));
-          }}
-          error={errors.password}
-        />
+        <PasswordInput label="New Password" autoComplete="new-password" {...form.getInputProps("password")} />
         <PasswordInput
           label="Confirm Password"
           autoComplete="new-password"
-          value={confirmPassword}
-          onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+          {...form.getInputProps("confirmPassword")}
         />
-        <PasswordFeedback password={password} confirmation={confirmPassword} />
+        <PasswordFeedback password={values.password} confirmation={values.confirmPassword} />
         <Button type="submit" fullWidth size="md" loading={loading}>
           Change Password
         </Button>

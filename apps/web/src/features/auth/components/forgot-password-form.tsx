@@ -1,5 +1,5 @@
 import { Button, Stack, Text } from "@mantine/core";
-import { type FormEvent, useState } from "react";
+import { useForm } from "@mantine/form";
 import { validateForgotPassword } from "../lib/validation";
 import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
@@ -18,18 +18,20 @@ export function ForgotPasswordForm({
   onSubmit: (email: string) => void;
   onBack: () => void;
 }) {
-  const [emailError, setEmailError] = useState<string | undefined>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loading) return;
-    const found = validateForgotPassword(email);
-    setEmailError(found);
-    if (!found) onSubmit(email.trim());
-  };
+  // The e-mail is the login screen's (it follows the user from step to step): the form holds only its
+  // error, shown on submit and cleared by editing.
+  const form = useForm({
+    initialValues: {},
+    validate: () => ({ email: validateForgotPassword(email) }),
+  });
+  const submit = form.onSubmit(() => onSubmit(email.trim()));
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Recover your password">
+    <form
+      onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Recover your password"
+    >
       <Stack gap="md">
         <FormHeader
           title="Recover your password"
@@ -40,9 +42,9 @@ export function ForgotPasswordForm({
           value={email}
           onValueChange={(value) => {
             onEmailChange(value);
-            setEmailError(undefined);
+            form.clearFieldError("email");
           }}
-          error={emailError}
+          error={form.errors.email}
           data-autofocus
         />
         <Button type="submit" fullWidth size="md" loading={loading}>

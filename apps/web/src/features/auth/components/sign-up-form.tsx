@@ -1,12 +1,10 @@
 import { Anchor, Button, Checkbox, PasswordInput, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
-import { type FormEvent, useState } from "react";
+import { useForm } from "@mantine/form";
 import { Link } from "react-router";
 import { PasswordFeedback } from "../../../components/password-feedback";
 import { PATHS } from "../../../lib/paths";
-import { type FieldErrors, type SignUpValues, validateSignUp } from "../lib/validation";
+import { type SignUpValues, validateSignUp } from "../lib/validation";
 import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
-
-type SignUpField = "firstName" | "lastName" | "email" | "password" | "acceptTerms";
 
 export function SignUpForm({
   email,
@@ -23,36 +21,31 @@ export function SignUpForm({
   onSubmit: (values: { firstName: string; lastName: string; email: string; password: string }) => void;
   onBack: () => void;
 }) {
-  const [values, setValues] = useState<Omit<SignUpValues, "email">>({
-    firstName: "",
-    lastName: "",
-    password: "",
-    confirmPassword: "",
-    acceptTerms: false,
+  // The e-mail stays with the login screen (it follows the user from step to step), so the form checks
+  // it from the prop. Errors show on submit; editing a field clears its own.
+  const form = useForm<Omit<SignUpValues, "email">>({
+    initialValues: { firstName: "", lastName: "", password: "", confirmPassword: "", acceptTerms: false },
+    validate: (values) => validateSignUp({ ...values, email }).errors,
   });
-  const [errors, setErrors] = useState<FieldErrors<SignUpField>>({});
+  const { values, errors } = form;
 
-  const change = <K extends keyof typeof values>(key: K, value: (typeof values)[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    if (key !== "confirmPassword") setErrors((current) => ({ ...current, [key]: undefined }));
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loading) return;
-    const { errors: found, blocked } = validateSignUp({ ...values, email });
-    setErrors(found);
-    if (blocked) return;
+  const submit = form.onSubmit((submitted) => {
+    // A failing password rule blocks without a message of its own: the live feedback names it.
+    if (validateSignUp({ ...submitted, email }).blocked) return;
     onSubmit({
-      firstName: values.firstName.trim(),
-      lastName: values.lastName.trim(),
+      firstName: submitted.firstName.trim(),
+      lastName: submitted.lastName.trim(),
       email: email.trim(),
-      password: values.password,
+      password: submitted.password,
     });
-  };
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign up">
+    <form
+      onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Sign up"
+    >
       <Stack gap="md">
         <FormHeader
           title="Create your account"
@@ -63,18 +56,10 @@ export function SignUpForm({
           <TextInput
             label="First Name"
             autoComplete="given-name"
-            value={values.firstName}
-            onChange={(event) => change("firstName", event.currentTarget.value)}
-            error={errors.firstName}
+            {...form.getInputProps("firstName")}
             data-autofocus
           />
-          <TextInput
-            label="Last Name"
-            autoComplete="family-name"
-            value={values.lastName}
-            onChange={(event) => change("lastName", event.currentTarget.value)}
-            error={errors.lastName}
-          />
+          <TextInput label="Last Name" autoComplete="family-name" {...form.getInputProps("lastName")} />
         </SimpleGrid>
         <EmailInput
           autoComplete="email"
@@ -82,28 +67,19 @@ export function SignUpForm({
           value={email}
           onValueChange={(value) => {
             onEmailChange(value);
-            setErrors((current) => ({ ...current, email: undefined }));
+            form.clearFieldError("email");
           }}
           error={errors.email}
         />
-        <PasswordInput
-          label="Password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={(event) => change("password", event.currentTarget.value)}
-          error={errors.password}
-        />
+        <PasswordInput label="Password" autoComplete="new-password" {...form.getInputProps("password")} />
         <PasswordInput
           label="Confirm Password"
           autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={(event) => change("confirmPassword", event.currentTarget.value)}
+          {...form.getInputProps("confirmPassword")}
         />
         <PasswordFeedback password={values.password} confirmation={values.confirmPassword} />
         <Checkbox
-          checked={values.acceptTerms}
-          onChange={(event) => change("acceptTerms", event.currentTarget.checked)}
-          error={errors.acceptTerms}
+          {...form.getInputProps("acceptTerms", { type: "checkbox" })}
           label={
             <>
               I accept the{" "}

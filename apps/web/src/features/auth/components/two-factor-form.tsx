@@ -1,6 +1,6 @@
 import { Button, Stack, Text, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { TWO_FACTOR_CODE_LABEL, TWO_FACTOR_CODE_REQUIRED, TWO_FACTOR_REQUIRED } from "@prism/contract";
-import { type FormEvent, useState } from "react";
 import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 /**
@@ -19,22 +19,19 @@ export function TwoFactorForm({
   onSubmit: (code: string) => void;
   onBack: () => void;
 }) {
-  const [code, setCode] = useState("");
-  const [codeError, setCodeError] = useState<string | undefined>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loading) return;
-    const trimmed = code.trim();
-    if (!trimmed) {
-      setCodeError(TWO_FACTOR_CODE_REQUIRED);
-      return;
-    }
-    onSubmit(trimmed);
-  };
+  // The code's error shows on submit; editing the code clears it.
+  const form = useForm({
+    initialValues: { code: "" },
+    validate: ({ code }) => ({ code: code.trim() ? undefined : TWO_FACTOR_CODE_REQUIRED }),
+  });
+  const submit = form.onSubmit(({ code }) => onSubmit(code.trim()));
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Two-factor authentication">
+    <form
+      onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Two-factor authentication"
+    >
       <Stack gap="md">
         <FormHeader title="Two-factor authentication" subtitle={TWO_FACTOR_REQUIRED} />
         <FormError message={error} />
@@ -44,12 +41,7 @@ export function TwoFactorForm({
           autoComplete="one-time-code"
           autoFocus
           size="md"
-          value={code}
-          onChange={(event) => {
-            setCode(event.currentTarget.value);
-            setCodeError(undefined);
-          }}
-          error={codeError}
+          {...form.getInputProps("code")}
         />
         <Button type="submit" fullWidth size="md" loading={loading}>
           Verify

@@ -1,4 +1,5 @@
 import { Button, Stack, Text } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   RESEND_CODE_COOLDOWN_SECONDS,
   RESEND_CODE_LABEL,
@@ -6,7 +7,7 @@ import {
   VERIFICATION_CODE_LENGTH,
   VERIFICATION_CODE_RESENT,
 } from "@prism/contract";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { validateVerificationCode } from "../lib/validation";
 import { FormError, FormHeader, FormNotice, ModeLink, VerificationCodeInput } from "./auth-form-parts";
 
@@ -52,19 +53,16 @@ export function VerificationCodeForm({
    */
   onResend?: () => Promise<boolean>;
 }) {
-  const [code, setCode] = useState("");
-  const [codeError, setCodeError] = useState<string | undefined>();
+  // The code's error shows on submit; editing the code clears it.
+  const form = useForm({
+    initialValues: { code: "" },
+    validate: ({ code }) => ({ code: validateVerificationCode(code) }),
+  });
   const [resending, setResending] = useState(false);
   const [resent, setResent] = useState(false);
   const cooldown = useCooldown(RESEND_CODE_COOLDOWN_SECONDS);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (loading) return;
-    const found = validateVerificationCode(code);
-    setCodeError(found);
-    if (!found) onSubmit(code.trim());
-  };
+  const submit = form.onSubmit(({ code }) => onSubmit(code.trim()));
 
   const resend = async () => {
     if (!onResend || cooldown.remaining > 0 || resending) return;
@@ -80,7 +78,11 @@ export function VerificationCodeForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Verify your email">
+    <form
+      onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Verify your email"
+    >
       <Stack gap="md">
         <FormHeader
           title="Check your inbox"
@@ -97,12 +99,9 @@ export function VerificationCodeForm({
         <FormError message={error} />
         {resent && !error ? <FormNotice>{VERIFICATION_CODE_RESENT}</FormNotice> : null}
         <VerificationCodeInput
-          value={code}
-          onValueChange={(value) => {
-            setCode(value);
-            setCodeError(undefined);
-          }}
-          error={codeError}
+          value={form.values.code}
+          onValueChange={(value) => form.setFieldValue("code", value)}
+          error={form.errors.code}
         />
         <Button type="submit" fullWidth size="md" loading={loading}>
           Verify

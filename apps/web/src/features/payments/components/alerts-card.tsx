@@ -10,8 +10,8 @@ import {
   Text,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { CHANGES_SAVED, ERROR_DIALOGS, formatBalance, type GetAlertsResponse } from "@prism/contract";
-import { type FormEvent, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { notify } from "../../../components/overlays/notify";
@@ -23,14 +23,23 @@ import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
 const toAmount = (value: number | string): number | null =>
   value === "" || Number.isNaN(Number(value)) ? null : Number(value);
 
+interface AlertsValues {
+  lowBalance: number | string;
+  budget: number | string;
+  hardStop: boolean;
+}
+
 function AlertsForm({ organizationId, saved }: { organizationId: string; saved: GetAlertsResponse }) {
-  const [lowBalance, setLowBalance] = useState<number | string>(saved.lowBalance ?? "");
-  const [budget, setBudget] = useState<number | string>(saved.monthlyBudget ?? "");
-  const [hardStop, setHardStop] = useState(saved.budgetHardStop);
+  const form = useForm<AlertsValues>({
+    initialValues: {
+      lowBalance: saved.lowBalance ?? "",
+      budget: saved.monthlyBudget ?? "",
+      hardStop: saved.budgetHardStop,
+    },
+  });
   const update = useUpdateAlerts();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async ({ lowBalance, budget, hardStop }: AlertsValues) => {
     const monthlyBudget = toAmount(budget);
     try {
       await withLoading(() =>
@@ -48,7 +57,7 @@ function AlertsForm({ organizationId, saved }: { organizationId: string; saved: 
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={form.onSubmit((values) => void save(values))} noValidate>
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" maw={640}>
           <NumberInput
@@ -58,8 +67,7 @@ function AlertsForm({ organizationId, saved }: { organizationId: string; saved: 
             decimalScale={2}
             allowNegative={false}
             hideControls
-            value={lowBalance}
-            onChange={setLowBalance}
+            {...form.getInputProps("lowBalance")}
           />
           <NumberInput
             label="Monthly budget"
@@ -68,16 +76,14 @@ function AlertsForm({ organizationId, saved }: { organizationId: string; saved: 
             decimalScale={2}
             allowNegative={false}
             hideControls
-            value={budget}
-            onChange={setBudget}
+            {...form.getInputProps("budget")}
           />
         </SimpleGrid>
         <Checkbox
           label="Stop calls at 100 % of the budget"
           description="Feature calls are refused until next month or until the budget is raised."
-          checked={hardStop}
-          disabled={toAmount(budget) === null}
-          onChange={(event) => setHardStop(event.currentTarget.checked)}
+          {...form.getInputProps("hardStop", { type: "checkbox" })}
+          disabled={toAmount(form.values.budget) === null}
         />
         <Group>
           <Button type="submit" styles={WRAPPING_BUTTON_STYLES} loading={update.isPending}>

@@ -1,4 +1,5 @@
 import { Button, Checkbox, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   type Autorecharge,
   CHANGES_SAVED,
@@ -8,7 +9,6 @@ import {
   PAYMENT_METHOD_REQUIRED,
 } from "@prism/contract";
 import { IconCreditCardOff } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { notify } from "../../../components/overlays/notify";
 import { useSession } from "../../../lib/session";
@@ -19,6 +19,12 @@ import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { AmountInput } from "./amount-input";
 import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
 
+interface AutoRechargeValues {
+  enabled: boolean;
+  threshold: number | string;
+  amount: number | string;
+}
+
 function AutoRechargeForm({
   organizationId,
   saved,
@@ -28,31 +34,29 @@ function AutoRechargeForm({
   saved: Autorecharge;
   hasCard: boolean;
 }) {
-  const [enabled, setEnabled] = useState(saved.enabled);
-  const [threshold, setThreshold] = useState<number | string>(saved.threshold);
-  const [amount, setAmount] = useState<number | string>(saved.amount);
+  const form = useForm<AutoRechargeValues>({
+    initialValues: { enabled: saved.enabled, threshold: saved.threshold, amount: saved.amount },
+  });
+  const { enabled, threshold, amount } = form.values;
   const update = useUpdateAutoRecharge();
 
-  const toggle = (next: boolean) => {
-    setEnabled(next);
-    // Turning it on with the never-set zeros starts from sensible values instead of the $0 the
-    // server would refuse.
-    if (next && Number(threshold) < MIN_RECHARGE_USD) setThreshold(MIN_RECHARGE_USD);
-    if (next && Number(amount) < MIN_RECHARGE_USD) setAmount(DEFAULT_RECHARGE_USD);
-  };
+  const toggle = (next: boolean) =>
+    form.setValues({
+      enabled: next,
+      // Turning it on with the never-set zeros starts from sensible values instead of the $0 the
+      // server would refuse.
+      ...(next && Number(threshold) < MIN_RECHARGE_USD ? { threshold: MIN_RECHARGE_USD } : {}),
+      ...(next && Number(amount) < MIN_RECHARGE_USD ? { amount: DEFAULT_RECHARGE_USD } : {}),
+    });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async (submitted: AutoRechargeValues) => {
     if (!hasCard || update.isPending) return;
-    const values = enabled
-      ? { threshold: clampRechargeAmount(threshold), amount: clampRechargeAmount(amount) }
-      : { threshold: Number(threshold) || 0, amount: Number(amount) || 0 };
-    if (enabled) {
-      setThreshold(values.threshold);
-      setAmount(values.amount);
-    }
+    const values = submitted.enabled
+      ? { threshold: clampRechargeAmount(submitted.threshold), amount: clampRechargeAmount(submitted.amount) }
+      : { threshold: Number(submitted.threshold) || 0, amount: Number(submitted.amount) || 0 };
+    if (submitted.enabled) form.setValues(values);
     try {
-      await withLoading(() => update.mutateAsync({ organizationId, enabled, ...values }));
+      await withLoading(() => update.mutateAsync({ organizationId, enabled: submitted.enabled, ...values }));
       notify(CHANGES_SAVED);
     } catch (error) {
       await showPaymentErrorDialog(ERROR_DIALOGS.savePaymentSettings, error);
@@ -63,7 +67,7 @@ function AutoRechargeForm({
   const inputsOff = !enabled || !hasCard;
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={form.onSubmit((values) => void save(values))} noValidate>
       <Stack gap="lg">
         <Checkbox
           label="Enable auto recharge"
@@ -77,14 +81,14 @@ function AutoRechargeForm({
             label="Threshold"
             description="Recharge when the balance falls below"
             value={threshold}
-            onChange={setThreshold}
+            onChange={(value) => form.setFieldValue("threshold", value)}
             disabled={inputsOff}
           />
           <AmountInput
             label="Amount"
             description="Amount charged each time"
             value={amount}
-            onChange={setAmount}
+            onChange={(value) => form.setFieldValue("amount", value)}
             disabled={inputsOff}
           />
         </SimpleGrid>

@@ -30,7 +30,7 @@ import {
   IconShieldLock,
   IconUser,
 } from "@tabler/icons-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import { TwoFactorRequiredNotice } from "../../../app/guards/two-factor-requirement";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -140,52 +140,51 @@ function ProfileForm() {
 
 function ChangePasswordForm() {
   const changePassword = useChangePassword();
-  const [password, setPassword] = useState("");
-  const [confirmPassword, setConfirmPassword] = useState("");
-  const [error, setError] = useState<string | undefined>();
+  // Only an empty password gets a message (on submit, cleared by editing it); a failing rule is named
+  // by the live feedback and only blocks the save.
+  const form = useForm({
+    initialValues: { password: "", confirmPassword: "" },
+    validate: ({ password, confirmPassword }) => ({
+      password: checkNewPassword(password, confirmPassword).error,
+    }),
+  });
+  const { values } = form;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (changePassword.isPending) return;
-    const check = checkNewPassword(password, confirmPassword);
-    setError(check.error);
-    if (check.blocked) return;
+  const submit = form.onSubmit(({ password, confirmPassword }) => {
+    if (checkNewPassword(password, confirmPassword).blocked) return;
     changePassword.mutate(
       { password },
       {
         onSuccess: () => {
-          setPassword("");
-          setConfirmPassword("");
+          form.reset();
           notify(PASSWORD_CHANGED);
         },
         onError: (error) => void showErrorDialog(ERROR_DIALOGS.changePassword, error),
       },
     );
-  };
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Change Password">
+    <form
+      onSubmit={(event) => (changePassword.isPending ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Change Password"
+    >
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <PasswordInput
             label="New Password"
             autoComplete="new-password"
-            value={password}
-            onChange={(event) => {
-              setPassword(event.currentTarget.value);
-              setError(undefined);
-            }}
-            error={error}
+            {...form.getInputProps("password")}
           />
           <PasswordInput
             label="Confirm Password"
             autoComplete="new-password"
-            value={confirmPassword}
-            onChange={(event) => setConfirmPassword(event.currentTarget.value)}
+            {...form.getInputProps("confirmPassword")}
           />
         </SimpleGrid>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <PasswordFeedback password={password} confirmation={confirmPassword} />
+          <PasswordFeedback password={values.password} confirmation={values.confirmPassword} />
           <Button type="submit" loading={changePassword.isPending} style={{ flex: "none" }}>
             Change Password
           </Button>
