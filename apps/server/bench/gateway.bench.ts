@@ -13,7 +13,8 @@
  *
  * Besides, the feature call one at a time (its own cost: the provider answers at once, so the latency
  * is everything but the model) and the SQL statements it sends, counted in the database driver
- * (`begin` and `commit` included), not guessed. BENCH_ROWS=0 and BENCH_LIMIT_CALLS=0 skip parts 3 and 2.
+ * (`begin` and `commit` included), not guessed. BENCH_ROWS=0 and BENCH_LIMIT_CALLS=0 skip parts 3 and 2;
+ * BENCH_SKIP_PGLITE=1 runs PostgreSQL only (for a profile of one database).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -370,5 +371,5 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
 }
 
 console.log(`Gateway benchmark: ${CALLS} calls, concurrency ${CONCURRENCY}, ${HISTORY_ROWS} history rows`);
-await benchOn("PGlite (embedded)", undefined);
+if (process.env.BENCH_SKIP_PGLITE !== "1") await benchOn("PGlite (embedded)", undefined);
 if (process.env.DATABASE_URL) await benchOn("PostgreSQL", process.env.DATABASE_URL);

@@ -686,7 +686,11 @@ export const organizationEvents = pgTable(
     payload: jsonb("payload").notNull(),
     createdAt: createdAt(),
   },
-  (table) => [index("organization_events_organization_idx").on(table.organizationId, table.createdAt)],
+  (table) => [
+    index("organization_events_organization_idx").on(table.organizationId, table.createdAt),
+    // The retention sweep deletes by age across organizations.
+    index("organization_events_created_idx").on(table.createdAt),
+  ],
 );
 
 /**
@@ -735,7 +739,10 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
-  (table) => [index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt)],
+  (table) => [
+    index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
+    index("webhook_deliveries_created_idx").on(table.createdAt),
+  ],
 );
 
 /**

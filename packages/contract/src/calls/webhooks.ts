@@ -27,6 +27,11 @@ export const WEBHOOK_ENDPOINTS_MAX = 10;
 export const WEBHOOK_DELIVERIES_LISTED = 50;
 /** How long a delivery waits for the receiver's answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/**
+ * How long events and finished deliveries are kept (as Stripe keeps its events): the delivery log and
+ * a delivery's resend reach back this far. A delivery still being retried is kept until it finishes.
+ */
+export const WEBHOOK_HISTORY_RETENTION_DAYS = 30;
 /** How much of a receiver's answer is kept in the delivery log. */
 export const WEBHOOK_RESPONSE_BODY_MAX_BYTES = 1024;
 /**

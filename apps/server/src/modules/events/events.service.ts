@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import {
   hasPermission,
+  WEBHOOK_HISTORY_RETENTION_DAYS,
   WEBHOOK_TEST_EVENT,
   type WebhookEventData,
   type WebhookEventType,
 } from "@prism/contract";
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
+import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client";
 import {
   organizationEvents,
   organizationMembers,
@@ -135,4 +136,25 @@ export async function queueAlertMails(
       key: `alert-mail:${input.eventId}:${recipient.userId}`,
     });
   }
+}
+
+/**
+ * Deletes events and finished deliveries older than WEBHOOK_HISTORY_RETENTION_DAYS (the request
+ * sweeper calls it), so neither table grows without end. Deliveries still pending stay until their
+ * retries end. Returns how many rows of each went.
+ */
+export async function deleteExpiredEventHistory(
+  db: Database,
+  now = new Date(),
+): Promise<{ events: number; deliveries: number }> {
+  const cutoff = new Date(now.getTime() - WEBHOOK_HISTORY_RETENTION_DAYS * 24 * 3_600_000);
+  const events = await db
+    .delete(organizationEvents)
+    .where(lt(organizationEvents.createdAt, cutoff))
+    .returning({ id: organizationEvents.id });
+  const deliveries = await db
+    .delete(webhookDeliveries)
+    .where(and(lt(webhookDeliveries.createdAt, cutoff), ne(webhookDeliveries.status, "pending")))
+    .returning({ id: webhookDeliveries.id });
+  return { events: events.length, deliveries: deliveries.length };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
+import { deleteExpiredEventHistory } from "../events/events.service";
 import { sweepAbandonedRequests } from "./feature-calls.service";
 import { deleteExpiredIdempotencyKeys } from "./idempotency";
 
@@ -21,8 +22,9 @@ const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
 /**
  * Refunds and fails the calls a crashed process left open (request rows still `generating`, and
  * reservations with neither a settlement nor a refund): once at start-up, then every
- * REQUEST_SWEEP_INTERVAL_MS; idempotency keys past their retention go at the same time. Safe with several processes: refunds are idempotent and the status
- * update is conditional.
+ * REQUEST_SWEEP_INTERVAL_MS. Idempotency keys, events and finished webhook deliveries past their
+ * retention go at the same time. Safe with several processes: refunds are idempotent, the status update
+ * is conditional, and deleting what another process already deleted deletes nothing.
  */
 export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
   const { providerTimeoutMs, sweepIntervalMs } = deps.config.inference;
@@ -41,6 +43,7 @@ export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogge
         log.warn({ swept }, "refunded requests abandoned by a crash");
       }
       await deleteExpiredIdempotencyKeys(deps.database.db);
+      await deleteExpiredEventHistory(deps.database.db);
     } catch (error) {
       log.error({ err: error }, "request sweep failed");
     } finally {

@@ -1,0 +1,2 @@
+CREATE INDEX "organization_events_created_idx" ON "organization_events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_created_idx" ON "webhook_deliveries" USING btree ("created_at");
