@@ -102,6 +102,35 @@ describe("a training that fails after it was charged", () => {
     expect(pending).toHaveLength(0);
   });
 
+  it("refunds a failed training whose row was deleted from the history before the failure", async () => {
+    const before = await cachedBalance(db(), organizationId);
+    const started = await startTraining();
+    const requestId = started.request.id;
+    const deleted = await post(
+      testApp,
+      "/v1/users/playground/delete-request",
+      { projectId, requestId },
+      { session },
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await cachedBalance(db(), organizationId)).toBe(before - TRAINING_PRICE_MICROS);
+
+    await runPolls();
+
+    expect(await cachedBalance(db(), organizationId)).toBe(before);
+    expect(await ledgerBalance(db(), organizationId)).toBe(before);
+    const [row] = await db().select().from(featureRequests).where(eq(featureRequests.id, requestId));
+    expect(row?.deletedAt).not.toBeNull();
+    expect(row).toMatchObject({ status: "error", errorMessage: TRAINING_FAILED_REFUNDED });
+    const history = await post(
+      testApp,
+      "/v1/users/playground/get-requests",
+      { projectId, endpoint: "/v1/images/pegasus-training", offset: 0 },
+      { session },
+    );
+    expect(history.json().requests.map((item: { id: string }) => item.id)).not.toContain(requestId);
+  });
+
   it("shows the failure in the playground history and the AI Clones list", async () => {
     const started = await startTraining();
     await runPolls();

@@ -22,7 +22,8 @@ const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
  * AI Clone training is submitted within the feature call (the model server answers its identity at
  * once, see runFeatureCall); the job queue then follows the identity's status until it is ready or
  * failed, so the console and get-trained-identities show it moving. A poll only reads the model
- * server's status and writes it down, so running one twice does no harm.
+ * server's status and writes it down, so running one twice does no harm. Rows deleted from the history
+ * (soft-deleted) are followed too, so a failure after the deletion is still refunded.
  */
 export function trainingJobHandlers(deps: {
   db: Database;
@@ -34,7 +35,9 @@ export function trainingJobHandlers(deps: {
       const identityId = String(payload.identityId);
       const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
       const feature = row ? featureByEndpoint(row.endpoint) : undefined;
-      if (!row || !feature || row.deletedAt) return;
+      // A row deleted from the history is still followed: a training that fails after its row was
+      // deleted was still paid for, and is refunded like any other.
+      if (!row || !feature) return;
       const provider = deps.registry.providerFor(feature) as Partial<HttpFeatureProvider> | undefined;
       if (!provider?.trainingStatus) return;
       const { status } = await provider.trainingStatus(identityId, signal);
@@ -55,7 +58,8 @@ export function trainingJobHandlers(deps: {
               ),
             )
             .returning({ id: featureRequests.id });
-          if (turned.length > 0) {
+          // Nobody waits for a clone whose row they deleted: no event for it.
+          if (turned.length > 0 && !row.deletedAt) {
             await emitEvent(tx, row.organizationId, "training.ready", {
               request_id: row.id,
               project_id: row.projectId,
