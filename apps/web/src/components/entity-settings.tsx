@@ -1,7 +1,7 @@
 import { Button, Stack, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { NAME_MAX_LENGTH } from "@prism/contract";
 import { IconArchive, IconLock } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
 import { CopyField } from "./copy-field";
 import { SettingsCard } from "./settings-card";
 
@@ -44,23 +44,20 @@ export function EntitySettings({
   archiving,
   onArchive,
 }: EntitySettingsProps) {
-  const [name, setName] = useState(initialName);
-  const [error, setError] = useState<string | null>(null);
+  // The name is checked on submit; editing it clears its message.
+  const form = useForm({
+    initialValues: { name: initialName },
+    validate: { name: (name) => (name.trim() ? null : emptyNameError) },
+  });
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!canEdit || saving) return;
+  const save = form.onSubmit(async ({ name }) => {
     const trimmed = name.trim();
-    if (!trimmed) {
-      setError(emptyNameError);
-      return;
-    }
-    if (await onSave(trimmed)) setName(trimmed);
-  };
+    if (await onSave(trimmed)) form.setFieldValue("name", trimmed);
+  });
 
   return (
     <Stack gap="lg">
-      <form onSubmit={(event) => void save(event)} noValidate>
+      <form onSubmit={(event) => (!canEdit || saving ? event.preventDefault() : save(event))} noValidate>
         <SettingsCard
           title={details.title}
           description={details.description}
@@ -79,16 +76,11 @@ export function EntitySettings({
             <CopyField label={idLabel} value={id} />
             <TextInput
               label={nameLabel}
-              value={name}
+              {...form.getInputProps("name")}
               maxLength={NAME_MAX_LENGTH}
               readOnly={!canEdit}
               required
-              error={error}
               description={canEdit ? undefined : readOnlyHint}
-              onChange={(event) => {
-                setName(event.currentTarget.value);
-                setError(null);
-              }}
             />
           </Stack>
         </SettingsCard>

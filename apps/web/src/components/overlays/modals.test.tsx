@@ -32,6 +32,25 @@ describe("openNameInputModal", () => {
     await expect(answer).resolves.toBe("Alpha");
   });
 
+  it("shows the given required message until the name is edited", async () => {
+    renderModals();
+    const user = userEvent.setup();
+    let answer: Promise<string | null> = Promise.resolve(null);
+    act(() => {
+      answer = openNameInputModal({
+        title: "Create organization",
+        label: "Organization name",
+        requiredMessage: "Please fill in all required fields.",
+      });
+    });
+    await user.type(await screen.findByLabelText(/Organization name/), "   {Enter}");
+    expect(await screen.findByText("Please fill in all required fields.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Organization name/), "Acme");
+    expect(screen.queryByText("Please fill in all required fields.")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Create" }));
+    await expect(answer).resolves.toBe("Acme");
+  });
+
   it("resolves null when cancelled", async () => {
     renderModals();
     const user = userEvent.setup();

@@ -1,8 +1,9 @@
 import { Button, Group, Stack, Text, TextInput, ThemeIcon, Title, Typography } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { modals } from "@mantine/modals";
 import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@prism/contract";
 import { IconSparkles } from "@tabler/icons-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { productName } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
@@ -128,29 +129,19 @@ function NameInputBody({
   requiredMessage: string;
   onAnswer: (name: string | null) => void;
 }) {
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (trimmed === "") {
-      setError(requiredMessage);
-      return;
-    }
-    onAnswer(trimmed);
-  };
+  // The name is checked on submit; editing it clears its message.
+  const form = useForm({
+    initialValues: { name: "" },
+    validate: { name: (name) => (name.trim() === "" ? requiredMessage : null) },
+  });
+  const submit = form.onSubmit(({ name }) => onAnswer(name.trim()));
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="lg">
         <TextInput
           label={label}
           placeholder={placeholder}
-          value={name}
-          onChange={(event) => {
-            setName(event.currentTarget.value);
-            if (error) setError(null);
-          }}
-          error={error}
+          {...form.getInputProps("name")}
           required
           data-autofocus
         />

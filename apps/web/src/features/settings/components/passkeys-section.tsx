@@ -1,4 +1,5 @@
 import { ActionIcon, Button, Group, Stack, Text, TextInput, Tooltip } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   ACCOUNT_SECURITY_ERROR_DIALOGS,
   PASSKEY_ADDED,
@@ -8,7 +9,6 @@ import {
   type Passkey,
 } from "@prism/contract";
 import { IconTrash } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -22,20 +22,16 @@ import { useRemovePasskey } from "../api/remove-passkey";
 
 function AddPasskeyForm() {
   const addPasskey = useAddPasskey();
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // The name is checked on submit; editing it clears its message.
+  const form = useForm({
+    initialValues: { name: "" },
+    validate: { name: (name) => (name.trim() ? null : PASSKEY_NAME_REQUIRED) },
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (addPasskey.isPending) return;
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError(PASSKEY_NAME_REQUIRED);
-      return;
-    }
-    addPasskey.mutate(trimmed, {
+  const submit = form.onSubmit(({ name }) => {
+    addPasskey.mutate(name.trim(), {
       onSuccess: () => {
-        setName("");
+        form.reset();
         notify(PASSKEY_ADDED);
       },
       onError: (failure) => {
@@ -43,21 +39,20 @@ function AddPasskeyForm() {
           void showErrorDialog(ACCOUNT_SECURITY_ERROR_DIALOGS.addPasskey, failure);
       },
     });
-  };
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Add a passkey">
+    <form
+      onSubmit={(event) => (addPasskey.isPending ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Add a passkey"
+    >
       <Group align="flex-start" gap="sm">
         <TextInput
           label="Passkey name"
           placeholder="Work laptop"
           maxLength={PASSKEY_NAME_MAX_LENGTH}
-          value={name}
-          onChange={(event) => {
-            setName(event.currentTarget.value);
-            setError(null);
-          }}
-          error={error}
+          {...form.getInputProps("name")}
           style={{ flex: "1 1 14rem" }}
           maw={320}
         />

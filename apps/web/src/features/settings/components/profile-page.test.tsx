@@ -16,6 +16,7 @@ import {
   RECOVERY_CODE_COUNT,
   REQUIRED_FIELDS_MISSING,
   SESSION_SIGNED_OUT,
+  TWO_FACTOR_CODE_REQUIRED,
   TWO_FACTOR_DISABLED,
   TWO_FACTOR_ENABLED,
 } from "@prism/contract";
@@ -280,6 +281,25 @@ describe("profile settings: Two-factor authentication", () => {
     expect(await screen.findByText(TWO_FACTOR_DISABLED)).toBeInTheDocument();
     expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "abcde-fghij" }]);
     expect(await within(section).findByRole("button", { name: "Enable" })).toBeInTheDocument();
+  });
+
+  it("asks for a code before disabling, and shows a refused code on the field", async () => {
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: true, recoveryCodesLeft: 7 });
+    answers["/v1/users/two-factor/disable"] = () =>
+      json(400, { error: "invalid-two-factor-code", message: INVALID_TWO_FACTOR_CODE });
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    expect(await within(section).findByText("7 of 10 recovery codes left.")).toBeInTheDocument();
+
+    await user.click(within(section).getByRole("button", { name: "Disable" }));
+    expect(within(section).getByText(TWO_FACTOR_CODE_REQUIRED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/disable")).toHaveLength(0);
+
+    await user.type(within(section).getByLabelText("Authentication code"), "111111");
+    expect(within(section).queryByText(TWO_FACTOR_CODE_REQUIRED)).not.toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: "Disable" }));
+    expect(await within(section).findByText(INVALID_TWO_FACTOR_CODE)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "111111" }]);
   });
 });
 

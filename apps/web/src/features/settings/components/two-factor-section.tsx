@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
 } from "@mantine/core";
+import { type UseFormReturnType, useForm } from "@mantine/form";
 import {
   ACCOUNT_SECURITY_ERROR_DIALOGS,
   RECOVERY_CODE_COUNT,
@@ -21,7 +22,7 @@ import {
   type TwoFactorStartResponse,
 } from "@prism/contract";
 import { IconShieldCheck } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { notify } from "../../../components/overlays/notify";
 import { isApiError } from "../../../lib/api-client";
@@ -39,26 +40,27 @@ function codeErrorOf(error: unknown): string | null {
   return null;
 }
 
-function CodeField({
-  value,
-  onChange,
-  error,
-  description,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error: string | null;
-  description?: string;
-}) {
+interface CodeValues {
+  code: string;
+}
+type CodeForm = UseFormReturnType<CodeValues>;
+
+/** The code is checked on submit; editing it clears its message (the server's included). */
+function useCodeForm(): CodeForm {
+  return useForm<CodeValues>({
+    initialValues: { code: "" },
+    validate: { code: (code) => (code.trim() ? null : TWO_FACTOR_CODE_REQUIRED) },
+  });
+}
+
+function CodeField({ form, description }: { form: CodeForm; description?: string }) {
   return (
     <TextInput
       label={TWO_FACTOR_CODE_LABEL}
       description={description}
       placeholder="123456"
       autoComplete="one-time-code"
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      error={error}
+      {...form.getInputProps("code")}
       maw={260}
     />
   );
@@ -103,16 +105,9 @@ function Enrolment({
   onEnabled: (codes: string[]) => void;
 }) {
   const enable = useEnableTwoFactor();
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const form = useCodeForm();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (enable.isPending) return;
-    if (!code.trim()) {
-      setError(TWO_FACTOR_CODE_REQUIRED);
-      return;
-    }
+  const submit = form.onSubmit(({ code }) => {
     enable.mutate(
       { code },
       {
@@ -122,15 +117,19 @@ function Enrolment({
         },
         onError: (failure) => {
           const message = codeErrorOf(failure);
-          if (message) setError(message);
+          if (message) form.setFieldError("code", message);
           else void showErrorDialog(ACCOUNT_SECURITY_ERROR_DIALOGS.enableTwoFactor, failure);
         },
       },
     );
-  };
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Enable two-factor authentication">
+    <form
+      onSubmit={(event) => (enable.isPending ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Enable two-factor authentication"
+    >
       <Group align="flex-start" gap="xl">
         <Image
           src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrCodeSvg)}`}
@@ -149,14 +148,7 @@ function Enrolment({
             {enrolment.secret}
           </Code>
           <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
-          <CodeField
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-            error={error}
-          />
+          <CodeField form={form} />
           <Group gap="sm">
             <Button type="submit" loading={enable.isPending}>
               Confirm
@@ -173,34 +165,31 @@ function Enrolment({
 
 function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
   const disable = useDisableTwoFactor();
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const form = useCodeForm();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (disable.isPending) return;
-    if (!code.trim()) {
-      setError(TWO_FACTOR_CODE_REQUIRED);
-      return;
-    }
+  const submit = form.onSubmit(({ code }) => {
     disable.mutate(
       { code },
       {
         onSuccess: () => {
-          setCode("");
+          form.reset();
           notify(TWO_FACTOR_DISABLED);
         },
         onError: (failure) => {
           const message = codeErrorOf(failure);
-          if (message) setError(message);
+          if (message) form.setFieldError("code", message);
           else void showErrorDialog(ACCOUNT_SECURITY_ERROR_DIALOGS.disableTwoFactor, failure);
         },
       },
     );
-  };
+  });
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Disable two-factor authentication">
+    <form
+      onSubmit={(event) => (disable.isPending ? event.preventDefault() : submit(event))}
+      noValidate
+      aria-label="Disable two-factor authentication"
+    >
       <Stack gap="md">
         <Group gap="xs" c="teal.7">
           <IconShieldCheck size={18} aria-hidden />
@@ -212,15 +201,7 @@ function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
           </Text>
         </Group>
         <Group align="flex-end" gap="sm">
-          <CodeField
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-            error={error}
-            description="To turn it off, enter a current code or a recovery code."
-          />
+          <CodeField form={form} description="To turn it off, enter a current code or a recovery code." />
           <Button type="submit" variant="light" color="red" loading={disable.isPending}>
             Disable
           </Button>

@@ -14,6 +14,7 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   ERROR_DIALOGS,
   WEBHOOK_EVENT_LABELS,
@@ -24,7 +25,7 @@ import {
   webhookUrlSchema,
 } from "@prism/contract";
 import { IconBuilding, IconLock, IconPlus, IconWebhook } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { CopyField } from "../../../components/copy-field";
 import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
@@ -68,6 +69,12 @@ function EventChoice({
   );
 }
 
+/** The contract's first complaint about an endpoint address, or null when it passes. */
+function webhookUrlError(url: string): string | null {
+  const checked = webhookUrlSchema.safeParse(url);
+  return checked.success ? null : (checked.error.issues[0]?.message ?? null);
+}
+
 /** Add endpoint: URL and events; the answer's secret is shown once, in the same dialog. */
 function AddEndpointModal({
   organizationId,
@@ -78,28 +85,25 @@ function AddEndpointModal({
   opened: boolean;
   onClose: () => void;
 }) {
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<WebhookEventType[]>(["request.succeeded", "request.failed"]);
-  const [error, setError] = useState<string | null>(null);
+  // The address is checked on submit with the contract's rule; editing it clears its message.
+  const form = useForm<{ url: string; events: WebhookEventType[] }>({
+    initialValues: { url: "", events: ["request.succeeded", "request.failed"] },
+    validate: { url: webhookUrlError },
+  });
   const [secret, setSecret] = useState<string | null>(null);
   const insert = useInsertWebhook();
 
   const close = () => {
-    setUrl("");
+    // The events chosen stay for the next endpoint; the address and its message do not.
+    form.setFieldValue("url", "");
+    form.clearErrors();
     setSecret(null);
-    setError(null);
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const checked = webhookUrlSchema.safeParse(url);
-    if (!checked.success) {
-      setError(checked.error.issues[0]?.message ?? null);
-      return;
-    }
+  const submit = async ({ url, events }: { url: string; events: WebhookEventType[] }) => {
     try {
-      const answer = await insert.mutateAsync({ organizationId, url: checked.data, events });
+      const answer = await insert.mutateAsync({ organizationId, url: webhookUrlSchema.parse(url), events });
       setSecret(answer.secret);
     } catch (failure) {
       await showErrorDialog(ERROR_DIALOGS.webhooks, failure);
@@ -119,25 +123,23 @@ function AddEndpointModal({
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate>
           <Stack gap="md">
             <TextInput
               label="Endpoint URL"
               placeholder="https://example.com/webhooks/prism"
-              value={url}
-              error={error}
-              onChange={(event) => {
-                setUrl(event.currentTarget.value);
-                setError(null);
-              }}
+              {...form.getInputProps("url")}
               data-autofocus
             />
-            <EventChoice value={events} onChange={setEvents} />
+            <EventChoice
+              value={form.values.events}
+              onChange={(events) => form.setFieldValue("events", events)}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Cancel
               </Button>
-              <Button type="submit" loading={insert.isPending} disabled={events.length === 0}>
+              <Button type="submit" loading={insert.isPending} disabled={form.values.events.length === 0}>
                 Add endpoint
               </Button>
             </Group>
