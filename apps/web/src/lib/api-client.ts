@@ -144,11 +144,10 @@ export async function exchange<T>(request: Exchange<T>): Promise<T> {
 
   // A bodiless success (204, or an empty 200) stands for the empty object of "not shown" answers.
   const answer = body ?? {};
-  const parsed = request.response?.safeParse(answer) ?? {
-    success: typeof answer === "object",
-    data: answer as T,
-  };
-  if (!parsed.success || answer === null) {
+  const parsed = request.response
+    ? request.response.safeParse(answer)
+    : { success: typeof answer === "object", data: answer as T };
+  if (!parsed.success) {
     throw new ApiError(response.status, "invalid-response", "The server sent an unexpected answer.");
   }
   return parsed.data;
