@@ -35,6 +35,18 @@ function behavesLikeAFileStore(name: string, makeStore: () => FileStore, makeBro
   });
 }
 
+describe("LocalFileStore", () => {
+  it("writes into a project directory that was removed after its first write", async () => {
+    const store = new LocalFileStore(localRoot);
+    const first = key();
+    await store.put(first, Buffer.from("one"), "text/plain");
+    rmSync(join(localRoot, first, ".."), { recursive: true, force: true });
+    const second = `${first.slice(0, first.lastIndexOf("/"))}/qrstuvwxyzabcdef`;
+    await store.put(second, Buffer.from("two"), "text/plain");
+    expect(await store.get(second)).toEqual({ data: Buffer.from("two"), contentType: "text/plain" });
+  });
+});
+
 let localRoot: string;
 let s3Root: string;
 let s3: S3rver;

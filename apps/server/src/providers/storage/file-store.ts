@@ -28,6 +28,8 @@ export function isValidFileKey(key: string): boolean {
 /** Files under DATA_DIR/files, each with a small sidecar holding its content type. */
 export class LocalFileStore implements FileStore {
   private readonly root: string;
+  /** Directories this process made: a feature call's writes skip the `mkdir` after the first. */
+  private readonly madeDirectories = new Set<string>();
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -43,9 +45,21 @@ export class LocalFileStore implements FileStore {
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, data);
-    await writeFile(`${path}.meta.json`, JSON.stringify({ contentType }));
+    const directory = dirname(path);
+    const write = () =>
+      Promise.all([writeFile(path, data), writeFile(`${path}.meta.json`, JSON.stringify({ contentType }))]);
+    if (!this.madeDirectories.has(directory)) {
+      await mkdir(directory, { recursive: true });
+      this.madeDirectories.add(directory);
+    }
+    try {
+      await write();
+    } catch (error) {
+      // The directory went away since (removed by hand, a restored backup): make it again, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await mkdir(directory, { recursive: true });
+      await write();
+    }
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
