@@ -15,6 +15,7 @@ import {
   usageResponse,
   WEBHOOK_EVENT_TYPES,
 } from "@prism/contract";
+import { validate } from "@scalar/openapi-parser";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import {
@@ -62,6 +63,12 @@ describe("OpenAPI document", () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.info.description).toContain("Authorization: Bearer psk_...");
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  it("passes the OpenAPI validator of Scalar, the reference page's own parser", async () => {
+    const result = await validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
   });
 
   it("resolves every $ref", () => {
