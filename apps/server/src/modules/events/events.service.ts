@@ -117,6 +117,11 @@ export async function paymentsRecipients(tx: Executor, organizationId: string) {
   );
 }
 
+/** One alert's Message-ID for one recipient: a second send of the same mail is shown once. */
+export function alertMessageId(eventId: string, userId: string): string {
+  return `<alert.${eventId}.${userId}@prism-console>`;
+}
+
 /**
  * Queues an alert mail per recipient in the caller's transaction, keyed by the event and the
  * recipient: however many processes or retries see the same event, each person gets it once.
@@ -131,7 +136,10 @@ export async function queueAlertMails(
   },
 ): Promise<void> {
   for (const recipient of input.recipients) {
-    const mail = input.compose(recipient.email);
+    const mail: MailMessage = {
+      ...input.compose(recipient.email),
+      messageId: alertMessageId(input.eventId, recipient.userId),
+    };
     await enqueueJob(tx, ALERT_MAIL_JOB, { ...mail }, new Date(), {
       key: `alert-mail:${input.eventId}:${recipient.userId}`,
     });

@@ -62,6 +62,19 @@ describe("mail", () => {
       // With SMTP configured nothing lands in the outbox.
       expect(await testApp.deps.outbox.list()).toEqual([]);
     });
+
+    it("sends a mail's fixed Message-ID when it has one", async () => {
+      const email = uniqueEmail("message-id");
+      await testApp.deps.mailer.send({
+        to: email,
+        subject: "Low balance",
+        text: "Low",
+        html: "<p>Low</p>",
+        messageId: "<alert.evt_1.user-1@prism-console>",
+      });
+      const mail = received.find((candidate) => candidate.to.includes(email));
+      expect(mail?.data).toContain("Message-ID: <alert.evt_1.user-1@prism-console>");
+    });
   });
 
   describe("the development mailbox", () => {

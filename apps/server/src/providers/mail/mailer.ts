@@ -9,6 +9,12 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * A fixed `Message-ID` (`<left@right>`) for a mail a retried job may send twice (the process died
+   * after the SMTP server accepted it, before the job was marked done): SMTP has no idempotency key,
+   * but mail services and clients show messages with one Message-ID once.
+   */
+  messageId?: string;
 }
 
 export interface StoredMail extends MailMessage {
@@ -61,7 +67,14 @@ export class OutboxMailer implements Mailer {
         async (name) => JSON.parse(await readFile(join(this.directory, name), "utf8")) as StoredMail,
       ),
     );
-    return mails.map(({ to, subject, text, html, createdAt }) => ({ to, subject, text, html, createdAt }));
+    return mails.map(({ to, subject, text, html, createdAt, messageId }) => ({
+      to,
+      subject,
+      text,
+      html,
+      createdAt,
+      ...(messageId === undefined ? {} : { messageId }),
+    }));
   }
 }
 
