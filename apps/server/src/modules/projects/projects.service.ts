@@ -11,7 +11,8 @@ import {
 } from "../access/access.service";
 import { findActiveProject } from "../access/access.store";
 import { recordAudit } from "../audit/audit.store";
-import { archiveProjectRow, insertProject, setOwnPermissions, setProjectName } from "./projects.store";
+import { setMemberPermissions } from "../members/members.store";
+import { archiveProjectRow, insertProject, setProjectName } from "./projects.store";
 
 /**
  * Creating needs the owner or organization.general. A creator without "All Projects" is granted the
@@ -38,7 +39,7 @@ export async function createProject(
         ...membership.permissions,
         projects: { ...membership.permissions.projects, [project.id]: true },
       };
-      await setOwnPermissions(
+      await setMemberPermissions(
         tx,
         organizationId,
         userId,

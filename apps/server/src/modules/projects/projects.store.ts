@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { organizationMembers, projects } from "../../db/schema";
+import { projects } from "../../db/schema";
 
 /** Data access of the projects module. */
 
@@ -22,18 +22,4 @@ export async function archiveProjectRow(tx: Executor, projectId: string): Promis
     .where(and(eq(projects.id, projectId), isNull(projects.archivedAt)))
     .returning({ id: projects.id });
   return archived.length > 0;
-}
-
-export async function setOwnPermissions(
-  tx: Executor,
-  organizationId: string,
-  userId: string,
-  permissions: Record<string, unknown>,
-): Promise<void> {
-  await tx
-    .update(organizationMembers)
-    .set({ permissions })
-    .where(
-      and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)),
-    );
 }
