@@ -14,9 +14,11 @@
  * Besides, the feature call one at a time (its own cost: the provider answers at once, so the latency
  * is everything but the model) and the SQL statements it sends, counted in the database driver
  * (`begin` and `commit` included), not guessed. BENCH_ROWS=0 and BENCH_LIMIT_CALLS=0 skip parts 3 and 2;
- * BENCH_SKIP_PGLITE=1 runs PostgreSQL only (for a profile of one database).
+ * BENCH_SKIP_PGLITE=1 runs PostgreSQL only; BENCH_PROFILE=<path> writes a CPU profile of the calls made one
+ * at a time (see startProfile).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import inspector from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -92,6 +94,31 @@ const noOpProvider: FeatureProvider = {
     mimeType: "image/png",
   }),
 };
+
+/**
+ * A CPU profile of this process (server, embedded database, client) over the calls made one at a time
+ * only, without start-up and warm-up: `BENCH_PROFILE=/tmp/gateway` writes `/tmp/gateway-<database>.cpuprofile`,
+ * to open in Chrome's DevTools or any `.cpuprofile` viewer.
+ */
+async function startProfile() {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 200 });
+  await post("Profiler.start");
+  return {
+    async stopInto(path: string) {
+      const { profile } = (await post("Profiler.stop")) as { profile: unknown };
+      writeFileSync(path, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`CPU profile of the calls one at a time: ${path}`);
+    },
+  };
+}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -256,6 +283,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   // One at a time: the call's own cost, the statements it sends, and the CPU time this process (the
   // server, PGlite when embedded, and the client) spends on it, which a loaded machine inflates far
   // less than the wall time.
+  const profile = process.env.BENCH_PROFILE ? await startProfile() : undefined;
   const statementsBefore = statements.count;
   const cpuBefore = process.cpuUsage();
   const serial = await load(
@@ -270,6 +298,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   const statementsPerCall = (statements.count - statementsBefore) / SERIAL_CALLS;
   const cpuOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000 / SERIAL_CALLS;
   const cpuPerCall = cpuOf(process.cpuUsage(cpuBefore));
+  if (profile) await profile.stopInto(`${process.env.BENCH_PROFILE}-${label.split(" ")[0]}.cpuprofile`);
   const bareCpuBefore = process.cpuUsage();
   const bareSerial = await load(() => fetch(`${base}/bench/bare`), { calls: SERIAL_CALLS, concurrency: 1 });
   const bareCpuPerCall = cpuOf(process.cpuUsage(bareCpuBefore));
