@@ -1,7 +1,11 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { server } from "./msw";
+
+// findBy*/waitFor give up after 1 s by default; rendering a page of 50 rows in jsdom on a loaded two-core
+// CI machine can take longer without anything being wrong (the test's own timeout still bounds it).
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks the layout APIs Mantine relies on (color scheme queries, ScrollArea, Popover sizing).
 if (!window.matchMedia) {
