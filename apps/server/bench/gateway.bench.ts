@@ -18,10 +18,13 @@
  * at a time (see startProfile).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import inspector from "node:inspector";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import type { Feature } from "@prism/contract";
 import { sql } from "drizzle-orm";
@@ -33,6 +36,7 @@ import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/client";
 import { credit } from "../src/modules/ledger/ledger.service";
 import type { FeatureProvider } from "../src/providers/inference/feature-provider";
+import { createHttpProvider } from "../src/providers/inference/http-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
 import { multipart } from "../test/images";
 
@@ -120,32 +124,74 @@ async function startProfile() {
   };
 }
 
+/**
+ * A model server on a loopback port that answers image generation at once with the same 256x256 photo
+ * (the astronaut fixture), so a generation call's time is the gateway's own plus this server's.
+ */
+async function startGenerationModelServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const photo = await sharp(fileURLToPath(new URL("../../../fixtures/images/astronaut.png", import.meta.url)))
+    .resize(256, 256)
+    .png()
+    .toBuffer();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      if (request.url === "/health") {
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+        return;
+      }
+      response.writeHead(200, { "content-type": "image/png" }).end(photo);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+/** One request the load generator repeats. */
+interface BenchRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}
+
+/**
+ * Sends `calls` copies of `request`, `concurrency` at a time, from a worker thread (bench/http-load.worker.mjs),
+ * so the client's work does not share the server's event loop, and answers throughput and latencies.
+ */
 async function load(
-  send: () => Promise<Response>,
+  request: BenchRequest,
   { calls = CALLS, concurrency = CONCURRENCY } = {},
 ): Promise<{ rps: number; p50: number; p99: number }> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < calls) {
-        next += 1;
-        const begin = performance.now();
-        const response = await send();
-        const text = await response.text();
-        if (!response.ok) throw new Error(`bench call failed: ${response.status} ${text}`);
-        latencies.push(performance.now() - begin);
-      }
-    }),
+  const worker = new Worker(new URL("./http-load.worker.mjs", import.meta.url), {
+    workerData: {
+      url: request.url,
+      method: request.method ?? "GET",
+      headers: request.headers ?? {},
+      body: request.body ? new Uint8Array(request.body) : undefined,
+      calls,
+      concurrency,
+    },
+  });
+  const result = await new Promise<{ latencies: number[]; seconds: number; failure?: string }>(
+    (resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    },
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: calls / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  await worker.terminate();
+  if (result.failure) throw new Error(`bench call failed: ${result.failure}`);
+  const latencies = result.latencies.sort((a, b) => a - b);
+  return { rps: calls / result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
 /** p50/p99 of two kinds of call made one at a time, alternating, after a warm-up of each. */
@@ -208,7 +254,14 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   });
   const database = openDatabase({ databaseUrl });
   await database.migrate();
-  const deps = { ...createDependencies(config, database), registry: new ProviderRegistry([noOpProvider]) };
+  const modelServer = await startGenerationModelServer();
+  const deps = {
+    ...createDependencies(config, database),
+    registry: new ProviderRegistry([
+      noOpProvider,
+      createHttpProvider({ baseUrl: modelServer.url, features: ["image-generation"], timeoutMs: 30_000 }),
+    ]),
+  };
   const app = await buildApp(deps, { logger: false, runJobs: false });
   app.get("/bench/bare", async () => ({ ok: true }));
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -271,37 +324,56 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     .toBuffer();
   const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
 
-  const bare = await load(() => fetch(`${base}/bench/bare`));
-  const pipeline = await load(() =>
-    fetch(`${base}/v1/images/background-removal`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
-      body: body.payload,
-    }),
-  );
+  const bareRequest: BenchRequest = { url: `${base}/bench/bare` };
+  const removalRequest: BenchRequest = {
+    url: `${base}/v1/images/background-removal`,
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
+    body: body.payload,
+  };
+  const generationBody = multipart([
+    { name: "prompt", value: "an astronaut on the moon" },
+    { name: "width", value: "256" },
+    { name: "height", value: "256" },
+  ]);
+  const generationRequest: BenchRequest = {
+    url: `${base}/v1/images/generation`,
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": generationBody.contentType },
+    body: generationBody.payload,
+  };
+  // The model server's own time for the same call (the bench's local one answers at once).
+  const modelServerRequest: BenchRequest = {
+    url: `${modelServer.url}/image-generation`,
+    method: "POST",
+    headers: { "content-type": generationBody.contentType },
+    body: generationBody.payload,
+  };
+
+  const bare = await load(bareRequest);
+  const pipeline = await load(removalRequest);
+  const generation = await load(generationRequest);
 
   // One at a time: the call's own cost, the statements it sends, and the CPU time this process (the
-  // server, PGlite when embedded, and the client) spends on it, which a loaded machine inflates far
-  // less than the wall time.
-  const profile = process.env.BENCH_PROFILE ? await startProfile() : undefined;
-  const statementsBefore = statements.count;
-  const cpuBefore = process.cpuUsage();
-  const serial = await load(
-    () =>
-      fetch(`${base}/v1/images/background-removal`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": body.contentType },
-        body: body.payload,
-      }),
-    { calls: SERIAL_CALLS, concurrency: 1 },
-  );
-  const statementsPerCall = (statements.count - statementsBefore) / SERIAL_CALLS;
+  // server, PGlite when embedded, the local model server and the load generator's thread) spends on
+  // it, which a loaded machine inflates far less than the wall time.
+  const serialOf = async (request: BenchRequest) => {
+    const statementsBefore = statements.count;
+    const cpuBefore = process.cpuUsage();
+    const timing = await load(request, { calls: SERIAL_CALLS, concurrency: 1 });
+    return {
+      ...timing,
+      statements: (statements.count - statementsBefore) / SERIAL_CALLS,
+      cpu: cpuOf(process.cpuUsage(cpuBefore)),
+    };
+  };
   const cpuOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000 / SERIAL_CALLS;
-  const cpuPerCall = cpuOf(process.cpuUsage(cpuBefore));
+  const profile = process.env.BENCH_PROFILE ? await startProfile() : undefined;
+  const serial = await serialOf(removalRequest);
   if (profile) await profile.stopInto(`${process.env.BENCH_PROFILE}-${label.split(" ")[0]}.cpuprofile`);
-  const bareCpuBefore = process.cpuUsage();
-  const bareSerial = await load(() => fetch(`${base}/bench/bare`), { calls: SERIAL_CALLS, concurrency: 1 });
-  const bareCpuPerCall = cpuOf(process.cpuUsage(bareCpuBefore));
+  const generationSerial = await serialOf(generationRequest);
+  const modelServerSerial = await serialOf(modelServerRequest);
+  const bareSerial = await serialOf(bareRequest);
 
   const callWith = (key: string) =>
     fetch(`${base}/v1/images/background-removal`, {
@@ -357,23 +429,37 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   }
 
   await app.close();
+  await modelServer.close();
   rmSync(dataDir, { recursive: true, force: true });
 
   console.log(`\n## ${label}`);
+  const row = (name: string, timing: { p50: number; p99: number; statements: number; cpu: number }) =>
+    console.log(
+      `${name.padEnd(52)} p50 ${timing.p50.toFixed(2)} ms, p99 ${timing.p99.toFixed(2)} ms, ${timing.statements.toFixed(2)} SQL statements, CPU ${timing.cpu.toFixed(2)} ms per call`,
+    );
   console.log(
-    `feature call, 1 at a time (${SERIAL_CALLS} calls): p50 ${serial.p50.toFixed(2)} ms, p99 ${serial.p99.toFixed(2)} ms, ${serial.rps.toFixed(0)} req/s; bare route p50 ${bareSerial.p50.toFixed(2)} ms`,
+    `One at a time (${SERIAL_CALLS} calls each; SQL statements counted in the driver, begin and commit included):`,
   );
-  console.log(`SQL statements per feature call: ${statementsPerCall.toFixed(2)} (begin and commit counted)`);
+  row("background removal 64x64, provider answers its input", serial);
+  row("image generation 256x256, local model server", generationSerial);
+  row("the local model server alone", modelServerSerial);
+  row("bare route", bareSerial);
   console.log(
-    `CPU time of this process per call, 1 at a time: feature call ${cpuPerCall.toFixed(2)} ms, bare route ${bareCpuPerCall.toFixed(2)} ms`,
+    `image generation's own cost (the call minus the model server): p50 ${(generationSerial.p50 - modelServerSerial.p50).toFixed(2)} ms`,
   );
+  console.log(`Concurrency ${CONCURRENCY} (${CALLS} calls each):`);
+  for (const [name, timing] of [
+    ["background removal 64x64", pipeline],
+    ["image generation 256x256", generation],
+    ["bare route", bare],
+  ] as const) {
+    console.log(
+      `${name.padEnd(52)} ${timing.rps.toFixed(0)} req/s, p50 ${timing.p50.toFixed(1)} ms, p99 ${timing.p99.toFixed(1)} ms`,
+    );
+  }
   console.log(
-    `feature call (full pipeline, concurrency ${CONCURRENCY}): ${pipeline.rps.toFixed(0)} req/s, p50 ${pipeline.p50.toFixed(1)} ms, p99 ${pipeline.p99.toFixed(1)} ms`,
+    `pipeline / bare throughput: background removal ${(pipeline.rps / bare.rps).toFixed(3)}, image generation ${(generation.rps / bare.rps).toFixed(3)}`,
   );
-  console.log(
-    `bare route:                   ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
-  );
-  console.log(`pipeline / bare throughput:   ${(pipeline.rps / bare.rps).toFixed(3)}`);
   if (limits) {
     console.log(
       `key without limits (1 at a time, ${LIMIT_CALLS} calls): p50 ${limits.unlimited.p50.toFixed(2)} ms, p99 ${limits.unlimited.p99.toFixed(2)} ms`,

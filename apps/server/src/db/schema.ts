@@ -74,6 +74,12 @@ export const organizations = pgTable("organizations", {
   balanceMicros: bigint("balance_micros", { mode: "bigint" }).notNull().default(sql`0`),
   /** properties.isNew: true until the first successful recharge. */
   isNew: boolean("is_new").notNull().default(true),
+  /**
+   * Feature calls reserved and not yet settled or refunded: raised by the reservation's conditional
+   * update and lowered when the request row leaves `generating`, so the concurrency limit is checked on
+   * the row the reservation locks (see ledger/call-money.ts).
+   */
+  callsInFlight: integer("calls_in_flight").notNull().default(0),
   billingName: text("billing_name"),
   billingEmail: text("billing_email"),
   taxId: text("tax_id"),

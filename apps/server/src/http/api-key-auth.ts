@@ -1,5 +1,6 @@
 import { API_KEY_EXPIRED, API_KEY_NOT_VALID, ipNotAllowedText } from "@prism/contract";
 import { isIpAllowed } from "@prism/contract/ip";
+import type { SQL } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
@@ -32,8 +33,9 @@ export async function authenticateApiKeyRequest(
   key: string,
   request: FastifyRequest,
   reply?: FastifyReply,
+  options: { budgetReached?: SQL<boolean> } = {},
 ): Promise<ApiKeyPrincipal | undefined> {
-  const authentication = await authenticateApiKey(deps.database.db, key);
+  const authentication = await authenticateApiKey(deps.database.db, key, new Date(), options);
   if (authentication.status === "invalid") return undefined;
   if (authentication.status === "expired") throw new AppError("api-key-expired", API_KEY_EXPIRED);
   const { principal } = authentication;
@@ -56,8 +58,9 @@ export async function requireApiKey(
   key: string,
   request: FastifyRequest,
   reply?: FastifyReply,
+  options: { budgetReached?: SQL<boolean> } = {},
 ): Promise<ApiKeyPrincipal> {
-  const principal = await authenticateApiKeyRequest(deps, key, request, reply);
+  const principal = await authenticateApiKeyRequest(deps, key, request, reply, options);
   if (!principal) throw new AppError("invalid-api-key", API_KEY_NOT_VALID);
   setRequestActor({ kind: "api-key", apiKeyId: principal.apiKeyId });
   return principal;

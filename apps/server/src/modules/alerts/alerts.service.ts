@@ -6,7 +6,7 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { alertSettings, organizations, projects, usageDaily } from "../../db/schema";
 import { organizationAlertMail } from "../../providers/mail/templates";
@@ -114,9 +114,9 @@ export const alertsConfigured = (organizationId: string): SQL =>
  * Whether the budget's hard stop refuses calls now: on, and this month's spend at or above the budget.
  * An expression, so the admission read and the reservation's statement carry it without a round trip.
  */
-export function budgetReached(organizationId: string, at = new Date()): SQL {
+export function budgetReached(organizationId: string | SQLWrapper, at = new Date()): SQL<boolean> {
   const { firstDay, nextFirstDay } = monthOf(at);
-  return sql`exists (select 1 from ${alertSettings} budget
+  return sql<boolean>`exists (select 1 from ${alertSettings} budget
     where budget.organization_id = ${organizationId} and budget.budget_hard_stop
       and budget.monthly_budget_micros is not null
       and budget.monthly_budget_micros <= (

@@ -8,6 +8,7 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
+import type { SQL } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { isUuid, requirePermission, requireProjectAccess } from "../access/access.service";
@@ -265,11 +266,21 @@ export interface ApiKeyRules {
   spentLifetimeMicros: bigint;
 }
 
+/** The key's organization's money state, read with the key (see findActiveKeyByHash). */
+export interface KeyOrganizationState {
+  balanceMicros: bigint;
+  isNew: boolean;
+  callsInFlight: number;
+  /** Only read when the authentication asked for it; false otherwise. */
+  budgetReached: boolean;
+}
+
 export interface ApiKeyPrincipal {
   apiKeyId: string;
   projectId: string;
   organizationId: string;
   rules: ApiKeyRules;
+  organizationState: KeyOrganizationState;
 }
 
 export type ApiKeyAuthentication =
@@ -339,9 +350,10 @@ export async function authenticateApiKey(
   db: Database,
   key: string,
   now = new Date(),
+  options: { budgetReached?: SQL<boolean> } = {},
 ): Promise<ApiKeyAuthentication> {
   if (!isWellFormedApiKey(key)) return { status: "invalid" };
-  const row = await findActiveKeyByHash(db, hashApiKey(key));
+  const row = await findActiveKeyByHash(db, hashApiKey(key), options.budgetReached);
   if (!row) return { status: "invalid" };
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -353,6 +365,10 @@ export async function authenticateApiKey(
       apiKeyId: row.id,
       projectId: row.projectId,
       organizationId: row.organizationId,
+      organizationState: {
+        ...row.organizationState,
+        budgetReached: row.organizationState.budgetReached === true,
+      },
       rules: {
         allowedEndpoints: row.allowedEndpoints,
         monthlySpendCapMicros: row.monthlySpendCapMicros,

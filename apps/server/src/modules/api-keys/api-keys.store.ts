@@ -186,10 +186,20 @@ export async function releaseKeySpend(tx: Executor, requestId: string): Promise<
       and (${apiKeys.monthlySpendCapMicros} is not null or ${apiKeys.lifetimeSpendCapMicros} is not null)`);
 }
 
-/** The unrevoked key with this hash, when its project and organization are still active. */
-export async function findActiveKeyByHash(db: Executor, keyHash: string) {
+/**
+ * The unrevoked key with this hash, when its project and organization are still active, with the
+ * organization's money state read in the same statement (a feature call's admission needs it, and the
+ * organization's row is joined anyway). `budgetReached`, when given, is read as well.
+ */
+export async function findActiveKeyByHash(db: Executor, keyHash: string, budgetReached?: SQL<boolean>) {
   const [row] = await db
     .select({
+      organizationState: {
+        balanceMicros: organizations.balanceMicros,
+        isNew: organizations.isNew,
+        callsInFlight: organizations.callsInFlight,
+        budgetReached: budgetReached ?? sql<boolean>`false`,
+      },
       id: apiKeys.id,
       projectId: apiKeys.projectId,
       organizationId: apiKeys.organizationId,

@@ -98,6 +98,8 @@ describe("API keys", () => {
         apiKeyId: apiKey.id,
         projectId,
         organizationId: owner.userInfo.organizations[0].id,
+        // The organization's money state comes with the key (a feature call admits from it).
+        organizationState: { balanceMicros: 0n, isNew: true, callsInFlight: 0, budgetReached: false },
         rules: {
           allowedEndpoints: null,
           monthlySpendCapMicros: null,

@@ -12,9 +12,11 @@ import {
 } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
+import { apiKeys } from "../../db/schema";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { requirePlaygroundAccess } from "../access/access.service";
+import { budgetReached } from "../alerts/alerts.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import {
@@ -51,7 +53,10 @@ async function authenticateCaller(
   const db = deps.database.db;
   const bearer = bearerKeyOf(request);
   if (bearer) {
-    const principal = await requireApiKey(deps, bearer, request, reply);
+    // The organization's money state comes with the key, so admitting the call costs no query.
+    const principal = await requireApiKey(deps, bearer, request, reply, {
+      budgetReached: budgetReached(apiKeys.organizationId),
+    });
     return {
       organizationId: principal.organizationId,
       projectId: principal.projectId,
@@ -59,6 +64,7 @@ async function authenticateCaller(
       apiKeyId: principal.apiKeyId,
       keyRules: principal.rules,
       clientIp: request.ip,
+      organizationState: principal.organizationState,
     };
   }
   const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);

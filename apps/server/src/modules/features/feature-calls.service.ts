@@ -23,11 +23,11 @@ import {
   RESTART_RETRY_AFTER_SECONDS,
   TRAINING_NO_IDENTITY,
 } from "@prism/contract";
-import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
-import { autoRechargeSettings, featureRequests, ledgerEntries, organizations } from "../../db/schema";
+import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
   type FeatureProvider,
@@ -38,17 +38,19 @@ import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
 import { alertsConfigured, budgetReached, checkSpendAlerts } from "../alerts/alerts.service";
-import { type ApiKeyRules, type BrokenCap, capBrokenBy, keyCapBrokenBy } from "../api-keys/api-keys.service";
+import {
+  type ApiKeyRules,
+  type BrokenCap,
+  capBrokenBy,
+  type KeyOrganizationState,
+  keyCapBrokenBy,
+} from "../api-keys/api-keys.service";
 import { keySpendCharge, releaseKeySpend } from "../api-keys/api-keys.store";
 import { emitEvent, subscribed } from "../events/events.service";
 import { enqueueJob } from "../jobs/job-queue";
-import { refund, reserve, rowsOf, settleAlong } from "../ledger/ledger.service";
-import {
-  findFinishedTraining,
-  requestRowFrom,
-  toHistoryRecord,
-  usageAddition,
-} from "./feature-requests.store";
+import { refund } from "../ledger/ledger.service";
+import { refundCall, refusalOf, reserveCall, settleCall } from "./call-ledger.store";
+import { findFinishedTraining, requestRowFrom, toHistoryRecord } from "./feature-requests.store";
 import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
 export const TRAINING_POLL_JOB = "training-poll";
@@ -69,6 +71,8 @@ export interface FeatureCaller {
   keyRules: ApiKeyRules | null;
   /** The caller's address as the server sees it (TRUST_PROXY honoured), kept on the request row. */
   clientIp: string | null;
+  /** The organization's money state when it was read with the caller's key (no query to admit it). */
+  organizationState?: KeyOrganizationState;
 }
 
 export interface GatewayDeps {
@@ -100,21 +104,38 @@ function newFileKey(caller: FeatureCaller): string {
 
 /**
  * Stores an image re-encoded by sharp, upright (EXIF orientation applied, metadata dropped): whatever
- * was smuggled in an upload's container (trailing bytes, polyglot payloads) does not survive. Results
- * and lossless inputs are kept as PNG; JPEG inputs (training photos, photos to edit) stay JPEG at high
- * quality, since a PNG of a photo is several times larger and no better. Its thumbnail is made when it
- * is first asked for (files/thumbnails.ts), off the call's path.
+ * was smuggled in an upload's container or a model server's answer (trailing bytes, polyglot payloads)
+ * does not survive. Results and lossless inputs are kept as PNG; JPEG inputs (training photos, photos to
+ * edit) stay JPEG at high quality, since a PNG of a photo is several times larger and no better. An
+ * image this server's own engine just encoded is stored as it is (see ProviderOutput.encodedHere). Its
+ * thumbnail is made when it is first asked for (files/thumbnails.ts), off the call's path.
  */
 async function storeImage(
   store: FileStore,
   key: string,
   image: Buffer,
-  format: "png" | "jpeg" = "png",
+  options: { format?: "png" | "jpeg"; encodedHere?: boolean } = {},
 ): Promise<void> {
+  if (options.encodedHere) {
+    await store.put(key, image, "image/png");
+    return;
+  }
   const pipeline = sharp(image, { limitInputPixels: false }).rotate();
   const full =
-    format === "jpeg" ? await pipeline.jpeg({ quality: 95 }).toBuffer() : await pipeline.png().toBuffer();
-  await store.put(key, full, format === "jpeg" ? "image/jpeg" : "image/png");
+    options.format === "jpeg"
+      ? await pipeline.jpeg({ quality: 95 }).toBuffer()
+      : await pipeline.png().toBuffer();
+  await store.put(key, full, options.format === "jpeg" ? "image/jpeg" : "image/png");
+}
+
+/** What a storing promise came to, awaited later without an unhandled rejection in between. */
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+function settledOutcome(work: Promise<unknown>): Promise<Outcome> {
+  return work.then(
+    () => ({ ok: true }),
+    (error: unknown) => ({ ok: false, error }),
+  );
 }
 
 /** Stores each input under the key the request row already names (images re-encoded, see storeImage). */
@@ -128,7 +149,9 @@ async function storeInputs(
       const key = keys[field]?.[index];
       if (!key) throw new Error(`no key for input ${field}[${index}]`);
       if (file.mimeType.startsWith("image/")) {
-        await storeImage(deps.files, key, file.buffer, file.mimeType === "image/jpeg" ? "jpeg" : "png");
+        await storeImage(deps.files, key, file.buffer, {
+          format: file.mimeType === "image/jpeg" ? "jpeg" : "png",
+        });
       } else await deps.files.put(key, file.buffer, file.mimeType);
     }
   }
@@ -230,18 +253,6 @@ export function priceFloorMicros(
   return withIdentity && price.identityUnitMicros !== undefined ? price.identityUnitMicros : price.unitMicros;
 }
 
-/** Calls started before this are taken for abandoned by a crash: they no longer count as in flight. */
-function inFlightSince(deps: Pick<GatewayDeps, "providerTimeoutMs" | "abandonedAfterMs">): Date {
-  return new Date(Date.now() - deps.providerTimeoutMs - deps.abandonedAfterMs);
-}
-
-/** The organization's calls in flight, as SQL over its id (in a select or a condition). */
-function callsInFlightOf(organizationId: SQLWrapper | string, since: Date) {
-  return sql<number>`(select count(*)::int from ${featureRequests}
-    where ${featureRequests.organizationId} = ${organizationId}
-      and ${featureRequests.status} = 'generating' and ${featureRequests.createdAt} > ${since})`;
-}
-
 function spendCapReached(broken: BrokenCap): AppError {
   return new AppError(
     "key-spend-cap-reached",
@@ -261,7 +272,7 @@ function tooManyCalls(limit: number): AppError {
 
 /**
  * Whether the caller may start a call at all, decided from the headers before its upload is read (one
- * query): a locked feature (training before the first deposit), the organization's calls in flight,
+ * query, none when the organization's state came with the caller's key): a locked feature (training before the first deposit), the organization's calls in flight,
  * and a balance below the least the call can cost all refuse it here, so a caller who cannot pay
  * never gets a byte of the upload buffered. The reservation made later is the exact price and is the
  * check that counts; this one only refuses early.
@@ -271,21 +282,25 @@ export async function admitFeatureCall(
   caller: FeatureCaller,
   feature: Feature,
 ): Promise<void> {
-  const [organization] = await deps.db
-    .select({
-      balanceMicros: organizations.balanceMicros,
-      isNew: organizations.isNew,
-      inFlight: callsInFlightOf(organizations.id, inFlightSince(deps)),
-      budgetReached: budgetReached(caller.organizationId),
-    })
-    .from(organizations)
-    .where(eq(organizations.id, caller.organizationId));
+  const organization =
+    caller.organizationState ??
+    (
+      await deps.db
+        .select({
+          balanceMicros: organizations.balanceMicros,
+          isNew: organizations.isNew,
+          callsInFlight: organizations.callsInFlight,
+          budgetReached: budgetReached(caller.organizationId),
+        })
+        .from(organizations)
+        .where(eq(organizations.id, caller.organizationId))
+    )[0];
   if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   if (feature.requiresFirstDeposit && organization.isNew) {
     throw new AppError("first-deposit-required", errorMessageOf("first-deposit-required"));
   }
   const limit = deps.organizationConcurrentCalls;
-  if (limit > 0 && Number(organization.inFlight) >= limit) throw tooManyCalls(limit);
+  if (limit > 0 && Number(organization.callsInFlight) >= limit) throw tooManyCalls(limit);
   const floor = priceFloorMicros(deps, feature);
   await requireBalanceFor(deps, caller, floor, organization.balanceMicros);
   if (organization.budgetReached) throw new AppError("budget-reached", BUDGET_REACHED);
@@ -350,23 +365,24 @@ export async function runFeatureCall(
 
   const requestId = randomUUID();
   const reference = `request:${requestId}`;
-  // Keys are chosen now so the row names its inputs from the start; the files follow the commit.
+  // Keys are chosen now so the row names its inputs from the start; the files follow the reservation.
   const inputKeys = Object.fromEntries(
     Object.entries(call.files).map(([field, list]) => [field, list.map(() => newFileKey(caller))]),
   );
-  const reservation = await reserve(
-    deps.db,
-    { organizationId: caller.organizationId, amountMicros: priceMicros, reference },
-    async (tx) => {
-      // One statement after the reservation's: the organization's row is locked by the reservation
-      // until commit, so the count of calls in flight read here (a later statement, so it sees every
-      // call committed while this one waited for the lock) and the insert of this call's row are one
-      // step for every process: two calls cannot both take the last slot. The key's spend is charged
-      // by one conditional update in the same statement, so concurrent calls of the key cannot
-      // overshoot its caps. A refusal throws, and the reservation rolls back with everything else.
-      const limit = deps.organizationConcurrentCalls;
-      const chargesKey = caller.apiKeyId !== null && hasSpendCap(caller.keyRules);
-      const insertRow = tx.insert(featureRequests).values({
+  const chargesKey = caller.apiKeyId !== null && hasSpendCap(caller.keyRules);
+  const trainingPending = feature.asynchronous;
+  let reservation: Awaited<ReturnType<typeof reserveCall>>;
+  try {
+    reservation = await reserveCall(deps.db, {
+      organizationId: caller.organizationId,
+      priceMicros,
+      reference,
+      concurrentLimit: deps.organizationConcurrentCalls,
+      budgetReached: budgetReached(caller.organizationId),
+      ...(chargesKey && caller.apiKeyId
+        ? { keyCharge: keySpendCharge(deps.db, caller.apiKeyId, priceMicros) }
+        : {}),
+      request: {
         id: requestId,
         organizationId: caller.organizationId,
         projectId: caller.projectId,
@@ -381,38 +397,36 @@ export async function runFeatureCall(
         units,
         priceMicros,
         clientIp: caller.clientIp,
-      });
-      const [row] = rowsOf<{ free: boolean; key_charged: number; budget_reached: boolean }>(
-        await tx.execute(sql`with
-          ${chargesKey && caller.apiKeyId ? sql`key_charge as ${keySpendCharge(tx, caller.apiKeyId, priceMicros)},` : sql``}
-          request as ${insertRow}
-          select ${limit > 0 ? sql`${callsInFlightOf(caller.organizationId, inFlightSince(deps))} < ${limit}` : sql`true`} as free,
-            ${chargesKey ? sql`(select count(*)::int from key_charge)` : sql`1`} as key_charged,
-            ${budgetReached(caller.organizationId)} as budget_reached`),
-      );
-      if (!row?.free) throw tooManyCalls(limit);
-      // Under the organization's lock, so concurrent calls cannot all slip under a hard-stopped budget.
-      if (row.budget_reached) throw new AppError("budget-reached", BUDGET_REACHED);
-      if (chargesKey && caller.apiKeyId && Number(row.key_charged) === 0) {
-        const broken = await keyCapBrokenBy(tx, caller.apiKeyId, priceMicros);
-        if (broken) throw spendCapReached(broken);
-      }
-    },
-  );
-  if (!reservation.reserved)
+      },
+      // Whether anyone watches this call's end, read with the reservation: a call nobody watches is
+      // settled in one statement, one that someone does in a transaction with its events and alerts.
+      watch: {
+        alerts: alertsConfigured(caller.organizationId),
+        succeeded: subscribed(caller.organizationId, "request.succeeded"),
+        ...(trainingPending ? { ready: subscribed(caller.organizationId, "training.ready") } : {}),
+      },
+    });
+  } catch (error) {
+    if (refusalOf(error) !== "key-spend-cap-reached" || !caller.apiKeyId) throw error;
+    const broken = await keyCapBrokenBy(deps.db, caller.apiKeyId, priceMicros);
+    if (broken) throw spendCapReached(broken);
+    // The cap was raised between the refusal and this read: the caller may simply try again.
+    throw tooManyCalls(deps.organizationConcurrentCalls);
+  }
+  if (!reservation.reserved) {
+    if (reservation.refusal === "too-many-calls") throw tooManyCalls(deps.organizationConcurrentCalls);
+    if (reservation.refusal === "budget-reached") throw new AppError("budget-reached", BUDGET_REACHED);
     throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
+  }
   call.tracked?.reserved(requestId);
 
-  // The inputs are stored (re-encoded) while the provider works on them, which it
-  // does from the validated buffers, not the stored copies: their encoding is off the call's path.
-  // The call succeeds only when both have; either failing refunds it.
-  const inputsStored = storeInputs(deps, call.files, inputKeys).then(
-    () => ({ stored: true as const }),
-    (error: unknown) => ({ stored: false as const, error }),
-  );
+  // The inputs are stored (re-encoded) while the provider works on them, which it does from the
+  // validated buffers, not the stored copies, and while the result is stored: their encoding is off the
+  // call's path. The call succeeds only when all have; any failing refunds it.
+  const inputsStored = settledOutcome(storeInputs(deps, call.files, inputKeys));
   const requireInputsStored = async () => {
     const inputs = await inputsStored;
-    if (inputs.stored) return;
+    if (inputs.ok) return;
     deps.log.error({ err: inputs.error, requestId }, "could not store the inputs");
     await failRequest(deps.db, requestId, FILES_NOT_STORED_REASON);
     throw new AppError("feature-failed", FILES_NOT_STORED);
@@ -443,91 +457,106 @@ export async function runFeatureCall(
     await failRequest(deps.db, requestId, providerError.message);
     throw toCallError(providerError);
   }
-  await requireInputsStored();
 
   let responseFile: string | null = null;
   let responseBody: unknown = null;
   let training: { identityId: string; status: IdentityStatus } | undefined;
+  let resultStored: Promise<Outcome> = Promise.resolve({ ok: true });
   try {
     if (feature.asynchronous) {
       training = trainingAnswer(output);
       responseBody = training;
     } else if (output.kind === "image") {
       responseFile = newFileKey(caller);
-      await storeImage(deps.files, responseFile, output.data);
+      resultStored = settledOutcome(
+        storeImage(deps.files, responseFile, output.data, { encodedHere: output.encodedHere === true }),
+      );
     } else {
       responseBody = output.body;
     }
   } catch (error) {
+    await inputsStored;
     const message = error instanceof AppError ? error.message : "The result could not be stored.";
-    if (!(error instanceof AppError)) deps.log.error({ err: error, requestId }, "could not store the result");
+    await failRequest(deps.db, requestId, message);
+    throw new AppError("feature-failed", notChargedText(message));
+  }
+  const result = await resultStored;
+  try {
+    await requireInputsStored();
+  } catch (error) {
+    // The call failed on its inputs: the result stored beside them would be a file no row names.
+    if (responseFile && result.ok) await deps.files.delete(responseFile).catch(() => undefined);
+    throw error;
+  }
+  if (!result.ok) {
+    const message =
+      result.error instanceof AppError ? result.error.message : "The result could not be stored.";
+    if (!(result.error instanceof AppError)) {
+      deps.log.error({ err: result.error, requestId }, "could not store the result");
+    }
     await failRequest(deps.db, requestId, message);
     throw new AppError("feature-failed", notChargedText(message));
   }
 
-  const day = new Date().toISOString().slice(0, 10);
-  // Settle, mark the row done, add to the rollup and read the answer's row and balance: one statement
-  // after the reservation's lock. It also says whether the balance is now below an armed auto recharge's
-  // threshold (the recharge is looked at only then, not after every call), whether the organization set
-  // alerts and which of this call's events an endpoint listens to, so a call that nobody watches sends
-  // no more statements.
+  const completedAt = new Date();
   const trainingReady = training?.status === "ready" ? training : undefined;
-  const [settled] = await settleAlong<Record<string, unknown>>(
+  const watching = reservation.watch;
+  const needsFollowUp = training !== undefined && !IDENTITY_FINAL_STATUSES.has(training.status);
+  const settleWatched =
+    watching.alerts === true ||
+    watching.succeeded === true ||
+    (trainingReady !== undefined && watching.ready === true) ||
+    needsFollowUp;
+  const settled = await settleCall(
     deps.db,
-    reference,
-    (settlement) => sql`with settled as (${settlement}),
-      done as ${deps.db
-        .update(featureRequests)
-        .set({ status: "done", responseFile, responseBody, completedAt: new Date() })
-        .where(eq(featureRequests.id, requestId))
-        .returning()},
-      usage as ${usageAddition(deps.db, {
+    {
+      requestId,
+      reference,
+      organizationId: caller.organizationId,
+      responseFile,
+      responseBody,
+      completedAt,
+      usage: {
         projectId: caller.projectId,
         endpoint: feature.endpoint,
         callType,
-        day,
+        day: completedAt.toISOString().slice(0, 10),
         units,
         costMicros: priceMicros,
-      })}
-      select done.*, ${organizations.balanceMicros} as answer_balance,
-        exists (select 1 from ${autoRechargeSettings} recharge
-          where recharge.organization_id = ${organizations.id} and recharge.enabled and recharge.armed
-            and recharge.threshold_micros > ${organizations.balanceMicros}) as recharge_due,
-        ${alertsConfigured(caller.organizationId)} as alerts_configured,
-        ${subscribed(caller.organizationId, "request.succeeded")} as succeeded_subscribed,
-        ${trainingReady ? subscribed(caller.organizationId, "training.ready") : sql`false`} as ready_subscribed
-      from settled, done, ${organizations}
-      where ${organizations.id} = ${caller.organizationId}`,
-    async (tx, [row]) => {
-      if (row?.succeeded_subscribed === true) {
-        await emitEvent(tx, caller.organizationId, "request.succeeded", {
-          ...requestEventData({
-            id: requestId,
-            projectId: caller.projectId,
-            endpoint: feature.endpoint,
-            apiKeyId: caller.apiKeyId,
-          }),
-          status: "done",
-          cost: microsToUsd(priceMicros),
-        });
-      }
-      if (trainingReady && row?.ready_subscribed === true) {
-        await emitEvent(tx, caller.organizationId, "training.ready", {
-          request_id: requestId,
-          project_id: caller.projectId,
-          identity_id: trainingReady.identityId,
-        });
-      }
-      if (row?.alerts_configured === true) await checkSpendAlerts(tx, caller.organizationId);
-      if (training && !IDENTITY_FINAL_STATUSES.has(training.status)) {
-        await enqueueJob(
-          tx,
-          TRAINING_POLL_JOB,
-          { requestId, identityId: training.identityId },
-          new Date(Date.now() + TRAINING_FIRST_POLL_MS),
-        );
-      }
+      },
     },
+    settleWatched
+      ? async (tx) => {
+          if (watching.succeeded === true) {
+            await emitEvent(tx, caller.organizationId, "request.succeeded", {
+              ...requestEventData({
+                id: requestId,
+                projectId: caller.projectId,
+                endpoint: feature.endpoint,
+                apiKeyId: caller.apiKeyId,
+              }),
+              status: "done",
+              cost: microsToUsd(priceMicros),
+            });
+          }
+          if (trainingReady && watching.ready === true) {
+            await emitEvent(tx, caller.organizationId, "training.ready", {
+              request_id: requestId,
+              project_id: caller.projectId,
+              identity_id: trainingReady.identityId,
+            });
+          }
+          if (watching.alerts === true) await checkSpendAlerts(tx, caller.organizationId);
+          if (training && needsFollowUp) {
+            await enqueueJob(
+              tx,
+              TRAINING_POLL_JOB,
+              { requestId, identityId: training.identityId },
+              new Date(Date.now() + TRAINING_FIRST_POLL_MS),
+            );
+          }
+        }
+      : undefined,
   );
   if (!settled) {
     // The sweeper took the call for abandoned and refunded it first: it was not charged, so it failed.
@@ -566,23 +595,23 @@ export function requestEventData(row: {
 
 /** Marks a request failed and gives its reservation back, once; true when this call made the refund. */
 export async function failRequest(db: Database, requestId: string, message: string): Promise<boolean> {
-  const refunded = await refund(db, `request:${requestId}`, async (tx) => {
-    await releaseKeySpend(tx, requestId);
-    const [row] = await tx.select().from(featureRequests).where(eq(featureRequests.id, requestId));
-    if (row) {
-      await emitEvent(tx, row.organizationId, "request.failed", {
-        ...requestEventData(row),
-        status: "error",
-        cost: 0,
-        error: message.slice(0, 500),
-      });
-    }
-  });
-  await db
-    .update(featureRequests)
-    .set({ status: "error", errorMessage: message.slice(0, 500), completedAt: new Date() })
-    .where(and(eq(featureRequests.id, requestId), eq(featureRequests.status, "generating")));
-  return refunded;
+  const errorMessage = message.slice(0, 500);
+  return refundCall(
+    db,
+    { requestId, reference: `request:${requestId}`, message: errorMessage, completedAt: new Date() },
+    async (tx) => {
+      await releaseKeySpend(tx, requestId);
+      const [row] = await tx.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+      if (row) {
+        await emitEvent(tx, row.organizationId, "request.failed", {
+          ...requestEventData(row),
+          status: "error",
+          cost: 0,
+          error: errorMessage,
+        });
+      }
+    },
+  );
 }
 
 const ABANDONED_MESSAGE = "The request was interrupted and refunded.";

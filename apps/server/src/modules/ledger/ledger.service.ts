@@ -3,8 +3,9 @@ import type { Database, Executor } from "../../db/client";
 import { type LedgerEntryKind, ledgerEntries, organizations } from "../../db/schema";
 
 /**
- * The only code that moves money. Every operation appends one ledger entry and adjusts the cached
- * balance in the same transaction; the unique (kind, reference) index makes each idempotent.
+ * The code that moves money, with the feature call's own statements in features/call-ledger.store.ts
+ * (decision 016). Every operation appends one ledger entry and adjusts the cached balance in the same
+ * transaction; the unique (kind, reference) index makes each idempotent.
  */
 
 async function appendEntry(

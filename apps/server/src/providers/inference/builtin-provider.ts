@@ -51,7 +51,9 @@ export function createBuiltinProvider(engine: Engine): FeatureProvider {
         throw new ProviderError("invalid-input", "A file is missing.");
       try {
         const output = await engine.run(id, inputs as never, { signal });
-        if (output.kind === "image") return { kind: "image", data: output.png, mimeType: "image/png" };
+        if (output.kind === "image") {
+          return { kind: "image", data: output.png, mimeType: "image/png", encodedHere: true };
+        }
         return { kind: "json", body: output.body };
       } catch (error) {
         throw toProviderError(error);

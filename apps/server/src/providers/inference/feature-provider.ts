@@ -17,7 +17,17 @@ export interface ProviderInput {
 }
 
 export type ProviderOutput =
-  | { kind: "image"; data: Buffer; mimeType: string }
+  | {
+      kind: "image";
+      data: Buffer;
+      mimeType: string;
+      /**
+       * The bytes were encoded by this server's own code (the builtin engine) from pixels it computed,
+       * so they hold nothing an outside party put there and are stored as they are, not decoded and
+       * encoded again. Absent for anything a model server or remote API sent.
+       */
+      encodedHere?: true;
+    }
   | { kind: "json"; body: unknown };
 
 export type ProviderErrorCode = "failed" | "timeout" | "unavailable" | "invalid-input";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
@@ -36,6 +36,43 @@ function behavesLikeAFileStore(name: string, makeStore: () => FileStore, makeBro
 }
 
 describe("LocalFileStore", () => {
+  it("keeps a PNG, JPEG or WebP as one file typed by its bytes, and anything else with its type beside it", async () => {
+    const store = new LocalFileStore(localRoot);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from("rest"),
+    ]);
+    const image = key();
+    await store.put(image, png, "image/png");
+    expect(existsSync(join(localRoot, `${image}.meta.json`))).toBe(false);
+    expect(await store.get(image)).toEqual({ data: png, contentType: "image/png" });
+
+    // Bytes that say PNG stored under another type keep the type they were given.
+    const labelled = key();
+    await store.put(labelled, png, "application/octet-stream");
+    expect(existsSync(join(localRoot, `${labelled}.meta.json`))).toBe(true);
+    expect(await store.get(labelled)).toEqual({ data: png, contentType: "application/octet-stream" });
+
+    const audio = key();
+    await store.put(audio, Buffer.from("RIFF....WAVEfmt "), "audio/wav");
+    expect(await store.get(audio)).toEqual({
+      data: Buffer.from("RIFF....WAVEfmt "),
+      contentType: "audio/wav",
+    });
+    await store.delete(audio);
+    expect(existsSync(join(localRoot, `${audio}.meta.json`))).toBe(false);
+  });
+
+  it("still reads a file stored with a sidecar before images went without one", async () => {
+    const store = new LocalFileStore(localRoot);
+    const id = key();
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    await store.put(id, Buffer.from("placeholder"), "text/plain");
+    writeFileSync(join(localRoot, id), jpeg);
+    writeFileSync(join(localRoot, `${id}.meta.json`), JSON.stringify({ contentType: "image/jpeg" }));
+    expect(await store.get(id)).toEqual({ data: jpeg, contentType: "image/jpeg" });
+  });
+
   it("writes into a project directory that was removed after its first write", async () => {
     const store = new LocalFileStore(localRoot);
     const first = key();

@@ -25,7 +25,30 @@ export function isValidFileKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
-/** Files under DATA_DIR/files, each with a small sidecar holding its content type. */
+/**
+ * The content type of the image formats the gateway stores most (every result, most inputs), from
+ * their first bytes: such a file needs no sidecar to say what it is. Anything else gets one.
+ */
+export function sniffedImageType(data: Buffer): string | undefined {
+  if (data.length >= 8 && data.readUInt32BE(0) === 0x89504e47 && data.readUInt32BE(4) === 0x0d0a1a0a) {
+    return "image/png";
+  }
+  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return "image/jpeg";
+  if (
+    data.length >= 12 &&
+    data.toString("latin1", 0, 4) === "RIFF" &&
+    data.toString("latin1", 8, 12) === "WEBP"
+  ) {
+    return "image/webp";
+  }
+  return undefined;
+}
+
+/**
+ * Files under DATA_DIR/files. A PNG, JPEG or WebP image is one file, its type read from its first
+ * bytes; anything else (audio, any type its bytes do not name) has a small sidecar holding its content
+ * type, which wins when present. One file per image halves the writes of a feature call.
+ */
 export class LocalFileStore implements FileStore {
   private readonly root: string;
   /** Directories this process made: a feature call's writes skip the `mkdir` after the first. */
@@ -46,8 +69,14 @@ export class LocalFileStore implements FileStore {
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     const path = this.pathOf(key);
     const directory = dirname(path);
+    const needsSidecar = sniffedImageType(data) !== contentType;
     const write = () =>
-      Promise.all([writeFile(path, data), writeFile(`${path}.meta.json`, JSON.stringify({ contentType }))]);
+      needsSidecar
+        ? Promise.all([
+            writeFile(path, data),
+            writeFile(`${path}.meta.json`, JSON.stringify({ contentType })),
+          ])
+        : writeFile(path, data);
     if (!this.madeDirectories.has(directory)) {
       await mkdir(directory, { recursive: true });
       this.madeDirectories.add(directory);
@@ -64,12 +93,16 @@ export class LocalFileStore implements FileStore {
 
   async get(key: string): Promise<StoredObject | undefined> {
     const path = this.pathOf(key);
-    try {
-      const [data, meta] = await Promise.all([readFile(path), readFile(`${path}.meta.json`, "utf8")]);
-      return { data, contentType: (JSON.parse(meta) as { contentType: string }).contentType };
-    } catch {
-      return undefined;
-    }
+    const [data, meta] = await Promise.all([
+      readFile(path).catch(() => undefined),
+      readFile(`${path}.meta.json`, "utf8").catch(() => undefined),
+    ]);
+    if (!data) return undefined;
+    const contentType = meta
+      ? (JSON.parse(meta) as { contentType: string }).contentType
+      : sniffedImageType(data);
+    // A file without a sidecar whose bytes name no type was never completely written.
+    return contentType ? { data, contentType } : undefined;
   }
 
   async delete(key: string): Promise<void> {

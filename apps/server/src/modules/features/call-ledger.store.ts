@@ -1,0 +1,268 @@
+import { type Column, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Database, Executor } from "../../db/client";
+import {
+  autoRechargeSettings,
+  featureRequests,
+  ledgerEntries,
+  organizations,
+  usageDaily,
+} from "../../db/schema";
+import { rowsOf } from "../ledger/ledger.service";
+import type { UsageChange } from "./feature-requests.store";
+
+/**
+ * The money of one feature call in as few round trips as its guarantees allow: the reservation is one
+ * statement, the settlement is one statement, and a refund one transaction (the rare path).
+ *
+ * The request row's status is what decides how a call ends: the settlement turns it from `generating`
+ * to `done` and the refund from `generating` to `error`, each with a conditional update that
+ * PostgreSQL re-checks on the newest row after waiting for a concurrent one, so of a settle and a
+ * refund racing (the sweeper taking a slow call for abandoned) exactly one wins, and the ledger entry
+ * and the release of the call's slot are written only from the row that update returned.
+ *
+ * Calls in flight are a counter on the organization's row, raised by the reservation's conditional
+ * update and lowered by whichever of settle and refund wins, so the concurrency limit is checked on the
+ * row the reservation locks: a count of `generating` rows in the same statement would be read from a
+ * snapshot taken before the lock was granted, and two calls could both take the last slot.
+ *
+ * Where a statement has already written something that must not stand (a key's spend cap refused
+ * after the debit), it calls `prism_refuse(reason)` (migration 0016), which raises SQLSTATE P0001 and
+ * so rolls the whole statement back.
+ */
+
+const REFUSED = "P0001";
+
+/** The reasons the reservation's statement gives when it takes nothing. */
+export type ReservationRefusal = "insufficient-balance" | "too-many-calls" | "budget-reached";
+
+/** The reason a statement was aborted by `prism_refuse`, if that is what the error is. */
+export function refusalOf(error: unknown): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (code === REFUSED) return current.message;
+  }
+  return undefined;
+}
+
+/**
+ * `(columns) select values` of one row of `table`, each value bound with its column's encoder and cast
+ * to the column's type, so the row can be inserted from a CTE (`insert ... select ... from entry`):
+ * written exactly when the CTE returned a row.
+ */
+function rowFrom<T extends PgTable>(
+  table: T,
+  values: Partial<T["$inferInsert"]>,
+): { columns: SQL; values: SQL } {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const names: SQL[] = [];
+  const bound: SQL[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    const column = columns[key];
+    if (!column || value === undefined) continue;
+    names.push(sql`${sql.identifier(column.name)}`);
+    bound.push(
+      value === null
+        ? sql`null::${sql.raw(column.getSQLType())}`
+        : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`,
+    );
+  }
+  return { columns: sql.join(names, sql`, `), values: sql.join(bound, sql`, `) };
+}
+
+export interface CallReservationInput {
+  organizationId: string;
+  priceMicros: bigint;
+  /** The ledger reference, `request:<request id>`. */
+  reference: string;
+  /** The request row, written `generating` with the reservation. */
+  request: typeof featureRequests.$inferInsert;
+  /** The organization's calls in flight allowed (0: no limit). */
+  concurrentLimit: number;
+  /** Whether the organization's monthly budget stops calls now (an expression over its id). */
+  budgetReached: SQL;
+  /** The key's conditional spend charge (an `update ... returning`), when the key has caps. */
+  keyCharge?: SQLWrapper;
+  /** Expressions read in the same statement and answered back (alerts set, webhooks subscribed). */
+  watch: Record<string, SQL>;
+}
+
+export type CallReservation =
+  | { reserved: true; balanceMicros: bigint; watch: Record<string, boolean> }
+  | { reserved: false; refusal: ReservationRefusal };
+
+/**
+ * Reserves a call's price and writes its request row in one statement: the conditional debit (balance
+ * covers the price, a free slot, the budget not stopped) takes the organization's row lock and raises
+ * its calls in flight; the ledger entry, the request row and the key's spend charge are written only
+ * from the row the debit returned. When the debit takes nothing, nothing was written and the answer
+ * says why; a key cap refused after the debit aborts the statement (`key-spend-cap-reached`).
+ */
+export async function reserveCall(db: Database, input: CallReservationInput): Promise<CallReservation> {
+  const { organizationId, priceMicros, reference, concurrentLimit } = input;
+  const slotFree = concurrentLimit > 0 ? sql`and ${organizations.callsInFlight} < ${concurrentLimit}` : sql``;
+  const request = rowFrom(featureRequests, input.request);
+  const watched = Object.entries(input.watch).map(
+    ([name, expression]) => sql`, ${expression} as ${sql.identifier(name)}`,
+  );
+  const statement = sql`with debit as (
+      update ${organizations}
+      set balance_micros = ${organizations.balanceMicros} - ${priceMicros},
+        calls_in_flight = ${organizations.callsInFlight} + 1
+      where ${organizations.id} = ${organizationId} and ${organizations.balanceMicros} >= ${priceMicros}
+        ${slotFree} and not ${input.budgetReached}
+      returning ${organizations.balanceMicros}),
+    entry as (
+      insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
+      select ${organizationId}::uuid, 'reservation', ${-priceMicros}::bigint, ${reference}::text from debit
+      on conflict (kind, reference) do nothing
+      returning id),
+    request as (
+      insert into ${featureRequests} (${request.columns}) select ${request.values} from entry
+      returning id)
+    ${input.keyCharge ? sql`, key_charge as ${input.keyCharge}` : sql``}
+    select (select balance_micros from debit) as balance,
+      case
+        when not exists (select 1 from debit) then
+          case when ${input.budgetReached} then 'budget-reached'
+            ${concurrentLimit > 0 ? sql`when ${organizations.callsInFlight} >= ${concurrentLimit} then 'too-many-calls'` : sql``}
+            else 'insufficient-balance' end
+        when not exists (select 1 from request) then prism_refuse('duplicate-reference')::text
+        ${input.keyCharge ? sql`when not exists (select 1 from key_charge) then prism_refuse('key-spend-cap-reached')::text` : sql``}
+      end as refusal
+      ${sql.join(watched, sql``)}
+    from ${organizations} where ${organizations.id} = ${organizationId}`;
+  const [row] = rowsOf<
+    Record<string, unknown> & { balance: string | number | bigint | null; refusal: string | null }
+  >(await db.execute(statement));
+  if (!row) return { reserved: false, refusal: "insufficient-balance" };
+  if (row.refusal !== null || row.balance === null) {
+    return { reserved: false, refusal: (row.refusal ?? "insufficient-balance") as ReservationRefusal };
+  }
+  const watch: Record<string, boolean> = {};
+  for (const name of Object.keys(input.watch)) watch[name] = row[name] === true;
+  return { reserved: true, balanceMicros: BigInt(row.balance), watch };
+}
+
+export interface CallSettlementInput {
+  requestId: string;
+  reference: string;
+  organizationId: string;
+  responseFile: string | null;
+  responseBody: unknown;
+  completedAt: Date;
+  usage: UsageChange;
+}
+
+/** The settled request row (as the driver answers it) with the organization's balance after it. */
+export type SettledRow = Record<string, unknown> & {
+  answer_balance: string | number | bigint;
+  recharge_due: boolean;
+};
+
+/**
+ * Settles a call in one statement: its row turns `done` (only from `generating`, and not after a
+ * refund), and from that row the settlement entry is written, the organization's slot released, the
+ * usage rollup raised, and the row and the balance read back with whether an armed auto recharge's
+ * threshold is now above the balance. No row back: the call was refunded first (the sweeper took it for
+ * abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
+ * a training's follow-up job), which then takes a `begin` and a `commit` of its own.
+ */
+export async function settleCall(
+  db: Database,
+  input: CallSettlementInput,
+  after?: (tx: Executor, row: SettledRow) => Promise<void>,
+): Promise<SettledRow | undefined> {
+  const { usage } = input;
+  const statement = sql`with done as (
+      update ${featureRequests}
+      set status = 'done', response_file = ${input.responseFile},
+        response_body = ${input.responseBody === null ? null : sql.param(input.responseBody, featureRequests.responseBody)}::jsonb,
+        completed_at = ${input.completedAt.toISOString()}::timestamptz
+      where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
+        and not exists (select 1 from ${ledgerEntries} refunded
+          where refunded.kind = 'refund' and refunded.reference = ${input.reference})
+      returning *),
+    settled as (
+      insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
+      select organization_id, 'settlement', 0, ${input.reference}::text from done
+      on conflict (kind, reference) do nothing
+      returning organization_id),
+    released as (
+      update ${organizations} set calls_in_flight = greatest(${organizations.callsInFlight} - 1, 0)
+      where ${organizations.id} = (select organization_id from settled)
+      returning ${organizations.id}, ${organizations.balanceMicros}),
+    usage as (
+      insert into ${usageDaily} (project_id, endpoint, call_type, day, units, cost_micros, calls)
+      select ${usage.projectId}::uuid, ${usage.endpoint}::text, ${usage.callType}::text, ${usage.day}::date,
+        ${usage.units}::bigint, ${usage.costMicros}::bigint, 1
+      from settled
+      on conflict (project_id, endpoint, call_type, day) do update set
+        units = ${usageDaily.units} + excluded.units,
+        cost_micros = ${usageDaily.costMicros} + excluded.cost_micros,
+        calls = ${usageDaily.calls} + 1)
+    select done.*, released.balance_micros as answer_balance,
+      exists (select 1 from ${autoRechargeSettings} recharge
+        where recharge.organization_id = released.id and recharge.enabled and recharge.armed
+          and recharge.threshold_micros > released.balance_micros) as recharge_due,
+      case when released.id is null then prism_refuse('settlement-not-written') end as refused
+    from done left join released on true`;
+  if (!after) return rowsOf<SettledRow>(await db.execute(statement))[0];
+  return db.transaction(async (tx) => {
+    const [row] = rowsOf<SettledRow>(await tx.execute(statement));
+    if (row) await after(tx, row);
+    return row;
+  });
+}
+
+/** The failed request row (as the driver answers it), when this refund was the one that failed it. */
+export type FailedRow = Record<string, unknown> & { refunded: number };
+
+/**
+ * Fails a call and gives its reservation back, in one transaction: the reservation's entry is locked
+ * (as every refund path does), then one statement turns the row from `generating` to `error`, writes
+ * the refund entry from the reservation (unless settled, and only when this update failed the row or
+ * no row exists: a reservation a crash left without one), and credits the balance and releases the
+ * slot in a single update of the organization's row. `onRefunded` runs in the same transaction when
+ * money went back. True when this call made the refund.
+ */
+export async function refundCall(
+  db: Database,
+  input: { requestId: string; reference: string; message: string; completedAt: Date },
+  onRefunded?: (tx: Executor) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${ledgerEntries}
+      where kind = 'reservation' and reference = ${input.reference} for update`);
+    const [result] = rowsOf<{ refunded: number }>(
+      await tx.execute(sql`with failed as (
+          update ${featureRequests}
+          set status = 'error', error_message = ${input.message},
+            completed_at = ${input.completedAt.toISOString()}::timestamptz
+          where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
+          returning organization_id),
+        refunded as (
+          insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
+          select reservation.organization_id, 'refund', -reservation.amount_micros, reservation.reference
+          from ${ledgerEntries} reservation
+          where reservation.kind = 'reservation' and reservation.reference = ${input.reference}
+            and not exists (select 1 from ${ledgerEntries} settlement
+              where settlement.kind = 'settlement' and settlement.reference = ${input.reference})
+            and (exists (select 1 from failed)
+              or not exists (select 1 from ${featureRequests} where ${featureRequests.id} = ${input.requestId}))
+          on conflict (kind, reference) do nothing
+          returning organization_id, amount_micros),
+        organization as (
+          update ${organizations} set
+            balance_micros = ${organizations.balanceMicros} + coalesce((select amount_micros from refunded), 0),
+            calls_in_flight = case when exists (select 1 from failed)
+              then greatest(${organizations.callsInFlight} - 1, 0) else ${organizations.callsInFlight} end
+          where ${organizations.id} in (select organization_id from failed union select organization_id from refunded)
+          returning ${organizations.id})
+        select (select count(*)::int from refunded) as refunded`),
+    );
+    const refunded = Number(result?.refunded ?? 0) > 0;
+    if (refunded && onRefunded) await onRefunded(tx);
+    return refunded;
+  });
+}
