@@ -49,6 +49,11 @@ export interface BuildAppOptions {
   logger?: false | { level: string; stream?: NodeJS.WritableStream };
   /** Whether this process works the job queue (default true; tests drain it by hand). */
   runJobs?: boolean;
+  /**
+   * How long a webhook delivery waits for its receiver. Production always uses the contract's
+   * WEBHOOK_TIMEOUT_MS; a test of the timeout gives a short one rather than wait 10 s.
+   */
+  webhookTimeoutMs?: number;
 }
 
 declare module "fastify" {
@@ -139,6 +144,7 @@ export async function buildApp(
       mailer: deps.mailer,
       metrics: deps.metrics,
       allowPrivateTargets: !deps.config.isProduction,
+      timeoutMs: options.webhookTimeoutMs,
     }),
   };
   const jobWorker = new JobWorker(deps.database.db, jobHandlers, app.log, {

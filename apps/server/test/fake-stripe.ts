@@ -49,6 +49,7 @@ export interface FakePaymentIntent {
   created: number;
   metadata: Record<string, string>;
   latest_charge: string | null;
+  last_payment_error?: { type: "card_error"; code: string; message: string };
 }
 
 export interface FakeDispute {
@@ -163,6 +164,16 @@ export class FakeStripe {
     const charge = this.charges.get(intent.latest_charge ?? "");
     if (charge) charge.status = "succeeded";
     return this.record("payment_intent.succeeded", intent);
+  }
+
+  /** A processing payment is refused after all (the bank declined it later). */
+  fail(intentId: string, message = "Your card was declined."): FakeEvent {
+    const intent = this.requireIntent(intentId);
+    intent.status = "requires_payment_method";
+    intent.last_payment_error = { type: "card_error", code: "card_declined", message };
+    const charge = this.charges.get(intent.latest_charge ?? "");
+    if (charge) charge.status = "failed";
+    return this.record("payment_intent.payment_failed", intent);
   }
 
   /** A refund issued from the dashboard; `amount` in cents, the whole charge by default. */

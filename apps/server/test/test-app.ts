@@ -24,7 +24,7 @@ export interface TestApp {
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<AppDependencies> = {},
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: { logStream?: NodeJS.WritableStream; webhookTimeoutMs?: number } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "prism-test-"));
   // The builtin engine starts worker threads; only the tests that exercise it turn it on.
@@ -42,6 +42,7 @@ export async function createTestApp(
       ? { level: env.LOG_LEVEL, ...(options.logStream ? { stream: options.logStream } : {}) }
       : false,
     runJobs: false,
+    ...(options.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
   });
   await app.ready();
   return {

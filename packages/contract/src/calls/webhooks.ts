@@ -59,6 +59,8 @@ export const WEBHOOK_ENDPOINTS_LIMIT = `An organization can have at most ${WEBHO
 export const WEBHOOK_TARGET_REFUSED =
   "The address resolves to a private or local network and was not called.";
 export const WEBHOOK_DISABLED_AFTER_FAILURES = "Disabled after a day of failed deliveries.";
+/** Why a delivery failed: the receiver took longer than WEBHOOK_TIMEOUT_MS to answer. */
+export const WEBHOOK_RECEIVER_TIMED_OUT = "The receiver did not answer in time.";
 
 export const webhookUrlSchema = z
   .string()

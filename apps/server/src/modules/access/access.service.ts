@@ -60,17 +60,18 @@ export const NOT_FOUND_ORGANIZATION = "Organization not found.";
 export const NOT_FOUND_PROJECT = "Project not found.";
 
 /**
- * The caller's membership of an active organization. Anything else (no such organization, archived,
- * not a member) is the same 404, so ids of other tenants reveal nothing.
+ * The one place a console session reaches an organization: the caller's membership of it, or
+ * undefined when there is none (not a member, archived, no such organization). Every check below
+ * (`requireMembership`, `requireProjectAccess` and so `requirePlaygroundAccess`) goes through it, so
+ * the owner's two-factor requirement holds on every session path; an API key's calls never come here.
  */
-export async function requireMembership(
+async function resolveMembership(
   db: Executor,
   userId: string,
   organizationId: string,
-): Promise<Membership> {
-  if (!isUuid(organizationId)) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+): Promise<Membership | undefined> {
   const row = await findActiveMembership(db, userId, organizationId);
-  if (!row) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  if (!row) return undefined;
   // The owner's requirement: a member without a second factor may not use the organization until
   // they enrol (the web sends them to their profile on this code). Read only when it is on.
   if (row.organization.requireTwoFactor && !(await hasSecondFactor(db, userId))) {
@@ -83,6 +84,37 @@ export async function requireMembership(
     isOwner: row.isOwner,
     permissions: effectivePermissions(row.isOwner, row.permissions, projectIds),
     projectIds,
+  };
+}
+
+/**
+ * The caller's membership of an active organization. Anything else (no such organization, archived,
+ * not a member) is the same 404, so ids of other tenants reveal nothing.
+ */
+export async function requireMembership(
+  db: Executor,
+  userId: string,
+  organizationId: string,
+): Promise<Membership> {
+  if (!isUuid(organizationId)) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  const membership = await resolveMembership(db, userId, organizationId);
+  if (!membership) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  return membership;
+}
+
+/** The owner's two-factor requirement refusing a member who has no second factor yet. */
+export function isTwoFactorEnrolmentRequired(error: unknown): boolean {
+  return error instanceof AppError && error.code === "two-factor-enrolment-required";
+}
+
+/**
+ * For callers that answer every refusal with their own "not found" (so an id of another tenant, or a
+ * resource the member may not see, reveals nothing): the owner's two-factor requirement still comes
+ * through as itself, since it tells a member of the organization what to do, and the web acts on it.
+ */
+export function refuseAsNotFound(notFound: AppError): (error: unknown) => never {
+  return (error) => {
+    throw isTwoFactorEnrolmentRequired(error) ? error : notFound;
   };
 }
 
@@ -103,20 +135,12 @@ export async function requireProjectAccess(db: Executor, userId: string, project
   if (!isUuid(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
   const project = await findActiveProject(db, projectId);
   if (!project) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  const membership = await findActiveMembership(db, userId, project.organizationId);
+  const membership = await resolveMembership(db, userId, project.organizationId);
   if (!membership) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  const projectIds = await listActiveProjectIds(db, project.organizationId);
-  const resolved: Membership = {
-    organizationId: project.organizationId,
-    organizationName: membership.organization.name,
-    isOwner: membership.isOwner,
-    permissions: effectivePermissions(membership.isOwner, membership.permissions, projectIds),
-    projectIds,
-  };
-  if (!canAccessProject(resolved.permissions, projectId)) {
+  if (!canAccessProject(membership.permissions, projectId)) {
     throw new AppError("forbidden", "You do not have access to this project.");
   }
-  return { project, membership: resolved };
+  return { project, membership };
 }
 
 /**

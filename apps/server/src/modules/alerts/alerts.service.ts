@@ -6,7 +6,7 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq, gte, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { alertSettings, organizations, projects, usageDaily } from "../../db/schema";
 import { organizationAlertMail } from "../../providers/mail/templates";
@@ -194,53 +194,111 @@ export async function checkSpendAlerts(tx: Executor, organizationId: string): Pr
     });
   }
 
-  const [settings] = await tx
-    .select({ budget: alertSettings.monthlyBudgetMicros })
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
-  const budget = settings?.budget;
-  if (!budget) return;
-  const spend = await monthSpendMicros(tx, organizationId);
-  const reached = BUDGET_ALERT_PERCENTS.filter((percent) => spend * 100n >= budget * BigInt(percent)).at(-1);
-  if (reached === undefined) return;
+  await reportBudgetShares(tx, organizationId);
+}
+
+/**
+ * Reports each budget share (50, 80, 100 %) the month's spend has reached and nobody reported yet, each
+ * with its own event and mail: one call can jump past several shares at once, and each is said. The
+ * row's month and highest reported share are claimed by a compare-and-set on the values read, so of
+ * concurrent charges exactly one reports a given share; one that lost the race reads again and
+ * reports what is still left. It can only lose to a transaction that committed a change to the row
+ * (an update waits for the holder of the row's lock), so the loop ends.
+ */
+async function reportBudgetShares(tx: Executor, organizationId: string): Promise<void> {
   const { month } = monthOf();
-  const [crossed] = await tx
-    .update(alertSettings)
-    .set({ budgetMonth: month, budgetAlertedPercent: reached })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        sql`(${alertSettings.budgetMonth} is distinct from ${month} or ${alertSettings.budgetAlertedPercent} < ${reached})`,
-      ),
-    )
-    .returning({ hardStop: alertSettings.budgetHardStop });
-  if (!crossed) return;
+  const readSettings = async () => {
+    const [row] = await tx
+      .select({
+        budget: alertSettings.monthlyBudgetMicros,
+        month: alertSettings.budgetMonth,
+        alerted: alertSettings.budgetAlertedPercent,
+      })
+      .from(alertSettings)
+      .where(eq(alertSettings.organizationId, organizationId));
+    return row;
+  };
+  let settings = await readSettings();
+  if (!settings?.budget) return;
+  const spend = await monthSpendMicros(tx, organizationId);
+  while (settings?.budget) {
+    const { budget } = settings;
+    const reportedThisMonth = settings.month === month ? settings.alerted : 0;
+    const reached = BUDGET_ALERT_PERCENTS.filter(
+      (percent) => percent > reportedThisMonth && spend * 100n >= budget * BigInt(percent),
+    );
+    const highest = reached.at(-1);
+    if (highest === undefined) return;
+    const [claimed] = await tx
+      .update(alertSettings)
+      .set({ budgetMonth: month, budgetAlertedPercent: highest })
+      .where(
+        and(
+          eq(alertSettings.organizationId, organizationId),
+          eq(alertSettings.monthlyBudgetMicros, budget),
+          settings.month === null
+            ? isNull(alertSettings.budgetMonth)
+            : eq(alertSettings.budgetMonth, settings.month),
+          eq(alertSettings.budgetAlertedPercent, settings.alerted),
+        ),
+      )
+      .returning({ hardStop: alertSettings.budgetHardStop });
+    if (claimed) {
+      await queueBudgetAlerts(tx, {
+        organizationId,
+        month,
+        percents: reached,
+        spend,
+        budget,
+        hardStop: claimed.hardStop,
+      });
+      return;
+    }
+    settings = await readSettings();
+  }
+}
+
+/** One `budget.threshold` event and its mails per share, in ascending order. */
+async function queueBudgetAlerts(
+  tx: Executor,
+  input: {
+    organizationId: string;
+    month: string;
+    percents: readonly (typeof BUDGET_ALERT_PERCENTS)[number][];
+    spend: bigint;
+    budget: bigint;
+    hardStop: boolean;
+  },
+): Promise<void> {
   const [organization] = await tx
     .select({ name: organizations.name })
     .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  const eventId = await emitEvent(tx, organizationId, "budget.threshold", {
-    organization_id: organizationId,
-    month,
-    percent: reached,
-    spend: microsToUsd(spend),
-    budget: microsToUsd(budget),
-  });
-  await queueAlertMails(tx, {
-    eventId,
-    recipients: await paymentsRecipients(tx, organizationId),
-    compose: (to) =>
-      organizationAlertMail(
-        to,
-        `${organization?.name ?? "Your organization"} reached ${reached}% of its monthly budget`,
-        [
-          `"${organization?.name}" spent ${usd(spend)} this month, ${reached}% of its ${usd(budget)} budget.`,
-          ...(reached >= 100 && crossed.hardStop
-            ? [
-                "Feature calls are refused until next month or until the budget is raised on the Payments page.",
-              ]
-            : []),
-        ],
-      ),
-  });
+    .where(eq(organizations.id, input.organizationId));
+  const recipients = await paymentsRecipients(tx, input.organizationId);
+  for (const percent of input.percents) {
+    const eventId = await emitEvent(tx, input.organizationId, "budget.threshold", {
+      organization_id: input.organizationId,
+      month: input.month,
+      percent,
+      spend: microsToUsd(input.spend),
+      budget: microsToUsd(input.budget),
+    });
+    await queueAlertMails(tx, {
+      eventId,
+      recipients,
+      compose: (to) =>
+        organizationAlertMail(
+          to,
+          `${organization?.name ?? "Your organization"} reached ${percent}% of its monthly budget`,
+          [
+            `"${organization?.name}" spent ${usd(input.spend)} this month, ${percent}% of its ${usd(input.budget)} budget.`,
+            ...(percent >= 100 && input.hardStop
+              ? [
+                  "Feature calls are refused until next month or until the budget is raised on the Payments page.",
+                ]
+              : []),
+          ],
+        ),
+    });
+  }
 }

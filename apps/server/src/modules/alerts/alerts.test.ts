@@ -172,6 +172,40 @@ describe("alerts", () => {
     await setAlerts({ lowBalance: null, monthlyBudget: cost, budgetHardStop: false });
     expect((await callOnce()).statusCode).toBe(200);
     expect((await callOnce()).statusCode).toBe(200);
-    expect((await events("budget.threshold")).map((data) => data.percent)).toEqual([100]);
+    // The first call after saving takes the month from 0 % to 200 %: every share is reported, once.
+    expect((await events("budget.threshold")).map((data) => data.percent)).toEqual([50, 80, 100]);
+  });
+
+  it("reports every share one call jumps past, each with its own event and mail, once", async () => {
+    const { account, payer, bystander, callOnce, setAlerts, events, mailsTo } = await setup();
+    const cost: number = (await callOnce()).json().cost;
+    // The month holds one call (44 % of the budget); the next makes it 89 %: past 50 and 80 at once.
+    expect(
+      (await setAlerts({ lowBalance: null, monthlyBudget: 2.25 * cost, budgetHardStop: false })).statusCode,
+    ).toBe(200);
+    expect((await callOnce()).statusCode).toBe(200);
+    const jumped = await events("budget.threshold");
+    expect(jumped.map((data) => data.percent)).toEqual([50, 80]);
+    expect(jumped[0]).toMatchObject({ organization_id: account.organizationId, budget: 2.25 * cost });
+    expect(jumped[0]?.spend).toBeCloseTo(2 * cost, 6);
+    for (const email of [account.owner.email, payer.email]) {
+      const mails = await mailsTo(email, "of its monthly budget");
+      // The outbox lists the newest first; the order of sending is not the point.
+      expect(mails.map((mail) => mail.subject.match(/reached (\d+)%/)?.[1]).sort()).toEqual(["50", "80"]);
+    }
+    expect(await mailsTo(bystander.email, "of its monthly budget")).toHaveLength(0);
+
+    // The next call reaches 100 %: that share alone is new. Later calls report nothing again.
+    expect((await callOnce()).statusCode).toBe(200);
+    expect((await callOnce()).statusCode).toBe(200);
+    expect((await events("budget.threshold")).map((data) => data.percent)).toEqual([50, 80, 100]);
+    for (const email of [account.owner.email, payer.email]) {
+      const mails = await mailsTo(email, "of its monthly budget");
+      expect(mails.map((mail) => mail.subject.match(/reached (\d+)%/)?.[1]).sort()).toEqual([
+        "100",
+        "50",
+        "80",
+      ]);
+    }
   });
 });

@@ -90,7 +90,9 @@ export async function startPasskeyRegistration(
       id: row.credentialId,
       transports: row.transports,
     })),
-    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    // A passkey stands for both factors, so the device must check its user (PIN or biometrics) when
+    // the key is made and at every sign-in; a key that only proves presence is not accepted.
+    authenticatorSelection: { residentKey: "required", userVerification: "required" },
   });
   await storeChallenge(db, { challenge: options.challenge, purpose: "register", userId: user.userId });
   return options;
@@ -109,7 +111,7 @@ export async function finishPasskeyRegistration(
       expectedChallenge: spendChallenge(db, "register", userId),
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch {
     // A malformed response, a foreign origin or an unknown (spent, expired) challenge.
@@ -136,7 +138,7 @@ export async function removePasskey(db: Executor, userId: string, passkeyId: str
 
 /** Options to sign in with any discoverable passkey of this site (no user named). */
 export async function startPasskeySignIn(db: Executor, rp: RelyingParty) {
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "preferred" });
+  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "required" });
   await storeChallenge(db, { challenge: options.challenge, purpose: "authenticate", userId: null });
   return options;
 }
@@ -167,7 +169,7 @@ export async function finishPasskeySignIn(
         counter: row.counter,
         transports: row.transports,
       },
-      requireUserVerification: false,
+      requireUserVerification: true,
     });
   } catch {
     throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);

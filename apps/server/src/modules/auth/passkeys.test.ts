@@ -6,13 +6,14 @@ import {
 } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
+import { post, sessionCookieOf, signUpAndConfirm } from "../../../test/accounts";
+import { SoftwareAuthenticator } from "../../../test/software-authenticator";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { passkeys, webauthnChallenges } from "../../db/schema";
 
 /**
- * Passkeys over HTTP. The full ceremonies (a real authenticator's signatures) run in the e2e journey
- * with Chromium's virtual authenticator; here: the options, the refusals and who may touch what.
+ * Passkeys over HTTP: the options, the refusals, who may touch what, and the ceremonies with a software
+ * authenticator's real signatures (the e2e journey runs them with Chromium's virtual authenticator).
  */
 describe("passkeys", () => {
   let testApp: TestApp;
@@ -37,7 +38,10 @@ describe("passkeys", () => {
     const { options } = response.json();
     expect(options.rp).toEqual({ id: "console.example.com", name: "Prism" });
     expect(options.user.name).toBe(user.email);
-    expect(options.authenticatorSelection).toMatchObject({ residentKey: "required" });
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: "required",
+      userVerification: "required",
+    });
     const [stored] = await testApp.database.db
       .select()
       .from(webauthnChallenges)
@@ -92,7 +96,10 @@ describe("passkeys", () => {
   it("offers sign-in options to anyone and refuses a passkey nobody holds", async () => {
     const options = await post(testApp, "/v1/users/passkeys/authentication-options", {});
     expect(options.statusCode).toBe(200);
-    expect(options.json().options).toMatchObject({ rpId: "console.example.com" });
+    expect(options.json().options).toMatchObject({
+      rpId: "console.example.com",
+      userVerification: "required",
+    });
     expect(options.json().options.allowCredentials ?? []).toEqual([]);
     const response = await post(testApp, "/v1/users/passkeys/sign-in", {
       response: { id: "bm90LWEta2V5", rawId: "bm90LWEta2V5", type: "public-key", response: {} },
@@ -142,5 +149,86 @@ describe("passkeys", () => {
     expect(
       await testApp.database.db.select().from(passkeys).where(eq(passkeys.userId, owner.userInfo.id)),
     ).toEqual([]);
+  });
+
+  // A passkey counts as both factors: the device must have checked its user (PIN or biometrics).
+  describe("user verification", () => {
+    const origin = "https://console.example.com";
+
+    const registrationOptions = async (session: string) =>
+      (await post(testApp, "/v1/users/passkeys/registration-options", {}, { session })).json().options;
+    const signInOptions = async () =>
+      (await post(testApp, "/v1/users/passkeys/authentication-options", {})).json().options;
+    const passkeysOf = (userId: string) =>
+      testApp.database.db.select().from(passkeys).where(eq(passkeys.userId, userId));
+
+    it("registers a passkey only when the authenticator verified the user", async () => {
+      const user = await signUpAndConfirm(testApp);
+      const authenticator = new SoftwareAuthenticator("console.example.com", origin);
+
+      const unverified = await post(
+        testApp,
+        "/v1/users/passkeys/register",
+        {
+          name: "Presence only",
+          response: authenticator.register(await registrationOptions(user.session), { userVerified: false }),
+        },
+        { session: user.session },
+      );
+      expect(unverified.statusCode).toBe(400);
+      expect(unverified.json()).toMatchObject({
+        error: "passkey-verification-failed",
+        message: PASSKEY_CEREMONY_FAILED,
+      });
+      expect(await passkeysOf(user.userInfo.id)).toEqual([]);
+
+      const verified = await post(
+        testApp,
+        "/v1/users/passkeys/register",
+        {
+          name: "Laptop",
+          response: authenticator.register(await registrationOptions(user.session), { userVerified: true }),
+        },
+        { session: user.session },
+      );
+      expect(verified.statusCode, verified.body).toBe(200);
+      expect((await passkeysOf(user.userInfo.id)).map((row) => row.name)).toEqual(["Laptop"]);
+    });
+
+    it("signs in with a passkey only when the authenticator verified the user", async () => {
+      const user = await signUpAndConfirm(testApp);
+      const authenticator = new SoftwareAuthenticator("console.example.com", origin);
+      const registered = await post(
+        testApp,
+        "/v1/users/passkeys/register",
+        {
+          name: "Phone",
+          response: authenticator.register(await registrationOptions(user.session), { userVerified: true }),
+        },
+        { session: user.session },
+      );
+      expect(registered.statusCode, registered.body).toBe(200);
+
+      const unverified = await post(testApp, "/v1/users/passkeys/sign-in", {
+        response: authenticator.authenticate(await signInOptions(), { userVerified: false }),
+        rememberMe: false,
+      });
+      expect(unverified.statusCode).toBe(400);
+      expect(unverified.json()).toMatchObject({
+        error: "passkey-verification-failed",
+        message: PASSKEY_CEREMONY_FAILED,
+      });
+      expect(sessionCookieOf(unverified)).toBeUndefined();
+      const [untouched] = await passkeysOf(user.userInfo.id);
+      expect(untouched?.lastUsedAt).toBeNull();
+
+      const verified = await post(testApp, "/v1/users/passkeys/sign-in", {
+        response: authenticator.authenticate(await signInOptions(), { userVerified: true }),
+        rememberMe: false,
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      expect(verified.json().id).toBe(user.userInfo.id);
+      expect(sessionCookieOf(verified)?.value).toBeTruthy();
+    });
   });
 });

@@ -33,19 +33,43 @@ function codeAt(secret: string, steps = 0): Promise<string> {
 describe("two-factor sign-in", () => {
   let testApp: TestApp;
   let jwks: LocalServer;
+  let github: LocalServer;
   let googleKey: CryptoKey;
+  /** The verified primary email GitHub reports for the signed-in GitHub user. */
+  let githubEmail = "";
 
   beforeAll(async () => {
     const pair = await generateKeyPair("RS256");
     googleKey = pair.privateKey;
     const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: "k", alg: "RS256", use: "sig" };
     jwks = await startLocalServer((_request, response) => sendJson(response, 200, { keys: [publicJwk] }));
-    testApp = await createTestApp({ GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: `${jwks.url}/certs` });
+    // GitHub's OAuth code exchange and user API, as the provider calls them (see oauth.test.ts).
+    github = await startLocalServer((request, response) => {
+      if (request.method === "POST" && request.path === "/login/oauth/access_token") {
+        return sendJson(response, 200, { access_token: "gho_2fa", token_type: "bearer" });
+      }
+      if (request.headers.authorization !== "Bearer gho_2fa") return sendJson(response, 401, {});
+      if (request.path === "/user")
+        return sendJson(response, 200, { id: 2024, login: "octo", name: "Octo Cat" });
+      if (request.path === "/user/emails") {
+        return sendJson(response, 200, [{ email: githubEmail, primary: true, verified: true }]);
+      }
+      sendJson(response, 404, { message: "Not Found" });
+    });
+    testApp = await createTestApp({
+      GOOGLE_CLIENT_ID,
+      GOOGLE_JWKS_URL: `${jwks.url}/certs`,
+      GITHUB_CLIENT_ID: "gh-client",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+      GITHUB_OAUTH_BASE_URL: github.url,
+      GITHUB_API_BASE_URL: github.url,
+    });
   });
 
   afterAll(async () => {
     await testApp?.close();
     await jwks?.close();
+    await github?.close();
   });
 
   /** A confirmed account that enrolled: its secret and recovery codes. */
@@ -281,6 +305,38 @@ describe("two-factor sign-in", () => {
     // Remember Me chosen at the first step holds for the session the second step creates.
     const cookie = verified.cookies.find((candidate) => candidate.name === SESSION_COOKIE);
     expect(cookie?.maxAge).toBeGreaterThan(24 * 3600);
+  });
+
+  it("asks GitHub sign-in for the second factor too", async () => {
+    const user = await enrolledUser();
+    githubEmail = user.email;
+    const browser = new TestBrowser(testApp);
+    const response = await browser.post("/v1/users/github-login-request", {
+      credential: "github-code",
+      rememberMe: false,
+    });
+    expect(response.statusCode, response.body).toBe(401);
+    expect(response.json()).toMatchObject({ error: "two-factor-required", message: TWO_FACTOR_REQUIRED });
+    expect(browser.session).toBeUndefined();
+    expect(
+      await testApp.database.db
+        .select()
+        .from(pendingSignIns)
+        .where(eq(pendingSignIns.userId, user.userInfo.id)),
+    ).toHaveLength(1);
+
+    const verified = await browser.post("/v1/users/two-factor/verify", {
+      code: await codeAt(user.secret, 1),
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().email).toBe(user.email);
+    expect(browser.session).toBeTruthy();
+    expect(
+      await testApp.database.db
+        .select()
+        .from(pendingSignIns)
+        .where(eq(pendingSignIns.userId, user.userInfo.id)),
+    ).toEqual([]);
   });
 
   it("disables only with a current code or a recovery code", async () => {

@@ -4,7 +4,7 @@ import type { SellerDetails } from "../../config";
 import type { Database, Executor } from "../../db/client";
 import type { InvoiceKind, organizations, payments } from "../../db/schema";
 import { AppError } from "../../errors";
-import { isUuid, requireMembership, requirePermission } from "../access/access.service";
+import { isUuid, refuseAsNotFound, requireMembership, requirePermission } from "../access/access.service";
 import { type InvoiceSnapshot, renderInvoicePdf } from "./invoice-pdf";
 import {
   findInvoice,
@@ -118,9 +118,9 @@ export async function createInvoiceLink(db: Database, userId: string, invoiceId:
   if (parsed === undefined) throw new AppError("not-found", INVOICE_NOT_FOUND);
   const invoice = await findInvoiceByNumber(db, parsed);
   if (!invoice) throw new AppError("not-found", INVOICE_NOT_FOUND);
-  const membership = await requireMembership(db, userId, invoice.organizationId).catch(() => {
-    throw new AppError("not-found", INVOICE_NOT_FOUND);
-  });
+  const membership = await requireMembership(db, userId, invoice.organizationId).catch(
+    refuseAsNotFound(new AppError("not-found", INVOICE_NOT_FOUND)),
+  );
   requirePermission(membership, "organization.invoices");
   const token = randomBytes(24).toString("base64url");
   const now = new Date();

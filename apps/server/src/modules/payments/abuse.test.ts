@@ -9,7 +9,7 @@ import { multipart } from "../../../test/images";
 import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
 import { pdfText } from "../../../test/pdf-text";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { payments } from "../../db/schema";
+import { organizationEvents, payments } from "../../db/schema";
 import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
 import { reconcilePendingPayments } from "./payments.service";
@@ -295,8 +295,17 @@ describe("Stripe money under hostile timing (abuse)", () => {
     expect(listed.map((entry) => entry.amount).sort((a, b) => a - b)).toEqual([-60, 60, 60]);
   });
 
-  it("credits an auto recharge whose create response was lost, once, when its webhook arrives", async () => {
-    const { session, organizationId, projectId } = await ownerWithCard();
+  /**
+   * Turns auto recharge on (threshold 20, amount 50) for an organization holding 20, and makes one
+   * feature call with a key, which takes the balance to 19.99: below the threshold, so the auto
+   * recharge starts after the call, and the stub answers it as `stub` says (the first recharge is
+   * answered normally). Resolves once the stub has received the auto recharge's PaymentIntent.
+   */
+  async function crossAutoRechargeThreshold(
+    account: Awaited<ReturnType<typeof ownerWithCard>>,
+    stub: { status?: "succeeded" | "processing"; dropResponses?: number } = {},
+  ) {
+    const { session, organizationId, projectId } = account;
     expect((await recharge(session, organizationId, 20)).statusCode).toBe(200);
     const settings = await post(
       testApp,
@@ -309,9 +318,8 @@ describe("Stripe money under hostile timing (abuse)", () => {
       await post(testApp, "/v1/users/api-keys/insert", { projectId, apiKeyName: "ci" }, { session })
     ).json().apiKey.content as string;
     const intentsBefore = stripe.paymentIntents.size;
-    stripe.dropPaymentIntentResponses = 3;
-
-    // One call takes the balance from 20 to 19.99, below the threshold: the auto recharge starts.
+    stripe.nextPaymentStatus = stub.status ?? "succeeded";
+    stripe.dropPaymentIntentResponses = stub.dropResponses ?? 0;
     const body = multipart([
       {
         name: "image",
@@ -329,17 +337,104 @@ describe("Stripe money under hostile timing (abuse)", () => {
       payload: body.payload,
     });
     expect(called.statusCode, called.body).toBe(200);
+    await vi.waitFor(() => expect(stripe.paymentIntents.size).toBe(intentsBefore + 1), { timeout: 15_000 });
+    return stripe.lastPaymentIntent();
+  }
+
+  async function autoPaymentsOf(organizationId: string) {
+    return (
+      await testApp.database.db.select().from(payments).where(eq(payments.organizationId, organizationId))
+    ).filter((payment) => payment.kind === "auto");
+  }
+
+  /** What the organization's webhooks and its payments managers heard of the failed auto recharge. */
+  async function failureReports(account: { email: string; organizationId: string }) {
+    await testApp.app.jobWorker.drain();
+    const events = await testApp.database.db
+      .select()
+      .from(organizationEvents)
+      .where(eq(organizationEvents.organizationId, account.organizationId));
+    const mails = (await testApp.deps.outbox.list()).filter(
+      (mail) => mail.to === account.email && mail.subject.startsWith("Auto recharge failed"),
+    );
+    return {
+      autoRechargeFailed: events.filter((event) => event.type === "auto_recharge.failed"),
+      paymentFailed: events.filter((event) => event.type === "payment.failed"),
+      mails,
+    };
+  }
+
+  it("credits an auto recharge whose create response was lost, once, when its webhook arrives", async () => {
+    const account = await ownerWithCard();
+    const { session, organizationId } = account;
+    const intent = await crossAutoRechargeThreshold(account, { dropResponses: 3 });
     await vi.waitFor(() => expect(stripe.dropPaymentIntentResponses).toBe(0), { timeout: 15_000 });
-    expect(stripe.paymentIntents.size).toBe(intentsBefore + 1);
-    const intent = stripe.lastPaymentIntent();
 
     const [succeeded] = stripe.eventsFor(intent.id, "payment_intent.succeeded");
     expect(await stripe.deliver(succeeded!)).toBe(200);
     expect(await stripe.deliver(succeeded!)).toBe(200);
     await vi.waitFor(async () => expect(await balanceOf(session, organizationId)).toBe(69.99));
-    const autoPayments = (
-      await testApp.database.db.select().from(payments).where(eq(payments.organizationId, organizationId))
-    ).filter((payment) => payment.kind === "auto");
-    expect(autoPayments).toMatchObject([{ status: "succeeded", providerPaymentId: intent.id }]);
+    expect(await autoPaymentsOf(organizationId)).toMatchObject([
+      { status: "succeeded", providerPaymentId: intent.id },
+    ]);
+  });
+
+  it("reports an auto recharge refused later by webhook once, with its event and mail, however often the webhook comes", async () => {
+    const account = await ownerWithCard();
+    const { session, organizationId } = account;
+    const intent = await crossAutoRechargeThreshold(account, { status: "processing" });
+    await vi.waitFor(async () =>
+      expect(await autoPaymentsOf(organizationId)).toMatchObject([
+        { status: "pending", providerPaymentId: intent.id },
+      ]),
+    );
+    // Processing is not a failure: nothing is reported yet.
+    expect(await failureReports(account)).toMatchObject({ autoRechargeFailed: [], mails: [] });
+
+    const refused = stripe.fail(intent.id, "Your bank declined the payment.");
+    expect(await stripe.deliver(refused)).toBe(200);
+    expect(await stripe.deliver(refused)).toBe(200);
+    const reports = await failureReports(account);
+    expect(reports.autoRechargeFailed).toHaveLength(1);
+    expect(reports.autoRechargeFailed[0]?.payload).toMatchObject({
+      type: "auto_recharge.failed",
+      data: { organization_id: organizationId, amount: 50, message: "Your bank declined the payment." },
+    });
+    expect(reports.paymentFailed).toHaveLength(1);
+    expect(reports.mails).toHaveLength(1);
+    expect(reports.mails[0]?.text).toContain("Your bank declined the payment.");
+
+    // A third delivery after the mail went out changes nothing either.
+    expect(await stripe.deliver(refused)).toBe(200);
+    const again = await failureReports(account);
+    expect(again.autoRechargeFailed).toHaveLength(1);
+    expect(again.mails).toHaveLength(1);
+    expect(await autoPaymentsOf(organizationId)).toMatchObject([{ status: "failed" }]);
+    expect(await balanceOf(session, organizationId)).toBe(19.99);
+  });
+
+  it("reports an unconfirmed auto recharge that reconciliation finds refused once, and not again when the webhook follows", async () => {
+    const account = await ownerWithCard();
+    const { session, organizationId } = account;
+    const intent = await crossAutoRechargeThreshold(account, { status: "processing", dropResponses: 3 });
+    await vi.waitFor(() => expect(stripe.dropPaymentIntentResponses).toBe(0), { timeout: 15_000 });
+    const refused = stripe.fail(intent.id, "Your bank declined the payment.");
+
+    const deps = moneyDeps(testApp.deps);
+    await vi.waitFor(async () =>
+      expect(await autoPaymentsOf(organizationId)).toMatchObject([{ status: "pending" }]),
+    );
+    await reconcilePendingPayments(deps, { minAgeMs: 0 });
+    await reconcilePendingPayments(deps, { minAgeMs: 0 });
+    expect(await autoPaymentsOf(organizationId)).toMatchObject([
+      { status: "failed", providerPaymentId: intent.id, failureMessage: "Your bank declined the payment." },
+    ]);
+    expect(await stripe.deliver(refused)).toBe(200);
+
+    const reports = await failureReports(account);
+    expect(reports.autoRechargeFailed).toHaveLength(1);
+    expect(reports.paymentFailed).toHaveLength(1);
+    expect(reports.mails).toHaveLength(1);
+    expect(await balanceOf(session, organizationId)).toBe(19.99);
   });
 });

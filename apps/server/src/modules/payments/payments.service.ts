@@ -282,7 +282,35 @@ export async function creditSucceededPayment(
   });
 }
 
-/** Records a refused payment; a payment already credited stays succeeded. */
+/**
+ * Reports a failed auto recharge in the caller's transaction: the `auto_recharge.failed` event and
+ * the mail to whoever manages payments. The caller decides it once per failure (a payment's one
+ * transition from pending to failed), so it is reported once however the failure reached us.
+ */
+async function reportAutoRechargeFailure(
+  tx: Executor,
+  input: { organizationId: string; amountMicros: bigint; message: string },
+): Promise<void> {
+  const organization = await loadOrganization(tx, input.organizationId);
+  const amountUsd = microsToUsd(input.amountMicros);
+  const eventId = await emitEvent(tx, input.organizationId, "auto_recharge.failed", {
+    organization_id: input.organizationId,
+    amount: amountUsd,
+    message: input.message,
+  });
+  await queueAlertMails(tx, {
+    eventId,
+    recipients: await paymentsRecipients(tx, input.organizationId),
+    compose: (to) => autoRechargeFailedMail(to, organization.name, amountUsd, input.message),
+  });
+}
+
+/**
+ * Records a refused payment; a payment already credited stays succeeded. Only the call that moves it
+ * from pending to failed reports it, so the synchronous answer, a webhook (however often delivered)
+ * and reconciliation report a payment's failure once between them; a failed auto recharge also
+ * reports `auto_recharge.failed` and mails, whichever of them brought the news.
+ */
 export async function markPaymentFailed(
   db: Database,
   input: { paymentId: string; message: string; providerPaymentId?: string | null | undefined },
@@ -295,6 +323,13 @@ export async function markPaymentFailed(
         ...paymentEventData(failed),
         message: input.message,
       });
+      if (failed.kind === "auto") {
+        await reportAutoRechargeFailure(tx, {
+          organizationId: failed.organizationId,
+          amountMicros: failed.amountMicros,
+          message: input.message,
+        });
+      }
     }
     if (input.providerPaymentId) await setProviderPaymentId(tx, input.paymentId, input.providerPaymentId);
   });
@@ -302,7 +337,8 @@ export async function markPaymentFailed(
 
 export type RechargeResult =
   | { status: "succeeded" | "pending" | "unconfirmed" }
-  | { status: "failed"; message: string };
+  /** `attempted`: whether a payment was made (and recorded failed) or none could be, for want of a card. */
+  | { status: "failed"; message: string; attempted: boolean };
 
 /**
  * Charges the saved card and credits the balance when the provider confirms. The payment row is
@@ -314,7 +350,7 @@ export async function chargeOrganization(
   input: { organizationId: string; amountMicros: bigint; kind: "manual" | "auto" },
 ): Promise<RechargeResult> {
   const method = await findPaymentMethod(deps.db, input.organizationId);
-  if (!method) return { status: "failed", message: PAYMENT_METHOD_REQUIRED };
+  if (!method) return { status: "failed", message: PAYMENT_METHOD_REQUIRED, attempted: false };
   const payment = await deps.db.transaction(async (tx) => {
     const inserted = await insertPayment(tx, {
       organizationId: input.organizationId,
@@ -361,7 +397,7 @@ export async function chargeOrganization(
       message: outcome.message,
       providerPaymentId: outcome.providerPaymentId,
     });
-    return { status: "failed", message: outcome.message };
+    return { status: "failed", message: outcome.message, attempted: true };
   }
   if (outcome.status === "succeeded") {
     await creditSucceededPayment(deps, {
@@ -466,7 +502,8 @@ export async function rechargeAccount(
 /**
  * Runs after anything that lowers a balance. When it is below an enabled, armed threshold, one
  * conditional update disarms the setting, so of many concurrent callers exactly one recharges for
- * this crossing. A failed recharge stays disarmed (no retry loop) and the owner is mailed.
+ * this crossing. A failed recharge stays disarmed (no retry loop) and is reported (event and mail):
+ * by `markPaymentFailed` when a payment was refused, now or later; here when there was no card to charge.
  */
 export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationId: string): Promise<boolean> {
   const setting = await disarmAutoRechargeBelowThreshold(deps.db, organizationId);
@@ -476,23 +513,19 @@ export async function triggerAutoRechargeIfNeeded(deps: MoneyDeps, organizationI
     amountMicros: setting.amountMicros,
     kind: "auto",
   });
-  // An unconfirmed recharge is not a failure to report: it is credited when the provider confirms.
+  // An unconfirmed recharge is not a failure to report: it is credited when the provider confirms,
+  // or reported by markPaymentFailed when the provider refuses it later.
   if (result.status === "failed") {
     deps.log?.warn({ organizationId, reason: result.message }, "auto recharge failed");
-    const organization = await loadOrganization(deps.db, organizationId);
-    const amountUsd = microsToUsd(setting.amountMicros);
-    await deps.db.transaction(async (tx) => {
-      const eventId = await emitEvent(tx, organizationId, "auto_recharge.failed", {
-        organization_id: organizationId,
-        amount: amountUsd,
-        message: result.message,
-      });
-      await queueAlertMails(tx, {
-        eventId,
-        recipients: await paymentsRecipients(tx, organizationId),
-        compose: (to) => autoRechargeFailedMail(to, organization.name, amountUsd, result.message),
-      });
-    });
+    if (!result.attempted) {
+      await deps.db.transaction((tx) =>
+        reportAutoRechargeFailure(tx, {
+          organizationId,
+          amountMicros: setting.amountMicros,
+          message: result.message,
+        }),
+      );
+    }
   }
   return true;
 }

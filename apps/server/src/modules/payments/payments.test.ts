@@ -3,6 +3,7 @@ import {
   CARD_NUMBER_INVALID,
   CARD_SECURITY_CODE_INVALID,
   emptyPermissions,
+  PAYMENT_METHOD_REQUIRED,
   REQUIRED_FIELDS_MISSING,
 } from "@prism/contract";
 import { eq } from "drizzle-orm";
@@ -338,6 +339,41 @@ describe("payments (sandbox provider)", () => {
       expect(events.filter((event) => event.type === "payment.failed")).toHaveLength(1);
       expect(events.filter((event) => event.type === "payment.succeeded")).toHaveLength(1);
       expect(await cachedBalance(db, organizationId)).toBe(15_000_000n);
+    });
+
+    it("reports an auto recharge with no card left to charge, once", async () => {
+      const account = await owner();
+      const { session, organizationId } = account;
+      await addSandboxCard(testApp, session, organizationId);
+      await post(testApp, "/v1/payments/recharge-account", { organizationId, amount: 25 }, { session });
+      await post(
+        testApp,
+        "/v1/payments/update-auto-recharge",
+        { organizationId, enabled: true, threshold: 20, amount: 40 },
+        { session },
+      );
+      expect(
+        (await post(testApp, "/v1/payments/delete-payment", { organizationId }, { session })).statusCode,
+      ).toBe(200);
+      const db = testApp.database.db;
+      const deps = moneyDeps(testApp.deps);
+      await reserve(db, { organizationId, amountMicros: 10_000_000n, reference: `usage-${organizationId}` });
+      expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(true);
+      expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(false);
+      const rows = await db.select().from(payments).where(eq(payments.organizationId, organizationId));
+      expect(rows.filter((row) => row.kind === "auto")).toEqual([]);
+      await testApp.app.jobWorker.drain();
+      const mails = (await testApp.deps.outbox.list()).filter(
+        (candidate) => candidate.to === account.email && candidate.subject.startsWith("Auto recharge failed"),
+      );
+      expect(mails).toHaveLength(1);
+      const events = await db
+        .select()
+        .from(organizationEvents)
+        .where(eq(organizationEvents.organizationId, organizationId));
+      const failed = events.filter((event) => event.type === "auto_recharge.failed");
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.payload).toMatchObject({ data: { amount: 40, message: PAYMENT_METHOD_REQUIRED } });
     });
   });
 

@@ -4,6 +4,7 @@ import { AppError } from "../../errors";
 import {
   isUuid,
   NOT_FOUND_PROJECT,
+  refuseAsNotFound,
   requireMembership,
   requireOwner,
   requirePermission,
@@ -54,9 +55,9 @@ async function requireOwnedProject(db: Database, userId: string, projectId: stri
   if (!isUuid(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
   const project = await findActiveProject(db, projectId);
   if (!project) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  const membership = await requireMembership(db, userId, project.organizationId).catch(() => {
-    throw new AppError("not-found", NOT_FOUND_PROJECT);
-  });
+  const membership = await requireMembership(db, userId, project.organizationId).catch(
+    refuseAsNotFound(new AppError("not-found", NOT_FOUND_PROJECT)),
+  );
   requireOwner(membership);
   return { project, membership };
 }

@@ -26,7 +26,12 @@ import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { registerCall } from "../../http/register-call";
-import { isUuid, NOT_FOUND_PROJECT, requireProjectAccess } from "../access/access.service";
+import {
+  isTwoFactorEnrolmentRequired,
+  isUuid,
+  NOT_FOUND_PROJECT,
+  requireProjectAccess,
+} from "../access/access.service";
 import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
@@ -86,12 +91,16 @@ function exportedRow(row: ExportedCall): string[] {
 
 /**
  * The projects among `projectIds` the user may see (the statistics' permission); the others are left
- * out, as the statistics and the exports leave them out rather than refusing the whole request.
+ * out, as the statistics and the exports leave them out rather than refusing the whole request. The
+ * owner's two-factor requirement is not left out but refuses the request: the member must enrol first.
  */
 async function visibleProjects(db: Executor, userId: string, projectIds: Iterable<string>) {
   const allowed: string[] = [];
   for (const projectId of new Set(projectIds)) {
-    const access = await requireProjectAccess(db, userId, projectId).catch(() => undefined);
+    const access = await requireProjectAccess(db, userId, projectId).catch((error: unknown) => {
+      if (isTwoFactorEnrolmentRequired(error)) throw error;
+      return undefined;
+    });
     if (access) allowed.push(projectId);
   }
   return allowed;

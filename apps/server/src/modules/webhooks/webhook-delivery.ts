@@ -4,6 +4,7 @@ import {
   PRODUCT_NAME,
   WEBHOOK_DISABLE_AFTER_MS,
   WEBHOOK_DISABLED_AFTER_FAILURES,
+  WEBHOOK_RECEIVER_TIMED_OUT,
   WEBHOOK_RESPONSE_BODY_MAX_BYTES,
   WEBHOOK_RETRY_SCHEDULE_MS,
   WEBHOOK_TARGET_REFUSED,
@@ -34,6 +35,7 @@ export interface DeliveryDeps {
   allowPrivateTargets: boolean;
   /** Delay before each retry; the contract's Standard Webhooks schedule unless a test gives another. */
   retryScheduleMs?: readonly number[];
+  /** How long a try waits for the receiver: WEBHOOK_TIMEOUT_MS unless a test gives a shorter one. */
   timeoutMs?: number;
   /** The clock deliveries and the day-of-failures rule read (tests move it). */
   now?: () => Date;
@@ -89,7 +91,7 @@ function send(
 function describeFailure(error: unknown): string {
   if (error instanceof TargetRefusedError) return WEBHOOK_TARGET_REFUSED;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return "The receiver did not answer in time.";
+    return WEBHOOK_RECEIVER_TIMED_OUT;
   const code = (error as { code?: unknown }).code;
   return `The receiver could not be reached${typeof code === "string" ? ` (${code})` : ""}.`;
 }

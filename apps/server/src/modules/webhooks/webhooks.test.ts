@@ -1,13 +1,16 @@
+import type { ServerResponse } from "node:http";
 import {
   WEBHOOK_DISABLED_AFTER_FAILURES,
+  WEBHOOK_RECEIVER_TIMED_OUT,
   WEBHOOK_RESPONSE_BODY_MAX_BYTES,
   WEBHOOK_RETRY_SCHEDULE_MS,
   WEBHOOK_TEST_EVENT,
+  WEBHOOK_TIMEOUT_MS,
 } from "@prism/contract";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { post } from "../../../test/accounts";
+import { post, signUpAndConfirm } from "../../../test/accounts";
 import {
   fundedAccount,
   imageModelEnv,
@@ -306,5 +309,77 @@ describe("webhooks", () => {
         .from(webhookEndpoints)
         .where(eq(webhookEndpoints.organizationId, account.organizationId)),
     ).toEqual([]);
+  });
+});
+
+/**
+ * A receiver that takes the request and never answers: the try gives up after the delivery's timeout
+ * (the contract's 10 s in production; a short one here, given to the app, so the test does not wait),
+ * logs why and is retried on the schedule.
+ */
+describe("webhook delivery timeout", () => {
+  const TEST_TIMEOUT_MS = 300;
+  let testApp: TestApp;
+  let receiver: LocalServer;
+  const held: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    receiver = await startLocalServer((_request, response) => {
+      held.push(response);
+    });
+    testApp = await createTestApp({}, {}, { webhookTimeoutMs: TEST_TIMEOUT_MS });
+  });
+
+  afterAll(async () => {
+    for (const response of held) response.destroy();
+    await testApp?.close();
+    await receiver?.close();
+  });
+
+  it("gives up on a receiver that never answers after the timeout, logs it and schedules the retry", async () => {
+    expect(WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    const owner = await signUpAndConfirm(testApp);
+    const organizationId = owner.userInfo.organizations[0].id as string;
+    const created = await post(
+      testApp,
+      "/v1/organizations/webhooks/insert",
+      { organizationId, url: `${receiver.url}/hook`, events: ["request.succeeded"] },
+      { session: owner.session },
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const endpointId = created.json().endpoint.id as string;
+    const sent = await post(
+      testApp,
+      "/v1/organizations/webhooks/send-test",
+      { organizationId, endpointId },
+      { session: owner.session },
+    );
+    expect(sent.statusCode).toBe(200);
+
+    const started = performance.now();
+    await testApp.app.jobWorker.drain();
+    const waited = performance.now() - started;
+    expect(receiver.requests).toHaveLength(1);
+    expect(held).toHaveLength(1);
+    expect(waited).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS - 50);
+    expect(waited).toBeLessThan(WEBHOOK_TIMEOUT_MS);
+
+    const listed = await post(
+      testApp,
+      "/v1/organizations/webhooks/deliveries",
+      { organizationId, endpointId },
+      { session: owner.session },
+    );
+    const [logged] = listed.json().deliveries;
+    expect(logged).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatus: null,
+      responseBody: WEBHOOK_RECEIVER_TIMED_OUT,
+    });
+    expect(logged.durationMs).toBeGreaterThanOrEqual(TEST_TIMEOUT_MS - 50);
+    expect(Date.parse(logged.nextAttemptAt) - Date.parse(logged.lastAttemptAt)).toBe(
+      WEBHOOK_RETRY_SCHEDULE_MS[0],
+    );
   });
 });

@@ -179,6 +179,30 @@ describe("Invite Members or Permissions", { timeout: 20_000 }, () => {
     expect(body.permissions.apiKeys).toEqual({ create: true, delete: false });
   });
 
+  it("shows the Audit log right (organization.audit) and saves it when turned on", async () => {
+    const user = userEvent.setup();
+    const { onClose } = renderDialog({ kind: "edit", member: bob });
+    const audit = box("Organization: Audit log");
+    expect(audit).toBeEnabled();
+    expect(audit).not.toBeChecked();
+    await user.click(audit);
+    expect(audit).toBeChecked();
+    await user.click(screen.getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const body = requests[0]?.body as { permissions: Permissions };
+    expect(body.permissions.organization.audit).toBe(true);
+    // Nothing else moved.
+    expect({ ...body.permissions.organization, audit: false }).toEqual(bob.permissions.organization);
+  });
+
+  it("disables the Audit log right for a member who does not hold it", () => {
+    renderDialog({ kind: "invite" }, false, permissionsWithRights(["members.invite"], ["p1", "p2"]));
+    expect(box("Organization: Audit log")).toBeDisabled();
+    expect(box("Organization: Audit log")).toHaveAccessibleDescription(
+      expect.stringContaining(GRANT_NOT_HELD),
+    );
+  });
+
   it("offers Transfer Ownership only to the owner editing a member, after a confirmation", async () => {
     const user = userEvent.setup();
     renderDialog({ kind: "edit", member: bob }, true);
