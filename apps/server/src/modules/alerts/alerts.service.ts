@@ -6,49 +6,38 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
-import { alertSettings, organizations, projects, usageDaily } from "../../db/schema";
+import type { Database, Executor } from "../../db/client";
 import { organizationAlertMail } from "../../providers/mail/templates";
+import { requireMembership, requirePermission } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
+import {
+  disarmLowBalanceBelowThreshold,
+  findAlertSettings,
+  findMonthlyBudget,
+  findOrganizationName,
+  findOrganizationNameAndBalance,
+  hasAlertSettings,
+  monthOf,
+  monthSpendMicros,
+  rearmLowBalance,
+  recordBudgetShare,
+  upsertAlertSettings,
+} from "./alerts.store";
 
-/** The UTC month of `at` as YYYY-MM, and its first day and the next month's first day. */
-export function monthOf(at = new Date()) {
-  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-  const next = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-  return {
-    month: start.toISOString().slice(0, 7),
-    firstDay: start.toISOString().slice(0, 10),
-    nextFirstDay: next.toISOString().slice(0, 10),
-  };
-}
-
-/** What the organization's calls cost this UTC month, from the daily rollup (never the request log). */
-export async function monthSpendMicros(
-  db: Executor,
-  organizationId: string,
-  at = new Date(),
-): Promise<bigint> {
-  const { firstDay, nextFirstDay } = monthOf(at);
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${usageDaily.costMicros}), 0)` })
-    .from(usageDaily)
-    .innerJoin(projects, eq(projects.id, usageDaily.projectId))
-    .where(
-      and(
-        eq(projects.organizationId, organizationId),
-        gte(usageDaily.day, firstDay),
-        lt(usageDaily.day, nextFirstDay),
-      ),
-    );
-  return BigInt(row?.total ?? 0);
-}
+// The gateway's feature-call service (being rewritten elsewhere) reads these SQL fragments from here.
+export { alertsConfigured, budgetReached } from "./alerts.store";
 
 const usd = (micros: bigint) => formatMicros(micros, BALANCE_DECIMALS);
 
-export async function getAlerts(db: Executor, organizationId: string) {
-  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.organizationId, organizationId));
+/** Alerts sit on the Payments page and need the same right as the rest of it (decision 012). */
+async function requirePaymentsRight(db: Executor, userId: string, organizationId: string): Promise<void> {
+  requirePermission(await requireMembership(db, userId, organizationId), "organization.payments");
+}
+
+export async function getAlerts(db: Executor, userId: string, organizationId: string) {
+  await requirePaymentsRight(db, userId, organizationId);
+  const row = await findAlertSettings(db, organizationId);
   return {
     lowBalance: row?.lowBalanceMicros != null ? microsToUsd(row.lowBalanceMicros) : null,
     monthlyBudget: row?.monthlyBudgetMicros != null ? microsToUsd(row.monthlyBudgetMicros) : null,
@@ -62,16 +51,19 @@ export async function getAlerts(db: Executor, organizationId: string) {
  * budget starts its 50/80/100 % alerts over, since they are shares of the new amount.
  */
 export async function updateAlerts(
-  db: Executor,
+  db: Database,
+  userId: string,
   organizationId: string,
   input: AlertSettings,
 ): Promise<void> {
+  await requirePaymentsRight(db, userId, organizationId);
+  await db.transaction((tx) => saveAlerts(tx, organizationId, input));
+}
+
+async function saveAlerts(tx: Executor, organizationId: string, input: AlertSettings): Promise<void> {
   const lowBalanceMicros = input.lowBalance === null ? null : usdToMicros(input.lowBalance);
   const monthlyBudgetMicros = input.monthlyBudget === null ? null : usdToMicros(input.monthlyBudget);
-  const [current] = await db
-    .select()
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
+  const current = await findAlertSettings(tx, organizationId);
   const values = {
     lowBalanceMicros,
     monthlyBudgetMicros,
@@ -82,16 +74,13 @@ export async function updateAlerts(
       ? { budgetAlertedPercent: 0, budgetMonth: null }
       : {}),
   };
-  await db
-    .insert(alertSettings)
-    .values({ organizationId, ...values })
-    .onConflictDoUpdate({ target: alertSettings.organizationId, set: values });
+  await upsertAlertSettings(tx, organizationId, values);
   const asSaved = (settings: { low: bigint | null; budget: bigint | null; hardStop: boolean }) => ({
     lowBalance: settings.low === null ? null : microsToUsd(settings.low),
     monthlyBudget: settings.budget === null ? null : microsToUsd(settings.budget),
     budgetHardStop: settings.hardStop,
   });
-  await recordAudit(db, {
+  await recordAudit(tx, {
     organizationId,
     action: "alerts.updated",
     target: { type: "organization", id: organizationId },
@@ -106,46 +95,6 @@ export async function updateAlerts(
   });
 }
 
-/** Whether the organization set any alert (a read the call's settlement folds into its statement). */
-export const alertsConfigured = (organizationId: string): SQL =>
-  sql`exists (select 1 from ${alertSettings} where ${alertSettings.organizationId} = ${organizationId})`;
-
-/**
- * Whether the budget's hard stop refuses calls now: on, and this month's spend at or above the budget.
- * An expression, so the admission read and the reservation's statement carry it without a round trip.
- */
-export function budgetReached(organizationId: string, at = new Date()): SQL {
-  const { firstDay, nextFirstDay } = monthOf(at);
-  return sql`exists (select 1 from ${alertSettings} budget
-    where budget.organization_id = ${organizationId} and budget.budget_hard_stop
-      and budget.monthly_budget_micros is not null
-      and budget.monthly_budget_micros <= (
-        select coalesce(sum(${usageDaily.costMicros}), 0) from ${usageDaily}
-          inner join ${projects} on ${projects.id} = ${usageDaily.projectId}
-        where ${projects.organizationId} = ${organizationId}
-          and ${usageDaily.day} >= ${firstDay} and ${usageDaily.day} < ${nextFirstDay}))`;
-}
-
-const balanceOf = (organizationId: string) =>
-  sql`(select ${organizations.balanceMicros} from ${organizations} where ${organizations.id} = ${organizationId})`;
-
-/**
- * Re-arms the low-balance alert once the balance is back at or above its threshold (a recharge, a
- * refund), so the next crossing below alerts again.
- */
-export async function rearmLowBalance(tx: Executor, organizationId: string): Promise<void> {
-  await tx
-    .update(alertSettings)
-    .set({ lowBalanceArmed: true })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        eq(alertSettings.lowBalanceArmed, false),
-        sql`${alertSettings.lowBalanceMicros} <= ${balanceOf(organizationId)}`,
-      ),
-    );
-}
-
 /**
  * Runs in the transaction that charged a call. Each alert is decided by one conditional update of the
  * organization's alert row, so of any number of concurrent charges, in any number of processes,
@@ -154,29 +103,11 @@ export async function rearmLowBalance(tx: Executor, organizationId: string): Pro
  */
 export async function checkSpendAlerts(tx: Executor, organizationId: string): Promise<void> {
   // Most organizations set no alerts: one indexed read, and the charge's transaction goes on.
-  const [configured] = await tx
-    .select({ organizationId: alertSettings.organizationId })
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
-  if (!configured) return;
+  if (!(await hasAlertSettings(tx, organizationId))) return;
   await rearmLowBalance(tx, organizationId);
-  const [low] = await tx
-    .update(alertSettings)
-    .set({ lowBalanceArmed: false })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        eq(alertSettings.lowBalanceArmed, true),
-        sql`${alertSettings.lowBalanceMicros} > ${balanceOf(organizationId)}`,
-      ),
-    )
-    .returning({ threshold: alertSettings.lowBalanceMicros });
-  const threshold = low?.threshold;
+  const threshold = await disarmLowBalanceBelowThreshold(tx, organizationId);
   if (threshold != null) {
-    const [organization] = await tx
-      .select({ name: organizations.name, balance: organizations.balanceMicros })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
+    const organization = await findOrganizationNameAndBalance(tx, organizationId);
     const balance = organization?.balance ?? 0n;
     const eventId = await emitEvent(tx, organizationId, "balance.low", {
       organization_id: organizationId,
@@ -194,31 +125,15 @@ export async function checkSpendAlerts(tx: Executor, organizationId: string): Pr
     });
   }
 
-  const [settings] = await tx
-    .select({ budget: alertSettings.monthlyBudgetMicros })
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
-  const budget = settings?.budget;
+  const budget = await findMonthlyBudget(tx, organizationId);
   if (!budget) return;
   const spend = await monthSpendMicros(tx, organizationId);
   const reached = BUDGET_ALERT_PERCENTS.filter((percent) => spend * 100n >= budget * BigInt(percent)).at(-1);
   if (reached === undefined) return;
   const { month } = monthOf();
-  const [crossed] = await tx
-    .update(alertSettings)
-    .set({ budgetMonth: month, budgetAlertedPercent: reached })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        sql`(${alertSettings.budgetMonth} is distinct from ${month} or ${alertSettings.budgetAlertedPercent} < ${reached})`,
-      ),
-    )
-    .returning({ hardStop: alertSettings.budgetHardStop });
+  const crossed = await recordBudgetShare(tx, organizationId, month, reached);
   if (!crossed) return;
-  const [organization] = await tx
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
+  const organization = await findOrganizationName(tx, organizationId);
   const eventId = await emitEvent(tx, organizationId, "budget.threshold", {
     organization_id: organizationId,
     month,

@@ -9,7 +9,7 @@ import type { Database } from "../../db/client";
 import { featureRequests } from "../../db/schema";
 import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
-import { rearmLowBalance } from "../alerts/alerts.service";
+import { rearmLowBalance } from "../alerts/alerts.store";
 import { emitEvent } from "../events/events.service";
 import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";

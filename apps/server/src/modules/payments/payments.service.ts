@@ -17,7 +17,7 @@ import type { Mailer } from "../../providers/mail/mailer";
 import { autoRechargeFailedMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
 import { NOT_FOUND_ORGANIZATION } from "../access/access.service";
-import { rearmLowBalance } from "../alerts/alerts.service";
+import { rearmLowBalance } from "../alerts/alerts.store";
 import { type AuditRecord, changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
 import { issueDocument } from "../invoices/invoices.service";
