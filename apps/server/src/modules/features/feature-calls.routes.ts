@@ -27,13 +27,8 @@ import {
   requireUsableIdentity,
   runFeatureCall,
 } from "./feature-calls.service";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  hashFeatureRequest,
-  idempotencyKeyOf,
-  releaseIdempotencyKey,
-} from "./idempotency";
+import { claimIdempotencyKey, hashFeatureRequest, idempotencyKeyOf } from "./idempotency";
+import { completeIdempotencyKey, releaseIdempotencyKey } from "./idempotency.store";
 import type { TrackedCall } from "./in-flight-calls";
 import { readMultipart, validateFiles } from "./uploads";
 
