@@ -1,6 +1,5 @@
 import { API_KEY_EXPIRED, API_KEY_NOT_VALID, ipNotAllowedText } from "@prism/contract";
 import { isIpAllowed } from "@prism/contract/ip";
-import type { SQL } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
@@ -33,7 +32,7 @@ export async function authenticateApiKeyRequest(
   key: string,
   request: FastifyRequest,
   reply?: FastifyReply,
-  options: { budgetReached?: SQL<boolean> } = {},
+  options: { readBudgetStop?: boolean } = {},
 ): Promise<ApiKeyPrincipal | undefined> {
   const authentication = await authenticateApiKey(deps.database.db, key, new Date(), options);
   if (authentication.status === "invalid") return undefined;
@@ -58,7 +57,7 @@ export async function requireApiKey(
   key: string,
   request: FastifyRequest,
   reply?: FastifyReply,
-  options: { budgetReached?: SQL<boolean> } = {},
+  options: { readBudgetStop?: boolean } = {},
 ): Promise<ApiKeyPrincipal> {
   const principal = await authenticateApiKeyRequest(deps, key, request, reply, options);
   if (!principal) throw new AppError("invalid-api-key", API_KEY_NOT_VALID);

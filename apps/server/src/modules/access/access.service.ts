@@ -144,6 +144,20 @@ export async function requireProjectAccess(db: Executor, userId: string, project
 }
 
 /**
+ * Each of `projectIds` is an active project of the membership's organization (else the 404 of an id
+ * that does not exist) that the member may use (else 403): the statistics' and the Requests view's
+ * right, for a call that names several projects of one organization.
+ */
+export function requireProjectsOfMembership(membership: Membership, projectIds: Iterable<string>): void {
+  for (const projectId of projectIds) {
+    if (!membership.projectIds.includes(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
+    if (!canAccessProject(membership.permissions, projectId)) {
+      throw new AppError("forbidden", "You do not have access to this project.");
+    }
+  }
+}
+
+/**
  * A project the caller may use in the playground: access to the project and `organization.playground`.
  * Everything the playground shows or changes (feature calls, history, stored files, deletions, AI Clones)
  * goes through this one check, so no path reaches the playground's data with less.

@@ -6,49 +6,35 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq, gte, isNull, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
-import { alertSettings, organizations, projects, usageDaily } from "../../db/schema";
+import type { Database, Executor } from "../../db/client";
 import { organizationAlertMail } from "../../providers/mail/templates";
+import { requireMembership, requirePermission } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
-
-/** The UTC month of `at` as YYYY-MM, and its first day and the next month's first day. */
-export function monthOf(at = new Date()) {
-  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-  const next = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-  return {
-    month: start.toISOString().slice(0, 7),
-    firstDay: start.toISOString().slice(0, 10),
-    nextFirstDay: next.toISOString().slice(0, 10),
-  };
-}
-
-/** What the organization's calls cost this UTC month, from the daily rollup (never the request log). */
-export async function monthSpendMicros(
-  db: Executor,
-  organizationId: string,
-  at = new Date(),
-): Promise<bigint> {
-  const { firstDay, nextFirstDay } = monthOf(at);
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${usageDaily.costMicros}), 0)` })
-    .from(usageDaily)
-    .innerJoin(projects, eq(projects.id, usageDaily.projectId))
-    .where(
-      and(
-        eq(projects.organizationId, organizationId),
-        gte(usageDaily.day, firstDay),
-        lt(usageDaily.day, nextFirstDay),
-      ),
-    );
-  return BigInt(row?.total ?? 0);
-}
+import {
+  claimBudgetShare,
+  disarmLowBalanceBelowThreshold,
+  findAlertSettings,
+  findBudgetShareState,
+  findOrganizationName,
+  findOrganizationNameAndBalance,
+  hasAlertSettings,
+  monthOf,
+  monthSpendMicros,
+  rearmLowBalance,
+  upsertAlertSettings,
+} from "./alerts.store";
 
 const usd = (micros: bigint) => formatMicros(micros, BALANCE_DECIMALS);
 
-export async function getAlerts(db: Executor, organizationId: string) {
-  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.organizationId, organizationId));
+/** Alerts sit on the Payments page and need the same right as the rest of it (decision 012). */
+async function requirePaymentsRight(db: Executor, userId: string, organizationId: string): Promise<void> {
+  requirePermission(await requireMembership(db, userId, organizationId), "organization.payments");
+}
+
+export async function getAlerts(db: Executor, userId: string, organizationId: string) {
+  await requirePaymentsRight(db, userId, organizationId);
+  const row = await findAlertSettings(db, organizationId);
   return {
     lowBalance: row?.lowBalanceMicros != null ? microsToUsd(row.lowBalanceMicros) : null,
     monthlyBudget: row?.monthlyBudgetMicros != null ? microsToUsd(row.monthlyBudgetMicros) : null,
@@ -62,16 +48,19 @@ export async function getAlerts(db: Executor, organizationId: string) {
  * budget starts its 50/80/100 % alerts over, since they are shares of the new amount.
  */
 export async function updateAlerts(
-  db: Executor,
+  db: Database,
+  userId: string,
   organizationId: string,
   input: AlertSettings,
 ): Promise<void> {
+  await requirePaymentsRight(db, userId, organizationId);
+  await db.transaction((tx) => saveAlerts(tx, organizationId, input));
+}
+
+async function saveAlerts(tx: Executor, organizationId: string, input: AlertSettings): Promise<void> {
   const lowBalanceMicros = input.lowBalance === null ? null : usdToMicros(input.lowBalance);
   const monthlyBudgetMicros = input.monthlyBudget === null ? null : usdToMicros(input.monthlyBudget);
-  const [current] = await db
-    .select()
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
+  const current = await findAlertSettings(tx, organizationId);
   const values = {
     lowBalanceMicros,
     monthlyBudgetMicros,
@@ -82,16 +71,13 @@ export async function updateAlerts(
       ? { budgetAlertedPercent: 0, budgetMonth: null }
       : {}),
   };
-  await db
-    .insert(alertSettings)
-    .values({ organizationId, ...values })
-    .onConflictDoUpdate({ target: alertSettings.organizationId, set: values });
+  await upsertAlertSettings(tx, organizationId, values);
   const asSaved = (settings: { low: bigint | null; budget: bigint | null; hardStop: boolean }) => ({
     lowBalance: settings.low === null ? null : microsToUsd(settings.low),
     monthlyBudget: settings.budget === null ? null : microsToUsd(settings.budget),
     budgetHardStop: settings.hardStop,
   });
-  await recordAudit(db, {
+  await recordAudit(tx, {
     organizationId,
     action: "alerts.updated",
     target: { type: "organization", id: organizationId },
@@ -106,46 +92,6 @@ export async function updateAlerts(
   });
 }
 
-/** Whether the organization set any alert (a read the call's settlement folds into its statement). */
-export const alertsConfigured = (organizationId: string): SQL =>
-  sql`exists (select 1 from ${alertSettings} where ${alertSettings.organizationId} = ${organizationId})`;
-
-/**
- * Whether the budget's hard stop refuses calls now: on, and this month's spend at or above the budget.
- * An expression, so the admission read and the reservation's statement carry it without a round trip.
- */
-export function budgetReached(organizationId: string | SQLWrapper, at = new Date()): SQL<boolean> {
-  const { firstDay, nextFirstDay } = monthOf(at);
-  return sql<boolean>`exists (select 1 from ${alertSettings} budget
-    where budget.organization_id = ${organizationId} and budget.budget_hard_stop
-      and budget.monthly_budget_micros is not null
-      and budget.monthly_budget_micros <= (
-        select coalesce(sum(${usageDaily.costMicros}), 0) from ${usageDaily}
-          inner join ${projects} on ${projects.id} = ${usageDaily.projectId}
-        where ${projects.organizationId} = ${organizationId}
-          and ${usageDaily.day} >= ${firstDay} and ${usageDaily.day} < ${nextFirstDay}))`;
-}
-
-const balanceOf = (organizationId: string) =>
-  sql`(select ${organizations.balanceMicros} from ${organizations} where ${organizations.id} = ${organizationId})`;
-
-/**
- * Re-arms the low-balance alert once the balance is back at or above its threshold (a recharge, a
- * refund), so the next crossing below alerts again.
- */
-export async function rearmLowBalance(tx: Executor, organizationId: string): Promise<void> {
-  await tx
-    .update(alertSettings)
-    .set({ lowBalanceArmed: true })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        eq(alertSettings.lowBalanceArmed, false),
-        sql`${alertSettings.lowBalanceMicros} <= ${balanceOf(organizationId)}`,
-      ),
-    );
-}
-
 /**
  * Runs in the transaction that charged a call. Each alert is decided by one conditional update of the
  * organization's alert row, so of any number of concurrent charges, in any number of processes,
@@ -154,29 +100,11 @@ export async function rearmLowBalance(tx: Executor, organizationId: string): Pro
  */
 export async function checkSpendAlerts(tx: Executor, organizationId: string): Promise<void> {
   // Most organizations set no alerts: one indexed read, and the charge's transaction goes on.
-  const [configured] = await tx
-    .select({ organizationId: alertSettings.organizationId })
-    .from(alertSettings)
-    .where(eq(alertSettings.organizationId, organizationId));
-  if (!configured) return;
+  if (!(await hasAlertSettings(tx, organizationId))) return;
   await rearmLowBalance(tx, organizationId);
-  const [low] = await tx
-    .update(alertSettings)
-    .set({ lowBalanceArmed: false })
-    .where(
-      and(
-        eq(alertSettings.organizationId, organizationId),
-        eq(alertSettings.lowBalanceArmed, true),
-        sql`${alertSettings.lowBalanceMicros} > ${balanceOf(organizationId)}`,
-      ),
-    )
-    .returning({ threshold: alertSettings.lowBalanceMicros });
-  const threshold = low?.threshold;
+  const threshold = await disarmLowBalanceBelowThreshold(tx, organizationId);
   if (threshold != null) {
-    const [organization] = await tx
-      .select({ name: organizations.name, balance: organizations.balanceMicros })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
+    const organization = await findOrganizationNameAndBalance(tx, organizationId);
     const balance = organization?.balance ?? 0n;
     const eventId = await emitEvent(tx, organizationId, "balance.low", {
       organization_id: organizationId,
@@ -207,17 +135,7 @@ export async function checkSpendAlerts(tx: Executor, organizationId: string): Pr
  */
 async function reportBudgetShares(tx: Executor, organizationId: string): Promise<void> {
   const { month } = monthOf();
-  const readSettings = async () => {
-    const [row] = await tx
-      .select({
-        budget: alertSettings.monthlyBudgetMicros,
-        month: alertSettings.budgetMonth,
-        alerted: alertSettings.budgetAlertedPercent,
-      })
-      .from(alertSettings)
-      .where(eq(alertSettings.organizationId, organizationId));
-    return row;
-  };
+  const readSettings = () => findBudgetShareState(tx, organizationId);
   let settings = await readSettings();
   if (!settings?.budget) return;
   const spend = await monthSpendMicros(tx, organizationId);
@@ -229,20 +147,7 @@ async function reportBudgetShares(tx: Executor, organizationId: string): Promise
     );
     const highest = reached.at(-1);
     if (highest === undefined) return;
-    const [claimed] = await tx
-      .update(alertSettings)
-      .set({ budgetMonth: month, budgetAlertedPercent: highest })
-      .where(
-        and(
-          eq(alertSettings.organizationId, organizationId),
-          eq(alertSettings.monthlyBudgetMicros, budget),
-          settings.month === null
-            ? isNull(alertSettings.budgetMonth)
-            : eq(alertSettings.budgetMonth, settings.month),
-          eq(alertSettings.budgetAlertedPercent, settings.alerted),
-        ),
-      )
-      .returning({ hardStop: alertSettings.budgetHardStop });
+    const claimed = await claimBudgetShare(tx, organizationId, { read: settings, month, percent: highest });
     if (claimed) {
       await queueBudgetAlerts(tx, {
         organizationId,
@@ -270,10 +175,7 @@ async function queueBudgetAlerts(
     hardStop: boolean;
   },
 ): Promise<void> {
-  const [organization] = await tx
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, input.organizationId));
+  const organization = await findOrganizationName(tx, input.organizationId);
   const recipients = await paymentsRecipients(tx, input.organizationId);
   for (const percent of input.percents) {
     const eventId = await emitEvent(tx, input.organizationId, "budget.threshold", {

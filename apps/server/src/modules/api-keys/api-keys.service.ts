@@ -8,7 +8,6 @@ import {
   microsToUsd,
   usdToMicros,
 } from "@prism/contract";
-import type { SQL } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { isUuid, requirePermission, requireProjectAccess } from "../access/access.service";
@@ -350,10 +349,10 @@ export async function authenticateApiKey(
   db: Database,
   key: string,
   now = new Date(),
-  options: { budgetReached?: SQL<boolean> } = {},
+  options: { readBudgetStop?: boolean } = {},
 ): Promise<ApiKeyAuthentication> {
   if (!isWellFormedApiKey(key)) return { status: "invalid" };
-  const row = await findActiveKeyByHash(db, hashApiKey(key), options.budgetReached);
+  const row = await findActiveKeyByHash(db, hashApiKey(key), options.readBudgetStop);
   if (!row) return { status: "invalid" };
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { apiKeys, featureRequests, organizations, projects, users } from "../../db/schema";
+import { budgetReached } from "../alerts/alerts.store";
 
 /** Data access of the api-keys module: keys, their spend counters and the calls made with them. */
 
@@ -189,16 +190,16 @@ export async function releaseKeySpend(tx: Executor, requestId: string): Promise<
 /**
  * The unrevoked key with this hash, when its project and organization are still active, with the
  * organization's money state read in the same statement (a feature call's admission needs it, and the
- * organization's row is joined anyway). `budgetReached`, when given, is read as well.
+ * organization's row is joined anyway), and with `readBudgetStop` whether its budget stops calls now.
  */
-export async function findActiveKeyByHash(db: Executor, keyHash: string, budgetReached?: SQL<boolean>) {
+export async function findActiveKeyByHash(db: Executor, keyHash: string, readBudgetStop = false) {
   const [row] = await db
     .select({
       organizationState: {
         balanceMicros: organizations.balanceMicros,
         isNew: organizations.isNew,
         callsInFlight: organizations.callsInFlight,
-        budgetReached: budgetReached ?? sql<boolean>`false`,
+        budgetReached: readBudgetStop ? budgetReached(apiKeys.organizationId) : sql<boolean>`false`,
       },
       id: apiKeys.id,
       projectId: apiKeys.projectId,

@@ -6,19 +6,22 @@ import {
   type WebhookEventData,
   type WebhookEventType,
 } from "@prism/contract";
-import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
-import {
-  organizationEvents,
-  organizationMembers,
-  users,
-  webhookDeliveries,
-  webhookEndpoints,
-} from "../../db/schema";
 import type { MailMessage } from "../../providers/mail/mailer";
 import { effectivePermissions } from "../access/access.service";
 import { listActiveProjectIds } from "../access/access.store";
-import { enqueueJob } from "../jobs/job-queue";
+import { enqueueJob } from "../jobs/job-queue.store";
+import {
+  deleteEventsBefore,
+  deleteFinishedDeliveriesBefore,
+  insertDelivery,
+  insertEvent,
+  listMembersWithEmail,
+  listSubscribedEndpoints,
+} from "./events.store";
+
+// The gateway's feature-call service (being rewritten elsewhere) reads this SQL fragment from here.
+export { subscribed } from "./events.store";
 
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 export const ALERT_MAIL_JOB = "alert-mail";
@@ -44,28 +47,11 @@ export async function emitEvent<T extends WebhookEventType>(
 ): Promise<string> {
   const id = `evt_${randomUUID().replaceAll("-", "")}`;
   const body: WebhookBody = { type, timestamp: new Date().toISOString(), data };
-  await tx.insert(organizationEvents).values({ id, organizationId, type, payload: body });
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.organizationId, organizationId),
-        eq(webhookEndpoints.enabled, true),
-        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
-      ),
-    );
+  await insertEvent(tx, { id, organizationId, type, payload: body });
+  const endpoints = await listSubscribedEndpoints(tx, organizationId, type);
   for (const endpoint of endpoints) await queueDelivery(tx, endpoint.id, id, body);
   return id;
 }
-
-/**
- * Whether an enabled endpoint of the organization listens to `type`: an expression, so a call's
- * settlement learns it in its own statement and emits the call's events only when someone listens.
- */
-export const subscribed = (organizationId: string, type: WebhookEventType): SQL =>
-  sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.organizationId} = ${organizationId}
-    and ${webhookEndpoints.enabled} and ${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb)`;
 
 /** One delivery of an event to one endpoint, and the job that sends it. */
 export async function queueDelivery(
@@ -76,15 +62,17 @@ export async function queueDelivery(
 ): Promise<string> {
   const serialized = typeof body === "string" ? body : JSON.stringify(body);
   const eventType = typeof body === "string" ? (JSON.parse(body) as WebhookBody).type : body.type;
-  const [delivery] = await tx
-    .insert(webhookDeliveries)
-    .values({ endpointId, eventId, eventType, body: serialized, nextAttemptAt: new Date() })
-    .returning({ id: webhookDeliveries.id });
-  if (!delivery) throw new Error("delivery insert returned no row");
-  await enqueueJob(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, new Date(), {
-    key: `webhook-delivery:${delivery.id}`,
+  const deliveryId = await insertDelivery(tx, {
+    endpointId,
+    eventId,
+    eventType,
+    body: serialized,
+    nextAttemptAt: new Date(),
   });
-  return delivery.id;
+  await enqueueJob(tx, WEBHOOK_DELIVERY_JOB, { deliveryId }, new Date(), {
+    key: `webhook-delivery:${deliveryId}`,
+  });
+  return deliveryId;
 }
 
 /** The test event "Send test event" delivers to one endpoint. */
@@ -98,16 +86,7 @@ export function testEventBody(organizationId: string): WebhookBody {
 
 /** The owner and the members who may see payments: who money alerts go to. */
 export async function paymentsRecipients(tx: Executor, organizationId: string) {
-  const members = await tx
-    .select({
-      userId: organizationMembers.userId,
-      email: users.email,
-      isOwner: organizationMembers.isOwner,
-      permissions: organizationMembers.permissions,
-    })
-    .from(organizationMembers)
-    .innerJoin(users, eq(users.id, organizationMembers.userId))
-    .where(eq(organizationMembers.organizationId, organizationId));
+  const members = await listMembersWithEmail(tx, organizationId);
   const projectIds = await listActiveProjectIds(tx, organizationId);
   return members.filter((member) =>
     hasPermission(
@@ -156,13 +135,7 @@ export async function deleteExpiredEventHistory(
   now = new Date(),
 ): Promise<{ events: number; deliveries: number }> {
   const cutoff = new Date(now.getTime() - WEBHOOK_HISTORY_RETENTION_DAYS * 24 * 3_600_000);
-  const events = await db
-    .delete(organizationEvents)
-    .where(lt(organizationEvents.createdAt, cutoff))
-    .returning({ id: organizationEvents.id });
-  const deliveries = await db
-    .delete(webhookDeliveries)
-    .where(and(lt(webhookDeliveries.createdAt, cutoff), ne(webhookDeliveries.status, "pending")))
-    .returning({ id: webhookDeliveries.id });
-  return { events: events.length, deliveries: deliveries.length };
+  const events = await deleteEventsBefore(db, cutoff);
+  const deliveries = await deleteFinishedDeliveriesBefore(db, cutoff);
+  return { events, deliveries };
 }

@@ -12,11 +12,9 @@ import {
 } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
-import { apiKeys } from "../../db/schema";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { requirePlaygroundAccess } from "../access/access.service";
-import { budgetReached } from "../alerts/alerts.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import {
@@ -29,13 +27,8 @@ import {
   requireUsableIdentity,
   runFeatureCall,
 } from "./feature-calls.service";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  hashFeatureRequest,
-  idempotencyKeyOf,
-  releaseIdempotencyKey,
-} from "./idempotency";
+import { claimIdempotencyKey, hashFeatureRequest, idempotencyKeyOf } from "./idempotency";
+import { completeIdempotencyKey, releaseIdempotencyKey } from "./idempotency.store";
 import type { TrackedCall } from "./in-flight-calls";
 import { readMultipart, validateFiles } from "./uploads";
 
@@ -54,9 +47,7 @@ async function authenticateCaller(
   const bearer = bearerKeyOf(request);
   if (bearer) {
     // The organization's money state comes with the key, so admitting the call costs no query.
-    const principal = await requireApiKey(deps, bearer, request, reply, {
-      budgetReached: budgetReached(apiKeys.organizationId),
-    });
+    const principal = await requireApiKey(deps, bearer, request, reply, { readBudgetStop: true });
     return {
       organizationId: principal.organizationId,
       projectId: principal.projectId,

@@ -37,7 +37,8 @@ import {
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import type { FileStore } from "../../providers/storage/file-store";
 import { isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
-import { alertsConfigured, budgetReached, checkSpendAlerts } from "../alerts/alerts.service";
+import { checkSpendAlerts } from "../alerts/alerts.service";
+import { alertsConfigured, budgetReached } from "../alerts/alerts.store";
 import {
   type ApiKeyRules,
   type BrokenCap,

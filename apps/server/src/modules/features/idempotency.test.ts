@@ -19,12 +19,8 @@ import type { LocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { idempotencyKeys, ledgerEntries } from "../../db/schema";
 import { cachedBalance } from "../ledger/ledger.service";
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  deleteExpiredIdempotencyKeys,
-  hashFeatureRequest,
-} from "./idempotency";
+import { claimIdempotencyKey, hashFeatureRequest } from "./idempotency";
+import { completeIdempotencyKey, deleteExpiredIdempotencyKeys } from "./idempotency.store";
 
 const PRICE = 10_000n; // Background removal, in micro-dollars.
 

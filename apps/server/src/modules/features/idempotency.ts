@@ -7,11 +7,10 @@ import {
   IDEMPOTENCY_RETENTION_HOURS,
   idempotencyKeyInvalidText,
 } from "@prism/contract";
-import { and, eq, lte, or } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/client";
-import { idempotencyKeys } from "../../db/schema";
 import { AppError } from "../../errors";
+import { deleteStaleKey, findKey, insertRunningKey } from "./idempotency.store";
 
 /**
  * `Idempotency-Key` on feature calls (issue 17), as Stripe's API has it: the first call with a key
@@ -77,41 +76,22 @@ export async function claimIdempotencyKey(
   options: { staleAfterMs: number; waitMs: number; signal?: AbortSignal },
 ): Promise<IdempotencyClaim> {
   const deadline = Date.now() + options.waitMs;
-  const identifies = and(eq(idempotencyKeys.scope, input.scope), eq(idempotencyKeys.key, input.key));
   for (;;) {
     const now = new Date();
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({
-        scope: input.scope,
-        key: input.key,
-        requestHash: input.requestHash,
-        status: "running",
-        expiresAt: new Date(now.getTime() + RETENTION_MS),
-      })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length > 0) return { kind: "claimed" };
-    const [row] = await db.select().from(idempotencyKeys).where(identifies).limit(1);
+    const claimed = await insertRunningKey(db, {
+      scope: input.scope,
+      key: input.key,
+      requestHash: input.requestHash,
+      expiresAt: new Date(now.getTime() + RETENTION_MS),
+    });
+    if (claimed) return { kind: "claimed" };
+    const row = await findKey(db, input);
     if (!row) continue;
     const isStale =
       row.expiresAt.getTime() <= now.getTime() ||
       (row.status === "running" && row.createdAt.getTime() <= now.getTime() - options.staleAfterMs);
     if (isStale) {
-      await db
-        .delete(idempotencyKeys)
-        .where(
-          and(
-            identifies,
-            or(
-              lte(idempotencyKeys.expiresAt, now),
-              and(
-                eq(idempotencyKeys.status, "running"),
-                lte(idempotencyKeys.createdAt, new Date(now.getTime() - options.staleAfterMs)),
-              ),
-            ),
-          ),
-        );
+      await deleteStaleKey(db, input, { now, runningSince: new Date(now.getTime() - options.staleAfterMs) });
       continue;
     }
     if (row.requestHash !== input.requestHash) {
@@ -125,42 +105,4 @@ export async function claimIdempotencyKey(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-}
-
-/** Stores the answer of the call that claimed `key`, for its retries. */
-export async function completeIdempotencyKey(
-  db: Database,
-  input: { scope: string; key: string },
-  status: number,
-  body: unknown,
-): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set({ status: "done", responseStatus: status, responseBody: body })
-    .where(and(eq(idempotencyKeys.scope, input.scope), eq(idempotencyKeys.key, input.key)));
-}
-
-/** Gives a key back after its call failed (and was refunded), so that a retry runs again. */
-export async function releaseIdempotencyKey(
-  db: Database,
-  input: { scope: string; key: string },
-): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.scope, input.scope),
-        eq(idempotencyKeys.key, input.key),
-        eq(idempotencyKeys.status, "running"),
-      ),
-    );
-}
-
-/** Deletes the keys past their retention; returns how many. */
-export async function deleteExpiredIdempotencyKeys(db: Database, now = new Date()): Promise<number> {
-  const deleted = await db
-    .delete(idempotencyKeys)
-    .where(lte(idempotencyKeys.expiresAt, now))
-    .returning({ key: idempotencyKeys.key });
-  return deleted.length;
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { deleteExpiredEventHistory } from "../events/events.service";
 import { sweepAbandonedRequests } from "./feature-calls.service";
-import { deleteExpiredIdempotencyKeys } from "./idempotency";
+import { deleteExpiredIdempotencyKeys } from "./idempotency.store";
 
 /**
  * How long past its provider timeout an open call is taken for abandoned by a crash. A live call is

@@ -4,17 +4,22 @@ import {
   microsToUsd,
   TRAINING_FAILED_REFUNDED,
 } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { featureRequests } from "../../db/schema";
 import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
-import { rearmLowBalance } from "../alerts/alerts.service";
+import { rearmLowBalance } from "../alerts/alerts.store";
 import { emitEvent } from "../events/events.service";
 import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";
 import { TRAINING_POLL_INTERVAL_MS, TRAINING_POLL_JOB } from "./feature-calls.service";
 import { removeUsage } from "./feature-requests.store";
+import {
+  findTrainingRequest,
+  markTrainingFailed,
+  markTrainingReady,
+  setTrainingStatus,
+  type TrainingRequestRow,
+} from "./training.store";
 
 const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
 
@@ -33,7 +38,7 @@ export function trainingJobHandlers(deps: {
     [TRAINING_POLL_JOB]: async (payload, { signal }) => {
       const requestId = String(payload.requestId);
       const identityId = String(payload.identityId);
-      const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+      const row = await findTrainingRequest(deps.db, requestId);
       const feature = row ? featureByEndpoint(row.endpoint) : undefined;
       // A row deleted from the history is still followed: a training that fails after its row was
       // deleted was still paid for, and is refunded like any other.
@@ -48,18 +53,9 @@ export function trainingJobHandlers(deps: {
       if (status === "ready") {
         // The write that turns the row ready also reports it: only one poll (of any process) makes it.
         await deps.db.transaction(async (tx) => {
-          const turned = await tx
-            .update(featureRequests)
-            .set({ responseBody: { identityId, status } })
-            .where(
-              and(
-                eq(featureRequests.id, requestId),
-                sql`(${featureRequests.responseBody} ->> 'status') is distinct from 'ready'`,
-              ),
-            )
-            .returning({ id: featureRequests.id });
+          const turned = await markTrainingReady(tx, requestId, identityId);
           // Nobody waits for a clone whose row they deleted: no event for it.
-          if (turned.length > 0 && !row.deletedAt) {
+          if (turned && !row.deletedAt) {
             await emitEvent(tx, row.organizationId, "training.ready", {
               request_id: row.id,
               project_id: row.projectId,
@@ -69,10 +65,7 @@ export function trainingJobHandlers(deps: {
         });
         return;
       }
-      await deps.db
-        .update(featureRequests)
-        .set({ responseBody: { identityId, status } })
-        .where(eq(featureRequests.id, requestId));
+      await setTrainingStatus(deps.db, requestId, { identityId, status });
       if (!FINAL_STATUSES.has(status)) throw new JobRetryLater(TRAINING_POLL_INTERVAL_MS);
     },
   };
@@ -86,15 +79,12 @@ export function trainingJobHandlers(deps: {
  */
 async function refundFailedTraining(
   db: Database,
-  row: typeof featureRequests.$inferSelect,
+  row: TrainingRequestRow,
   identityId: string,
 ): Promise<void> {
   const failed = { identityId, status: "failed" satisfies IdentityStatus };
   const refunded = await refundSettled(db, `request:${row.id}`, async (tx, money) => {
-    await tx
-      .update(featureRequests)
-      .set({ status: "error", responseBody: failed, errorMessage: TRAINING_FAILED_REFUNDED })
-      .where(eq(featureRequests.id, row.id));
+    await markTrainingFailed(tx, row.id, failed, TRAINING_FAILED_REFUNDED);
     await removeUsage(tx, {
       projectId: row.projectId,
       endpoint: row.endpoint,
@@ -111,6 +101,5 @@ async function refundFailedTraining(
     });
     await rearmLowBalance(tx, row.organizationId);
   });
-  if (!refunded)
-    await db.update(featureRequests).set({ responseBody: failed }).where(eq(featureRequests.id, row.id));
+  if (!refunded) await setTrainingStatus(db, row.id, failed);
 }

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestDatabase } from "../../../test/test-database";
 import type { DatabaseHandle } from "../../db/client";
 import { jobs } from "../../db/schema";
-import { enqueueJob, JobWorker } from "./job-queue";
+import { JobWorker } from "./job-queue";
+import { enqueueJob } from "./job-queue.store";
 
 /**
  * Two workers on one database, as two server processes run the queue: a job whose handler runs long

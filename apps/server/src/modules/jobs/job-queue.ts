@@ -1,8 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database, Executor } from "../../db/client";
-import { jobs } from "../../db/schema";
+import type { Database } from "../../db/client";
+import {
+  claimDueJob,
+  finishJob,
+  handBackJob,
+  type JobClaim,
+  releaseFailedJob,
+  renewJobLease,
+  requeueJobUncounted,
+} from "./job-queue.store";
+
+// The gateway's feature-call service (being rewritten elsewhere) enqueues through this module.
+export { enqueueJob } from "./job-queue.store";
 
 export interface JobContext {
   /** Aborted when this worker loses the job (its lease could not be renewed): stop and let go. */
@@ -26,60 +36,18 @@ export interface JobWorkerOptions {
   heartbeatMs?: number;
 }
 
-/**
- * Adds a job, in the caller's transaction when given one. With `key`, a job under that key is only
- * ever added once (a unique index): enqueueing it again, from any process, does nothing.
- */
-export async function enqueueJob(
-  db: Executor,
-  kind: string,
-  payload: Record<string, unknown>,
-  runAt = new Date(),
-  options: { key?: string } = {},
-) {
-  await db
-    .insert(jobs)
-    .values({ kind, payload, runAt, dedupeKey: options.key ?? null })
-    .onConflictDoNothing();
-}
-
-interface ClaimedJob {
-  id: string;
+interface ClaimedJob extends JobClaim {
   kind: string;
   payload: Record<string, unknown>;
   attempts: number;
-  /** This claim's token: every later change to the job is conditional on it. */
-  token: string;
 }
 
 /** Claims the next due job (or one whose worker died and whose lease ran out) under a new token. */
 async function claimJob(db: Database, kinds: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
   const now = new Date();
   const token = randomUUID();
-  const rows = await db.execute(sql`
-    update ${jobs} set status = 'running', attempts = ${jobs.attempts} + 1,
-      lease_until = ${new Date(now.getTime() + leaseMs)}, lease_token = ${token}
-    where ${jobs.id} = (
-      select ${jobs.id} from ${jobs}
-      where ${jobs.kind} in ${kinds}
-        and ((${jobs.status} = 'queued' and ${jobs.runAt} <= ${now})
-          or (${jobs.status} = 'running' and ${jobs.leaseUntil} < ${now}))
-      order by ${jobs.runAt}
-      for update skip locked
-      limit 1
-    )
-    returning id, kind, payload, attempts`);
-  const row = (
-    rows as unknown as {
-      rows: { id: string; kind: string; payload: Record<string, unknown>; attempts: number }[];
-    }
-  ).rows[0];
+  const row = await claimDueJob(db, { kinds, now, leaseUntil: new Date(now.getTime() + leaseMs), token });
   return row ? { ...row, token } : undefined;
-}
-
-/** The condition under which a worker may still change a job: it holds the current claim. */
-function heldBy(job: ClaimedJob) {
-  return and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.leaseToken, job.token));
 }
 
 /**
@@ -147,12 +115,8 @@ export class JobWorker {
   private keepLease(job: ClaimedJob, lost: AbortController): () => void {
     const renew = async () => {
       try {
-        const renewed = await this.db
-          .update(jobs)
-          .set({ leaseUntil: new Date(Date.now() + this.leaseMs) })
-          .where(heldBy(job))
-          .returning({ id: jobs.id });
-        if (renewed.length === 0 && !lost.signal.aborted) {
+        const renewed = await renewJobLease(this.db, job, new Date(Date.now() + this.leaseMs));
+        if (!renewed && !lost.signal.aborted) {
           this.log.warn({ jobId: job.id, kind: job.kind }, "job lease lost to another worker");
           lost.abort(new Error("the job's lease was lost"));
         }
@@ -182,45 +146,25 @@ export class JobWorker {
     }
 
     if (outcome.ok) {
-      const finished = await this.db
-        .update(jobs)
-        .set({ status: "done", leaseUntil: null, leaseToken: null })
-        .where(heldBy(job))
-        .returning({ id: jobs.id });
-      if (finished.length === 0)
-        this.log.warn({ jobId: job.id, kind: job.kind }, "finished a job it no longer held");
+      const finished = await finishJob(this.db, job);
+      if (!finished) this.log.warn({ jobId: job.id, kind: job.kind }, "finished a job it no longer held");
       return;
     }
     const { error } = outcome;
     if (error instanceof JobRetryLater) {
-      await this.db
-        .update(jobs)
-        .set({
-          status: "queued",
-          runAt: new Date(Date.now() + error.delayMs),
-          leaseUntil: null,
-          leaseToken: null,
-          attempts: sql`${jobs.attempts} - 1`,
-        })
-        .where(heldBy(job));
+      await requeueJobUncounted(this.db, job, new Date(Date.now() + error.delayMs));
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = job.attempts >= MAX_ATTEMPTS;
     this.log.warn({ err: error, jobId: job.id, kind: job.kind, attempts: job.attempts }, "job failed");
-    const released = await this.db
-      .update(jobs)
-      .set({
-        status: exhausted ? "failed" : "queued",
-        lastError: message.slice(0, 1000),
-        runAt: new Date(Date.now() + 2 ** job.attempts * 1_000),
-        leaseUntil: null,
-        leaseToken: null,
-      })
-      .where(heldBy(job))
-      .returning({ id: jobs.id });
+    const released = await releaseFailedJob(this.db, job, {
+      exhausted,
+      lastError: message.slice(0, 1000),
+      runAt: new Date(Date.now() + 2 ** job.attempts * 1_000),
+    });
     // Only the worker that still held the job decides it is exhausted.
-    if (exhausted && released.length > 0) {
+    if (exhausted && released) {
       await this.handlers[`${job.kind}:exhausted`]?.(job.payload, { signal: lost.signal });
     }
   }
@@ -248,22 +192,9 @@ export class JobWorker {
     const active = this.active;
     if (outcome === "done" || !active) return;
     this.handedBack = true;
-    await this.releaseLease(active.job);
+    await handBackJob(this.db, active.job);
     active.controller.abort(new Error("the server is stopping"));
     this.log.warn({ jobId: active.job.id, kind: active.job.kind }, "job handed back at shutdown");
-  }
-
-  private async releaseLease(job: ClaimedJob): Promise<void> {
-    await this.db
-      .update(jobs)
-      .set({
-        status: "queued",
-        runAt: new Date(),
-        leaseUntil: null,
-        leaseToken: null,
-        attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
-      })
-      .where(heldBy(job));
   }
 }
 

@@ -10,7 +10,7 @@ import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { loadConfig } from "../../config";
 import { LocalFileStore } from "../../providers/storage/file-store";
-import { enqueueJob } from "../jobs/job-queue";
+import { enqueueJob } from "../jobs/job-queue.store";
 
 /** The value of one sample line `name{labels} value` of the text format, or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { DatabaseHandle } from "../../db/client";
-import { jobs } from "../../db/schema";
 import { type FeatureProvider, ProviderError } from "../../providers/inference/feature-provider";
 import type { Mailer } from "../../providers/mail/mailer";
+import { summarizeJobQueue } from "../jobs/job-queue.store";
 
 /** Seconds: from a bare route (a millisecond) to a model call near its timeout (minutes). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -86,21 +85,7 @@ export function createMetrics(database: DatabaseHandle): Metrics {
   });
 
   const refresh = async () => {
-    const result = await database.db.execute(sql`
-      select ${jobs.kind} as kind,
-        count(*) filter (where ${jobs.status} = 'queued' and ${jobs.runAt} <= now())::int as due,
-        count(*) filter (where ${jobs.status} = 'queued' and ${jobs.runAt} > now())::int as scheduled,
-        count(*) filter (where ${jobs.status} = 'running')::int as running,
-        coalesce(extract(epoch from now() - min(${jobs.runAt})
-          filter (where ${jobs.status} = 'queued' and ${jobs.runAt} <= now())), 0)::float8 as oldest
-      from ${jobs}
-      where ${jobs.status} in ('queued', 'running')
-      group by ${jobs.kind}`);
-    const rows = (
-      result as unknown as {
-        rows: { kind: string; due: number; scheduled: number; running: number; oldest: number }[];
-      }
-    ).rows;
+    const rows = await summarizeJobQueue(database.db);
     // Kinds whose jobs are all done drop out of the answer: they read as zero, not as stale values.
     jobQueueDepth.reset();
     jobQueueAge.reset();

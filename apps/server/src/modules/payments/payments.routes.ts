@@ -4,7 +4,6 @@ import type Stripe from "stripe";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
-import { requireMembership, requirePermission } from "../access/access.service";
 import {
   deletePaymentMethod,
   finishPaymentSetup,
@@ -29,42 +28,37 @@ export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyD
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
-  const requirePayments = async (userId: string, organizationId: string) => {
-    const membership = await requireMembership(db, userId, organizationId);
-    requirePermission(membership, "organization.payments");
-  };
 
-  registerCall(app, deps, calls.payments.getPaymentInfo, async ({ user, body }) => {
-    await requirePayments(user.userId, body.organizationId);
-    return getPaymentInfo(db, body.organizationId);
-  });
+  registerCall(app, deps, calls.payments.getPaymentInfo, ({ user, body }) =>
+    getPaymentInfo(db, user.userId, body.organizationId),
+  );
 
-  registerCall(app, deps, calls.payments.startSetupPayment, async ({ user, body, request }) => {
-    await requirePayments(user.userId, body.organizationId);
-    return startPaymentSetup(moneyDeps(deps, request.log), body.organizationId);
-  });
+  registerCall(app, deps, calls.payments.startSetupPayment, ({ user, body, request }) =>
+    startPaymentSetup(moneyDeps(deps, request.log), user.userId, body.organizationId),
+  );
 
   registerCall(app, deps, calls.payments.finishSetupPayment, async ({ user, body, request }) => {
-    await requirePayments(user.userId, body.organizationId);
-    await finishPaymentSetup(moneyDeps(deps, request.log), body.organizationId, body.setupIntentId);
+    await finishPaymentSetup(
+      moneyDeps(deps, request.log),
+      user.userId,
+      body.organizationId,
+      body.setupIntentId,
+    );
     return {};
   });
 
   registerCall(app, deps, calls.payments.deletePayment, async ({ user, body, request }) => {
-    await requirePayments(user.userId, body.organizationId);
-    await deletePaymentMethod(moneyDeps(deps, request.log), body.organizationId);
+    await deletePaymentMethod(moneyDeps(deps, request.log), user.userId, body.organizationId);
     return {};
   });
 
   registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ user, body }) => {
-    await requirePayments(user.userId, body.organizationId);
-    await updateAutoRecharge(db, body.organizationId, body);
+    await updateAutoRecharge(db, user.userId, body.organizationId, body);
     return {};
   });
 
   registerCall(app, deps, calls.payments.rechargeAccount, async ({ user, body, request }) => {
-    await requirePayments(user.userId, body.organizationId);
-    await rechargeAccount(moneyDeps(deps, request.log), body.organizationId, body.amount);
+    await rechargeAccount(moneyDeps(deps, request.log), user.userId, body.organizationId, body.amount);
     return {};
   });
 

@@ -16,8 +16,8 @@ import { AppError } from "../../errors";
 import type { Mailer } from "../../providers/mail/mailer";
 import { autoRechargeFailedMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
-import { NOT_FOUND_ORGANIZATION } from "../access/access.service";
-import { rearmLowBalance } from "../alerts/alerts.service";
+import { NOT_FOUND_ORGANIZATION, requireMembership, requirePermission } from "../access/access.service";
+import { rearmLowBalance } from "../alerts/alerts.store";
 import { type AuditRecord, changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
 import { issueDocument } from "../invoices/invoices.service";
@@ -52,10 +52,21 @@ export interface MoneyDeps {
   log?: FastifyBaseLogger | undefined;
 }
 
+/**
+ * Everything on the Payments page needs `organization.payments`. The functions a console user calls
+ * (taking the acting user's id) begin with this check (decision 014); the ones the system runs
+ * (crediting, reconciliation, auto recharge, Stripe's events) act for nobody and take none.
+ */
+async function requirePaymentsRight(db: Executor, userId: string, organizationId: string): Promise<void> {
+  requirePermission(await requireMembership(db, userId, organizationId), "organization.payments");
+}
+
 export async function getPaymentInfo(
   db: Executor,
+  userId: string,
   organizationId: string,
 ): Promise<{ payment: PaymentInfo; autorecharge: Autorecharge }> {
+  await requirePaymentsRight(db, userId, organizationId);
   const method = await findPaymentMethod(db, organizationId);
   const settings = await findAutoRechargeSettings(db, organizationId);
   return {
@@ -85,7 +96,8 @@ async function loadOrganization(db: Executor, organizationId: string) {
   return organization;
 }
 
-export async function startPaymentSetup(deps: MoneyDeps, organizationId: string) {
+export async function startPaymentSetup(deps: MoneyDeps, userId: string, organizationId: string) {
+  await requirePaymentsRight(deps.db, userId, organizationId);
   const organization = await loadOrganization(deps.db, organizationId);
   return deps.payments.startSetup(organization);
 }
@@ -101,7 +113,13 @@ export function rethrowPaymentProviderError(error: unknown): never {
 }
 
 /** Saves the card of a confirmed setup intent, replacing the previous one. */
-export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string, setupIntentId: string) {
+export async function finishPaymentSetup(
+  deps: MoneyDeps,
+  userId: string,
+  organizationId: string,
+  setupIntentId: string,
+) {
+  await requirePaymentsRight(deps.db, userId, organizationId);
   const saved = await deps.payments
     .finishSetup(organizationId, setupIntentId)
     .catch(rethrowPaymentProviderError);
@@ -144,7 +162,8 @@ function cardOf(method: {
   return { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
 }
 
-export async function deletePaymentMethod(deps: MoneyDeps, organizationId: string) {
+export async function deletePaymentMethod(deps: MoneyDeps, userId: string, organizationId: string) {
+  await requirePaymentsRight(deps.db, userId, organizationId);
   const method = await deps.db.transaction(async (tx) => {
     const deleted = await deletePaymentMethodRow(tx, organizationId);
     if (deleted) {
@@ -162,9 +181,11 @@ export async function deletePaymentMethod(deps: MoneyDeps, organizationId: strin
 
 export async function updateAutoRecharge(
   db: Database,
+  userId: string,
   organizationId: string,
   input: { enabled: boolean; threshold: number; amount: number },
 ) {
+  await requirePaymentsRight(db, userId, organizationId);
   const values = {
     organizationId,
     enabled: input.enabled,
@@ -485,9 +506,11 @@ export function centsToMicros(cents: number): bigint {
 
 export async function rechargeAccount(
   deps: MoneyDeps,
+  userId: string,
   organizationId: string,
   amountUsd: number,
 ): Promise<void> {
+  await requirePaymentsRight(deps.db, userId, organizationId);
   const method = await findPaymentMethod(deps.db, organizationId);
   if (!method) throw new AppError("payment-method-required", PAYMENT_METHOD_REQUIRED);
   const result = await chargeOrganization(deps, {

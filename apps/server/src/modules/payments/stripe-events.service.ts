@@ -1,7 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Executor } from "../../db/client";
-import { ledgerEntries, organizations, payments } from "../../db/schema";
 import { AppError } from "../../errors";
 import { isUuid } from "../access/access.service";
 import { invoiceNumberOfPayment, issueDocument } from "../invoices/invoices.service";
@@ -14,12 +12,17 @@ import {
   type MoneyDeps,
   markPaymentFailed,
 } from "./payments.service";
+import { findOrganizationRow, type PaymentRow } from "./payments.store";
+import {
+  findPayment,
+  findStripePaymentByIntent,
+  organizationExists,
+  refundedUnderPrefix,
+} from "./stripe-events.store";
 
 export interface StripeEventDeps extends MoneyDeps {
   stripe: Stripe;
 }
-
-type PaymentRow = typeof payments.$inferSelect;
 
 /** Stripe retries a delivery answered with a 5xx (for up to three days), which is what we want here. */
 function notRecordedYet(): AppError {
@@ -102,9 +105,7 @@ async function resolvePayment(
   const paymentId = source.metadata?.paymentId;
   const organizationId = source.metadata?.organizationId;
   if (paymentId !== undefined) {
-    const [payment] = isUuid(paymentId)
-      ? await deps.db.select().from(payments).where(eq(payments.id, paymentId))
-      : [];
+    const payment = isUuid(paymentId) ? await findPayment(deps.db, paymentId) : undefined;
     if (payment?.provider === "stripe" && (!organizationId || organizationId === payment.organizationId)) {
       return payment;
     }
@@ -119,10 +120,7 @@ async function resolvePayment(
     throw notRecordedYet();
   }
   if (source.intentId) {
-    const [payment] = await deps.db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.provider, "stripe"), eq(payments.providerPaymentId, source.intentId)));
+    const payment = await findStripePaymentByIntent(deps.db, source.intentId);
     if (payment) return payment;
     if (mayAskStripe) {
       const intent = await retrieveIntent(deps, source.intentId);
@@ -136,11 +134,7 @@ async function resolvePayment(
 
 async function organizationIsGone(db: Executor, organizationId: string | undefined): Promise<boolean> {
   if (!organizationId || !isUuid(organizationId)) return true;
-  const rows = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return rows.length === 0;
+  return !(await organizationExists(db, organizationId));
 }
 
 async function retrieveIntent(
@@ -166,7 +160,7 @@ async function intentOfCharge(deps: StripeEventDeps, chargeId: string | null): P
 }
 
 async function loadOrganization(tx: Executor, organizationId: string) {
-  const [organization] = await tx.select().from(organizations).where(eq(organizations.id, organizationId));
+  const organization = await findOrganizationRow(tx, organizationId);
   if (!organization) throw new Error("the payment's organization vanished");
   return organization;
 }
@@ -186,16 +180,7 @@ async function applyRefund(deps: StripeEventDeps, paymentId: string, charge: Str
       providerPaymentId: idOf(charge.payment_intent) ?? undefined,
     });
     const prefix = `stripe-refund:${charge.id}:`;
-    const [taken] = await tx
-      .select({ total: sql<string>`coalesce(-sum(${ledgerEntries.amountMicros}), 0)` })
-      .from(ledgerEntries)
-      .where(
-        and(
-          eq(ledgerEntries.kind, "payment-refund"),
-          sql`starts_with(${ledgerEntries.reference}, ${prefix})`,
-        ),
-      );
-    const owed = centsToMicros(charge.amount_refunded) - BigInt(taken?.total ?? 0);
+    const owed = centsToMicros(charge.amount_refunded) - (await refundedUnderPrefix(tx, prefix));
     if (owed <= 0n) return;
     const reference = `${prefix}${charge.amount_refunded}`;
     const debited = await debit(tx, {

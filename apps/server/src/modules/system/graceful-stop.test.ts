@@ -16,7 +16,7 @@ import {
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 import { featureRequests, jobs } from "../../db/schema";
 import { TRAINING_POLL_JOB } from "../features/feature-calls.service";
-import { enqueueJob } from "../jobs/job-queue";
+import { enqueueJob } from "../jobs/job-queue.store";
 
 const FUNDS = 1_000_000n;
 const SHUTDOWN_TIMEOUT_MS = 3_000;

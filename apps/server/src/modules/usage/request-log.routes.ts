@@ -2,10 +2,17 @@ import { calls } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
+import { requireMembership, requireProjectsOfMembership } from "../access/access.service";
 import { listRequests } from "./request-log.service";
 
 export function registerRequestLogRoutes(app: FastifyInstance, deps: AppDependencies): void {
-  registerCall(app, deps, calls.requests.list, ({ user, body }) =>
-    listRequests(deps.database.db, user.userId, body),
-  );
+  const db = deps.database.db;
+
+  registerCall(app, deps, calls.requests.list, async ({ user, body }) => {
+    requireProjectsOfMembership(
+      await requireMembership(db, user.userId, body.organizationId),
+      body.projectIds,
+    );
+    return listRequests(db, body);
+  });
 }

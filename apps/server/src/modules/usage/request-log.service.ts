@@ -1,5 +1,4 @@
 import {
-  canAccessProject,
   featureByEndpoint,
   INVALID_REQUESTS_CURSOR,
   type ListRequestsRequest,
@@ -11,7 +10,7 @@ import {
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { isUuid, NOT_FOUND_PROJECT, requireMembership } from "../access/access.service";
+import { isUuid } from "../access/access.service";
 import { costOfRequestMicros, fileUrl } from "../features/feature-requests.store";
 import { listKeysOfProjects, listRequestLogPage, type RequestLogKeyset } from "./request-log.store";
 import { nextDay } from "./usage.store";
@@ -64,23 +63,12 @@ export function decodeCursor(cursor: string): RequestLogKeyset {
 }
 
 /**
- * A page of the Requests view. The organization must be the caller's, and every project named one of
- * its active projects that the caller may use (the statistics' and exports' right); a key filter must
- * name a key of those projects. Nothing of another tenant is read, however the ids are mixed.
+ * A page of the Requests view. The route has checked that the organization is the caller's and every
+ * project named one of its active projects the caller may use (decision 014); a key filter must name a
+ * key of those projects. Nothing of another tenant is read, however the ids are mixed.
  */
-export async function listRequests(
-  db: Executor,
-  userId: string,
-  input: ListRequestsRequest,
-): Promise<ListRequestsResponse> {
-  const membership = await requireMembership(db, userId, input.organizationId);
+export async function listRequests(db: Executor, input: ListRequestsRequest): Promise<ListRequestsResponse> {
   const projectIds = [...new Set(input.projectIds)];
-  for (const projectId of projectIds) {
-    if (!membership.projectIds.includes(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
-    if (!canAccessProject(membership.permissions, projectId)) {
-      throw new AppError("forbidden", "You do not have access to this project.");
-    }
-  }
   const keys = await listKeysOfProjects(db, projectIds);
   let apiKeyId: string | null | undefined;
   if (input.apiKeyId === PLAYGROUND_CALLER_FILTER) apiKeyId = null;
@@ -94,7 +82,7 @@ export async function listRequests(
   const rows = await listRequestLogPage(
     db,
     {
-      organizationId: membership.organizationId,
+      organizationId: input.organizationId,
       projectIds,
       endpoint: input.endpoint,
       apiKeyId,

@@ -10,10 +10,8 @@ import {
   WEBHOOK_TARGET_REFUSED,
   WEBHOOK_TIMEOUT_MS,
 } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import type { Database } from "../../db/client";
-import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import type { Database, Executor } from "../../db/client";
 import type { Mailer, MailMessage } from "../../providers/mail/mailer";
 import { organizationAlertMail } from "../../providers/mail/templates";
 import { recordAudit } from "../audit/audit.store";
@@ -26,6 +24,14 @@ import {
 import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
 import type { Metrics } from "../metrics/metrics";
 import { checkLiteralHost, guardedLookup, TargetRefusedError } from "./ssrf-guard";
+import {
+  disableEnabledEndpoint,
+  type EndpointRow,
+  findDeliveryWithEndpoint,
+  markEndpointFailing,
+  updateDeliveryRow,
+  updateEndpointRow,
+} from "./webhooks.store";
 
 export interface DeliveryDeps {
   db: Database;
@@ -111,18 +117,15 @@ export function eventJobHandlers(deps: DeliveryDeps): Record<string, JobHandler>
     },
     [WEBHOOK_DELIVERY_JOB]: async (payload, { signal }) => {
       const deliveryId = String(payload.deliveryId);
-      const [row] = await deps.db
-        .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(eq(webhookDeliveries.id, deliveryId));
+      const row = await findDeliveryWithEndpoint(deps.db, deliveryId);
       if (row?.delivery.status !== "pending") return;
       const { delivery, endpoint } = row;
       if (!endpoint.enabled) {
-        await deps.db
-          .update(webhookDeliveries)
-          .set({ status: "failed", nextAttemptAt: null, responseBody: "The endpoint is disabled." })
-          .where(eq(webhookDeliveries.id, delivery.id));
+        await updateDeliveryRow(deps.db, delivery.id, {
+          status: "failed",
+          nextAttemptAt: null,
+          responseBody: "The endpoint is disabled.",
+        });
         return;
       }
       const attemptAt = now();
@@ -158,37 +161,24 @@ export function eventJobHandlers(deps: DeliveryDeps): Record<string, JobHandler>
       deps.metrics?.webhookDeliveries.inc({ outcome: ok ? "succeeded" : "failed" });
       if (ok) {
         await deps.db.transaction(async (tx) => {
-          await tx
-            .update(webhookDeliveries)
-            .set({ ...logged, status: "succeeded", nextAttemptAt: null })
-            .where(eq(webhookDeliveries.id, delivery.id));
-          await tx
-            .update(webhookEndpoints)
-            .set({ failingSince: null })
-            .where(eq(webhookEndpoints.id, endpoint.id));
+          await updateDeliveryRow(tx, delivery.id, { ...logged, status: "succeeded", nextAttemptAt: null });
+          await updateEndpointRow(tx, endpoint.id, { failingSince: null });
         });
         return;
       }
       const delayMs = schedule[attempt - 1];
       const retry = await deps.db.transaction(async (tx) => {
-        const [failing] = await tx
-          .update(webhookEndpoints)
-          .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attemptAt})` })
-          .where(eq(webhookEndpoints.id, endpoint.id))
-          .returning({ failingSince: webhookEndpoints.failingSince });
-        const failingFor = attemptAt.getTime() - (failing?.failingSince ?? attemptAt).getTime();
+        const failingSince = await markEndpointFailing(tx, endpoint.id, attemptAt);
+        const failingFor = attemptAt.getTime() - (failingSince ?? attemptAt).getTime();
         if (failingFor >= WEBHOOK_DISABLE_AFTER_MS) {
           await disableFailingEndpoint(tx, endpoint);
         }
         const retrying = delayMs !== undefined && failingFor < WEBHOOK_DISABLE_AFTER_MS;
-        await tx
-          .update(webhookDeliveries)
-          .set({
-            ...logged,
-            status: retrying ? "pending" : "failed",
-            nextAttemptAt: retrying ? new Date(attemptAt.getTime() + delayMs) : null,
-          })
-          .where(eq(webhookDeliveries.id, delivery.id));
+        await updateDeliveryRow(tx, delivery.id, {
+          ...logged,
+          status: retrying ? "pending" : "failed",
+          nextAttemptAt: retrying ? new Date(attemptAt.getTime() + delayMs) : null,
+        });
         return retrying;
       });
       if (retry && delayMs !== undefined) throw new JobRetryLater(delayMs);
@@ -197,16 +187,8 @@ export function eventJobHandlers(deps: DeliveryDeps): Record<string, JobHandler>
 }
 
 /** Disables the endpoint once (a conditional update) and queues the owner's mail in the same transaction. */
-async function disableFailingEndpoint(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  endpoint: typeof webhookEndpoints.$inferSelect,
-): Promise<void> {
-  const disabled = await tx
-    .update(webhookEndpoints)
-    .set({ enabled: false, disabledReason: WEBHOOK_DISABLED_AFTER_FAILURES })
-    .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
-    .returning({ id: webhookEndpoints.id });
-  if (disabled.length === 0) return;
+async function disableFailingEndpoint(tx: Executor, endpoint: EndpointRow): Promise<void> {
+  if (!(await disableEnabledEndpoint(tx, endpoint.id, WEBHOOK_DISABLED_AFTER_FAILURES))) return;
   await recordAudit(tx, {
     organizationId: endpoint.organizationId,
     action: "webhook-endpoint.disabled",

@@ -7,18 +7,28 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from "@prism/contract";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
-import { organizations, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError } from "../../errors";
-import { isUuid } from "../access/access.service";
+import { isUuid, requireMembership, requireOwner } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { queueDelivery, testEventBody } from "../events/events.service";
+import {
+  countEndpoints,
+  deleteEndpointRow,
+  type EndpointRow,
+  findDelivery,
+  findEndpoint,
+  insertEndpoint,
+  listDeliveryRows,
+  listEndpointRows,
+  lockOrganization,
+  updateEndpointRow,
+} from "./webhooks.store";
 
 const NOT_FOUND_ENDPOINT = "Webhook endpoint not found.";
 const NOT_FOUND_DELIVERY = "Delivery not found.";
 
-function toEndpoint(row: typeof webhookEndpoints.$inferSelect): WebhookEndpoint {
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     url: row.url,
@@ -34,50 +44,47 @@ function newSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
+/**
+ * Webhooks are the owner's alone (decision 012): an endpoint sends the organization's calls, payments
+ * and balance out of it, and its secret lets the holder forge events for the receiver. Every function
+ * below begins with this check (decision 014).
+ */
+async function requireWebhooksRight(db: Executor, userId: string, organizationId: string): Promise<void> {
+  requireOwner(await requireMembership(db, userId, organizationId));
+}
+
 /** The endpoint, when it is this organization's; any other id is the same 404. */
 async function requireEndpoint(db: Executor, organizationId: string, endpointId: string) {
   if (!isUuid(endpointId)) throw new AppError("not-found", NOT_FOUND_ENDPOINT);
-  const [row] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.organizationId, organizationId)));
+  const row = await findEndpoint(db, organizationId, endpointId);
   if (!row) throw new AppError("not-found", NOT_FOUND_ENDPOINT);
   return row;
 }
 
-export async function listEndpoints(db: Database, organizationId: string): Promise<WebhookEndpoint[]> {
-  const rows = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.organizationId, organizationId))
-    .orderBy(webhookEndpoints.createdAt);
+export async function listEndpoints(
+  db: Database,
+  userId: string,
+  organizationId: string,
+): Promise<WebhookEndpoint[]> {
+  await requireWebhooksRight(db, userId, organizationId);
+  const rows = await listEndpointRows(db, organizationId);
   return rows.map(toEndpoint);
 }
 
 export async function createEndpoint(
   db: Database,
+  userId: string,
   organizationId: string,
   input: { url: string; events: WebhookEventType[] },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  await requireWebhooksRight(db, userId, organizationId);
   return db.transaction(async (tx) => {
     // The organization's row lock serializes concurrent inserts, so the limit holds.
-    await tx
-      .select({ id: organizations.id })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId))
-      .for("update");
-    const [existing] = await tx
-      .select({ total: count() })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.organizationId, organizationId));
-    if ((existing?.total ?? 0) >= WEBHOOK_ENDPOINTS_MAX)
+    await lockOrganization(tx, organizationId);
+    if ((await countEndpoints(tx, organizationId)) >= WEBHOOK_ENDPOINTS_MAX)
       throw new AppError("invalid-input", WEBHOOK_ENDPOINTS_LIMIT);
     const secret = newSecret();
-    const [row] = await tx
-      .insert(webhookEndpoints)
-      .values({ organizationId, url: input.url, events: input.events, secret })
-      .returning();
-    if (!row) throw new Error("endpoint insert returned no row");
+    const row = await insertEndpoint(tx, { organizationId, url: input.url, events: input.events, secret });
     await recordAudit(tx, {
       organizationId,
       action: "webhook-endpoint.created",
@@ -90,23 +97,22 @@ export async function createEndpoint(
 
 export async function updateEndpoint(
   db: Database,
+  userId: string,
   organizationId: string,
   endpointId: string,
   input: { url: string; events: WebhookEventType[]; enabled: boolean },
 ): Promise<void> {
+  await requireWebhooksRight(db, userId, organizationId);
   await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, organizationId, endpointId);
-    await tx
-      .update(webhookEndpoints)
-      .set({
-        url: input.url,
-        events: input.events,
-        enabled: input.enabled,
-        // Enabled by a person: the server's reason and the failure clock start over.
-        ...(input.enabled && !endpoint.enabled ? { disabledReason: null, failingSince: null } : {}),
-        ...(!input.enabled ? { disabledReason: null } : {}),
-      })
-      .where(eq(webhookEndpoints.id, endpoint.id));
+    await updateEndpointRow(tx, endpoint.id, {
+      url: input.url,
+      events: input.events,
+      enabled: input.enabled,
+      // Enabled by a person: the server's reason and the failure clock start over.
+      ...(input.enabled && !endpoint.enabled ? { disabledReason: null, failingSince: null } : {}),
+      ...(!input.enabled ? { disabledReason: null } : {}),
+    });
     await recordAudit(tx, {
       organizationId,
       action: "webhook-endpoint.updated",
@@ -121,12 +127,14 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(
   db: Database,
+  userId: string,
   organizationId: string,
   endpointId: string,
 ): Promise<void> {
+  await requireWebhooksRight(db, userId, organizationId);
   await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, organizationId, endpointId);
-    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    await deleteEndpointRow(tx, endpoint.id);
     await recordAudit(tx, {
       organizationId,
       action: "webhook-endpoint.deleted",
@@ -138,16 +146,13 @@ export async function deleteEndpoint(
 
 export async function listDeliveries(
   db: Database,
+  userId: string,
   organizationId: string,
   endpointId: string,
 ): Promise<WebhookDelivery[]> {
+  await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.endpointId, endpoint.id))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(WEBHOOK_DELIVERIES_LISTED);
+  const rows = await listDeliveryRows(db, endpoint.id, WEBHOOK_DELIVERIES_LISTED);
   return rows.map((row) => ({
     id: row.id,
     eventId: row.eventId,
@@ -166,21 +171,26 @@ export async function listDeliveries(
 /** A new delivery of a logged event, same id and body, with a fresh set of tries. */
 export async function resendDelivery(
   db: Database,
+  userId: string,
   organizationId: string,
   endpointId: string,
   deliveryId: string,
 ): Promise<void> {
+  await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   if (!isUuid(deliveryId)) throw new AppError("not-found", NOT_FOUND_DELIVERY);
-  const [delivery] = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)));
+  const delivery = await findDelivery(db, endpoint.id, deliveryId);
   if (!delivery) throw new AppError("not-found", NOT_FOUND_DELIVERY);
   await db.transaction((tx) => queueDelivery(tx, endpoint.id, delivery.eventId, delivery.body));
 }
 
-export async function sendTestEvent(db: Database, organizationId: string, endpointId: string): Promise<void> {
+export async function sendTestEvent(
+  db: Database,
+  userId: string,
+  organizationId: string,
+  endpointId: string,
+): Promise<void> {
+  await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   const eventId = `evt_test_${randomBytes(12).toString("hex")}`;
   await db.transaction((tx) => queueDelivery(tx, endpoint.id, eventId, testEventBody(organizationId)));

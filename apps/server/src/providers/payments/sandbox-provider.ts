@@ -7,9 +7,7 @@ import {
   detectCardNetwork,
   passesLuhn,
 } from "@prism/contract";
-import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { sandboxSetupIntents } from "../../db/schema";
 import {
   type CardDetails,
   type ChargeOutcome,
@@ -17,6 +15,13 @@ import {
   type PaymentsProvider,
   type SavedPaymentMethod,
 } from "./payments-provider";
+import {
+  findCardOfPaymentMethod,
+  findOrganizationSetupIntent,
+  findSetupIntentBySecret,
+  insertSetupIntent,
+  updateSetupIntent,
+} from "./sandbox-setup-intents.store";
 
 /** Stripe's test cards that do not simply succeed. */
 const DECLINED_AT_SETUP = new Set(["4000000000000002"]);
@@ -43,7 +48,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
   async startSetup(organization: { id: string }): Promise<{ clientSecret: string }> {
     const id = randomId("seti_sbx");
     const clientSecret = `${id}_secret_${randomBytes(16).toString("hex")}`;
-    await this.db.insert(sandboxSetupIntents).values({
+    await insertSetupIntent(this.db, {
       id,
       organizationId: organization.id,
       clientSecretHash: hashSecret(clientSecret),
@@ -61,17 +66,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     cvc: string;
   }): Promise<{ setupIntentId: string }> {
     const id = input.clientSecret.split("_secret_")[0] ?? "";
-    const rows = await this.db
-      .select()
-      .from(sandboxSetupIntents)
-      .where(
-        and(
-          eq(sandboxSetupIntents.id, id),
-          eq(sandboxSetupIntents.clientSecretHash, hashSecret(input.clientSecret)),
-        ),
-      )
-      .limit(1);
-    const intent = rows[0];
+    const intent = await findSetupIntentBySecret(this.db, id, hashSecret(input.clientSecret));
     if (!intent)
       throw new PaymentProviderError("This card setup has expired. Please try again.", "not-found");
     if (!passesLuhn(input.number)) throw new PaymentProviderError(CARD_NUMBER_INVALID, "invalid", "number");
@@ -96,25 +91,12 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
       expYear: input.expYear,
       behaviour: FAILS_EVERY_CHARGE.has(input.number) ? "insufficient-funds" : "ok",
     };
-    await this.db
-      .update(sandboxSetupIntents)
-      .set({ status: "succeeded", card, paymentMethodId: randomId("pm_sbx") })
-      .where(eq(sandboxSetupIntents.id, id));
+    await updateSetupIntent(this.db, id, { status: "succeeded", card, paymentMethodId: randomId("pm_sbx") });
     return { setupIntentId: id };
   }
 
   async finishSetup(organizationId: string, setupIntentId: string): Promise<SavedPaymentMethod> {
-    const rows = await this.db
-      .select()
-      .from(sandboxSetupIntents)
-      .where(
-        and(
-          eq(sandboxSetupIntents.id, setupIntentId),
-          eq(sandboxSetupIntents.organizationId, organizationId),
-        ),
-      )
-      .limit(1);
-    const intent = rows[0];
+    const intent = await findOrganizationSetupIntent(this.db, organizationId, setupIntentId);
     if (intent?.status !== "succeeded" || !intent.card || !intent.paymentMethodId) {
       throw new PaymentProviderError("The card setup was not completed.", "not-found");
     }
@@ -124,12 +106,7 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
   }
 
   async charge(input: { paymentMethodId: string; idempotencyKey: string }): Promise<ChargeOutcome> {
-    const rows = await this.db
-      .select({ card: sandboxSetupIntents.card })
-      .from(sandboxSetupIntents)
-      .where(eq(sandboxSetupIntents.paymentMethodId, input.paymentMethodId))
-      .limit(1);
-    const card = rows[0]?.card;
+    const card = await findCardOfPaymentMethod(this.db, input.paymentMethodId);
     const providerPaymentId = `pi_sbx_${createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24)}`;
     if (!card)
       return { status: "failed", providerPaymentId: null, message: "The saved card is no longer available." };

@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
-import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Database } from "../../db/client";
-import { paymentAccounts } from "../../db/schema";
+import { findStripeCustomerId, insertStripeCustomer } from "./payment-accounts.store";
 import {
   type ChargeOutcome,
   PaymentProviderError,
@@ -74,12 +73,8 @@ export class StripePaymentsProvider implements PaymentsProvider {
   ) {}
 
   private async customerFor(organization: { id: string; name: string; billingEmail: string | null }) {
-    const rows = await this.db
-      .select()
-      .from(paymentAccounts)
-      .where(and(eq(paymentAccounts.organizationId, organization.id), eq(paymentAccounts.provider, "stripe")))
-      .limit(1);
-    if (rows[0]) return rows[0].customerId;
+    const existing = await findStripeCustomerId(this.db, organization.id);
+    if (existing !== undefined) return existing;
     const customer = await this.stripe.customers.create(
       {
         name: organization.name,
@@ -88,20 +83,12 @@ export class StripePaymentsProvider implements PaymentsProvider {
       },
       { idempotencyKey: `customer-${organization.id}` },
     );
-    await this.db
-      .insert(paymentAccounts)
-      .values({ organizationId: organization.id, provider: "stripe", customerId: customer.id })
-      .onConflictDoNothing();
+    await insertStripeCustomer(this.db, organization.id, customer.id);
     return customer.id;
   }
 
   private async existingCustomer(organizationId: string): Promise<string | undefined> {
-    const rows = await this.db
-      .select()
-      .from(paymentAccounts)
-      .where(and(eq(paymentAccounts.organizationId, organizationId), eq(paymentAccounts.provider, "stripe")))
-      .limit(1);
-    return rows[0]?.customerId;
+    return findStripeCustomerId(this.db, organizationId);
   }
 
   async startSetup(organization: { id: string; name: string; billingEmail: string | null }) {
