@@ -20,9 +20,6 @@ import {
   listSubscribedEndpoints,
 } from "./events.store";
 
-// The gateway's feature-call service (being rewritten elsewhere) reads this SQL fragment from here.
-export { subscribed } from "./events.store";
-
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 export const ALERT_MAIL_JOB = "alert-mail";
 

@@ -8,7 +8,7 @@ import {
   organizations,
   usageDaily,
 } from "../../db/schema";
-import { rowsOf } from "../ledger/ledger.service";
+import { rowsOf } from "../ledger/ledger.store";
 import type { UsageChange } from "./feature-requests.store";
 
 /**

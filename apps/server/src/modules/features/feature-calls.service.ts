@@ -23,11 +23,9 @@ import {
   RESTART_RETRY_AFTER_SECONDS,
   TRAINING_NO_IDENTITY,
 } from "@prism/contract";
-import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
-import { featureRequests, ledgerEntries, organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import {
   type FeatureProvider,
@@ -47,11 +45,20 @@ import {
   keyCapBrokenBy,
 } from "../api-keys/api-keys.service";
 import { keySpendCharge, releaseKeySpend } from "../api-keys/api-keys.store";
-import { emitEvent, subscribed } from "../events/events.service";
-import { enqueueJob } from "../jobs/job-queue";
-import { refund } from "../ledger/ledger.service";
+import { emitEvent } from "../events/events.service";
+import { subscribed } from "../events/events.store";
+import { enqueueJob } from "../jobs/job-queue.store";
+import { cachedBalance, refund } from "../ledger/ledger.service";
+import { findOpenCallReservations } from "../ledger/ledger.store";
 import { refundCall, refusalOf, reserveCall, settleCall } from "./call-ledger.store";
-import { findFinishedTraining, requestRowFrom, toHistoryRecord } from "./feature-requests.store";
+import {
+  findAdmissionState,
+  findFinishedTraining,
+  findRequestRow,
+  findStaleGenerating,
+  requestRowFrom,
+  toHistoryRecord,
+} from "./feature-requests.store";
 import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
 export const TRAINING_POLL_JOB = "training-poll";
@@ -283,19 +290,7 @@ export async function admitFeatureCall(
   caller: FeatureCaller,
   feature: Feature,
 ): Promise<void> {
-  const organization =
-    caller.organizationState ??
-    (
-      await deps.db
-        .select({
-          balanceMicros: organizations.balanceMicros,
-          isNew: organizations.isNew,
-          callsInFlight: organizations.callsInFlight,
-          budgetReached: budgetReached(caller.organizationId),
-        })
-        .from(organizations)
-        .where(eq(organizations.id, caller.organizationId))
-    )[0];
+  const organization = caller.organizationState ?? (await findAdmissionState(deps.db, caller.organizationId));
   if (!organization) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   if (feature.requiresFirstDeposit && organization.isNew) {
     throw new AppError("first-deposit-required", errorMessageOf("first-deposit-required"));
@@ -317,14 +312,7 @@ export async function requireBalanceFor(
   micros: bigint,
   balanceMicros?: bigint,
 ): Promise<void> {
-  let balance = balanceMicros;
-  if (balance === undefined) {
-    const [organization] = await deps.db
-      .select({ balanceMicros: organizations.balanceMicros })
-      .from(organizations)
-      .where(eq(organizations.id, caller.organizationId));
-    balance = organization?.balanceMicros ?? 0n;
-  }
+  const balance = balanceMicros ?? (await cachedBalance(deps.db, caller.organizationId));
   if (balance < micros) throw new AppError("insufficient-balance", ERROR_DIALOGS.insufficientBalance.message);
 }
 
@@ -602,7 +590,7 @@ export async function failRequest(db: Database, requestId: string, message: stri
     { requestId, reference: `request:${requestId}`, message: errorMessage, completedAt: new Date() },
     async (tx) => {
       await releaseKeySpend(tx, requestId);
-      const [row] = await tx.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+      const row = await findRequestRow(tx, requestId);
       if (row) {
         await emitEvent(tx, row.organizationId, "request.failed", {
           ...requestEventData(row),
@@ -631,26 +619,13 @@ export async function sweepAbandonedRequests(
   olderThan: Date,
   lookBackMs = 7 * 24 * 3_600_000,
 ): Promise<number> {
-  const staleRows = await db
-    .select({ id: featureRequests.id })
-    .from(featureRequests)
-    .where(and(eq(featureRequests.status, "generating"), sql`${featureRequests.createdAt} < ${olderThan}`))
-    .limit(SWEEP_BATCH);
-  const openReservations = await db
-    .select({ reference: ledgerEntries.reference })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.kind, "reservation"),
-        sql`${ledgerEntries.createdAt} < ${olderThan}`,
-        sql`${ledgerEntries.createdAt} > ${new Date(olderThan.getTime() - lookBackMs)}`,
-        sql`${ledgerEntries.reference} like ${`${REQUEST_REFERENCE_PREFIX}%`}`,
-        sql`not exists (select 1 from ${ledgerEntries} closing
-          where closing.reference = ${ledgerEntries.reference}
-            and closing.kind in ('settlement', 'refund'))`,
-      ),
-    )
-    .limit(SWEEP_BATCH);
+  const staleRows = await findStaleGenerating(db, olderThan, SWEEP_BATCH);
+  const openReservations = await findOpenCallReservations(db, {
+    olderThan,
+    newerThan: new Date(olderThan.getTime() - lookBackMs),
+    referencePrefix: REQUEST_REFERENCE_PREFIX,
+    limit: SWEEP_BATCH,
+  });
   const ids = new Set(staleRows.map((row) => row.id));
   let refunded = 0;
   for (const { reference } of openReservations) {

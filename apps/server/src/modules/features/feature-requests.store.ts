@@ -1,7 +1,8 @@
 import { type HistoryRequestRecord, microsToUsd, pegasusTrainingFeature } from "@prism/contract";
 import { and, eq, getTableColumns, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { featureRequests, usageDaily } from "../../db/schema";
+import { featureRequests, organizations, usageDaily } from "../../db/schema";
+import { budgetReached } from "../alerts/alerts.store";
 
 type RequestRow = typeof featureRequests.$inferSelect;
 
@@ -134,10 +135,30 @@ export async function removeUsage(tx: Executor, input: UsageChange) {
     );
 }
 
-export async function findStaleGenerating(db: Executor, olderThan: Date) {
+/** Request rows still `generating` from before `olderThan` (the sweeper's candidates). */
+export async function findStaleGenerating(db: Executor, olderThan: Date, limit = 500) {
   return db
     .select({ id: featureRequests.id })
     .from(featureRequests)
     .where(and(eq(featureRequests.status, "generating"), lt(featureRequests.createdAt, olderThan)))
-    .limit(500);
+    .limit(limit);
+}
+
+export async function findRequestRow(db: Executor, requestId: string) {
+  const [row] = await db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
+  return row;
+}
+
+/** What admitting a call reads of its organization: balance, first deposit, calls in flight, budget stop. */
+export async function findAdmissionState(db: Executor, organizationId: string) {
+  const [row] = await db
+    .select({
+      balanceMicros: organizations.balanceMicros,
+      isNew: organizations.isNew,
+      callsInFlight: organizations.callsInFlight,
+      budgetReached: budgetReached(organizationId),
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row;
 }

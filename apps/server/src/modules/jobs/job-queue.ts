@@ -11,9 +11,6 @@ import {
   requeueJobUncounted,
 } from "./job-queue.store";
 
-// The gateway's feature-call service (being rewritten elsewhere) enqueues through this module.
-export { enqueueJob } from "./job-queue.store";
-
 export interface JobContext {
   /** Aborted when this worker loses the job (its lease could not be renewed): stop and let go. */
   signal: AbortSignal;

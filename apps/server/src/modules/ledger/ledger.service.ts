@@ -1,32 +1,21 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
-import { type LedgerEntryKind, ledgerEntries, organizations } from "../../db/schema";
+import type { LedgerEntryKind } from "../../db/schema";
+import {
+  addToBalance,
+  appendEntry,
+  appendSettlementUnlessRefunded,
+  debitWithEntry,
+  findReservation,
+  hasEntry,
+} from "./ledger.store";
+
+export { cachedBalance, ledgerBalance } from "./ledger.store";
 
 /**
  * The code that moves money, with the feature call's own statements in features/call-ledger.store.ts
  * (decision 016). Every operation appends one ledger entry and adjusts the cached balance in the same
  * transaction; the unique (kind, reference) index makes each idempotent.
  */
-
-async function appendEntry(
-  tx: Executor,
-  entry: { organizationId: string; kind: LedgerEntryKind; amountMicros: bigint; reference: string },
-): Promise<boolean> {
-  const inserted = await tx
-    .insert(ledgerEntries)
-    .values(entry)
-    .onConflictDoNothing({ target: [ledgerEntries.kind, ledgerEntries.reference] })
-    .returning({ id: ledgerEntries.id });
-  return inserted.length > 0;
-}
-
-async function addToBalance(tx: Executor, organizationId: string, amountMicros: bigint): Promise<void> {
-  if (amountMicros === 0n) return;
-  await tx
-    .update(organizations)
-    .set({ balanceMicros: sql`${organizations.balanceMicros} + ${amountMicros}` })
-    .where(eq(organizations.id, organizationId));
-}
 
 export type ReserveResult =
   | { reserved: true; balanceMicros: bigint }
@@ -37,9 +26,9 @@ export type ReserveResult =
  * UPDATE, so concurrent reservations can never drive the balance below zero (checking first and
  * deducting later is how gateways get oversold).
  *
- * `withReservation` runs in the same transaction once the money is taken (a feature call writes its
- * request row there, so no crash can leave a reservation without the row the sweeper refunds by);
- * when it throws, the reservation is rolled back and the error propagates. The organization's row
+ * `withReservation` runs in the same transaction once the money is taken; when it throws, the
+ * reservation is rolled back and the error propagates. (A feature call reserves with its own single
+ * statement, features/call-ledger.store.ts.) The organization's row
  * stays locked until the transaction ends, so checks made there (calls in flight) are serialized per
  * organization across every server process.
  */
@@ -51,27 +40,7 @@ export async function reserve(
   if (input.amountMicros < 0n) throw new RangeError("a reservation cannot be negative");
   return db
     .transaction(async (tx) => {
-      // The debit and its entry in one statement (one round trip): the entry is written only from the
-      // row the conditional update returned, so a short balance writes nothing.
-      const debit = tx
-        .update(organizations)
-        .set({ balanceMicros: sql`${organizations.balanceMicros} - ${input.amountMicros}` })
-        .where(
-          and(
-            eq(organizations.id, input.organizationId),
-            sql`${organizations.balanceMicros} >= ${input.amountMicros}`,
-          ),
-        )
-        .returning({ balanceMicros: organizations.balanceMicros });
-      const [row] = rowsOf<{ balance: string | number | bigint | null; appended: number }>(
-        await tx.execute(sql`with debited as ${debit},
-          entry as (insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-            select ${input.organizationId}::uuid, 'reservation', ${-input.amountMicros}::bigint, ${input.reference}::text
-            from debited
-            on conflict (kind, reference) do nothing
-            returning id)
-          select (select balance_micros from debited) as balance, (select count(*)::int from entry) as appended`),
-      );
+      const row = await debitWithEntry(tx, input);
       if (row?.balance === null || row?.balance === undefined) {
         return { reserved: false, reason: "insufficient-balance" } as const;
       }
@@ -86,32 +55,7 @@ export async function reserve(
     });
 }
 
-/** The rows of a raw statement: both drivers answer `execute` with `rows` (the shared type leaves it untyped). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 class DuplicateReference extends Error {}
-
-async function findReservation(tx: Executor, reference: string) {
-  // Locking the reservation row serializes settle and refund of the same call across processes.
-  const rows = await tx
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.kind, "reservation"), eq(ledgerEntries.reference, reference)))
-    .for("update")
-    .limit(1);
-  return rows[0];
-}
-
-async function hasEntry(tx: Executor, kind: LedgerEntryKind, reference: string): Promise<boolean> {
-  const rows = await tx
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.kind, kind), eq(ledgerEntries.reference, reference)))
-    .limit(1);
-  return rows.length > 0;
-}
 
 /**
  * Gives a reservation back (the call failed). False when already refunded or settled, or unknown.
@@ -152,12 +96,7 @@ export async function settle(
   return db.transaction(async (tx) => {
     const reservation = await findReservation(tx, reference);
     if (!reservation) return false;
-    const [row] = rowsOf<{ appended: number }>(
-      await tx.execute(
-        sql`with entry as (${settlementEntry(reservation.organizationId, reference)}) select count(*)::int as appended from entry`,
-      ),
-    );
-    const appended = Number(row?.appended ?? 0) > 0;
+    const appended = await appendSettlementUnlessRefunded(tx, reservation.organizationId, reference);
     if (appended && onSettled) {
       await onSettled(tx, {
         organizationId: reservation.organizationId,
@@ -167,58 +106,6 @@ export async function settle(
     return appended;
   });
 }
-
-/**
- * The settlement entry as a statement to run as a CTE (`returning id`): written unless the call was
- * refunded. It must run after the reservation's row is locked, in a later statement, so that its
- * snapshot sees a refund committed while it waited for the lock.
- */
-function settlementEntry(organizationId: string, reference: string) {
-  return sql`insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-    select ${organizationId}::uuid, 'settlement', 0, ${reference}::text
-    where not exists (select 1 from ${ledgerEntries} refunded
-      where refunded.kind = 'refund' and refunded.reference = ${reference})
-    on conflict (kind, reference) do nothing
-    returning id`;
-}
-
-/**
- * {@link settle} in two statements after `begin`: the reservation's row locked, then one statement
- * built by `along` around the settlement entry (to run as a CTE; it returns `id` when written), in
- * which the caller writes what follows from the settlement (the request row, the usage rollup) and
- * reads what it answers with. That statement must return at least one row exactly when the settlement
- * was written (select from the CTE); then `after` runs in the same transaction and the rows come back.
- * No row (already settled or refunded, or unknown) rolls everything back and answers an empty list.
- */
-export async function settleAlong<T>(
-  db: Database,
-  reference: string,
-  along: (settlement: SQL, reservation: { organizationId: string; amountMicros: bigint }) => SQL,
-  after?: (tx: Executor, rows: T[]) => Promise<void>,
-): Promise<T[]> {
-  return db
-    .transaction(async (tx) => {
-      const reservation = await findReservation(tx, reference);
-      if (!reservation) return [];
-      const rows = rowsOf<T>(
-        await tx.execute(
-          along(settlementEntry(reservation.organizationId, reference), {
-            organizationId: reservation.organizationId,
-            amountMicros: -reservation.amountMicros,
-          }),
-        ),
-      );
-      if (rows.length === 0) throw new NotSettled();
-      if (after) await after(tx, rows);
-      return rows;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof NotSettled) return [];
-      throw error;
-    });
-}
-
-class NotSettled extends Error {}
 
 /**
  * Adds money from a payment (or gives back funds a dispute had withdrawn), once per reference. Runs
@@ -260,30 +147,7 @@ export async function debit(
 }
 
 /** Whether an entry exists under this reference. */
-export async function hasLedgerEntry(
-  tx: Executor,
-  kind: LedgerEntryKind,
-  reference: string,
-): Promise<boolean> {
-  return hasEntry(tx, kind, reference);
-}
-
-/** The ledger's own sum, to check the cached balance against. */
-export async function ledgerBalance(db: Executor, organizationId: string): Promise<bigint> {
-  const rows = await db
-    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}), 0)` })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.organizationId, organizationId));
-  return BigInt(rows[0]?.total ?? 0);
-}
-
-export async function cachedBalance(db: Executor, organizationId: string): Promise<bigint> {
-  const rows = await db
-    .select({ balanceMicros: organizations.balanceMicros })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return rows[0]?.balanceMicros ?? 0n;
-}
+export const hasLedgerEntry = hasEntry;
 
 /**
  * Gives back a settled charge whose work failed later (a training the model server reports failed),

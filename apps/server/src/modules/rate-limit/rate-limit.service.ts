@@ -1,8 +1,7 @@
 import { apiKeyRateLimitedText } from "@prism/contract";
-import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { rateLimitBuckets } from "../../db/schema";
 import { AppError } from "../../errors";
+import { countHit, deleteBucket } from "./rate-limit.store";
 
 export interface RateLimitRule {
   /** What is being limited, e.g. "login:ip". */
@@ -38,17 +37,7 @@ export async function hitRateLimit(
 ): Promise<RateLimitState> {
   const key = `${rule.name}:${subject}`;
   const windowStart = new Date(now.getTime() - rule.windowMs);
-  const rows = await db
-    .insert(rateLimitBuckets)
-    .values({ key, hits: cost, windowStartedAt: now })
-    .onConflictDoUpdate({
-      target: rateLimitBuckets.key,
-      set: {
-        hits: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${cost} else ${rateLimitBuckets.hits} + ${cost} end`,
-        windowStartedAt: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimitBuckets.windowStartedAt} end`,
-      },
-    })
-    .returning({ hits: rateLimitBuckets.hits, windowStartedAt: rateLimitBuckets.windowStartedAt });
+  const rows = await countHit(db, { key, cost, now, windowStart });
   const bucket = rows[0] ?? { hits: 1, windowStartedAt: now };
   return {
     limit: rule.limit,
@@ -129,5 +118,5 @@ export async function limitApiKeyRequests(
 
 /** Forgets `subject`'s count for `rule`: a success that proves the caller (a right second factor). */
 export async function clearRateLimit(db: Executor, rule: RateLimitRule, subject: string): Promise<void> {
-  await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, `${rule.name}:${subject}`));
+  await deleteBucket(db, `${rule.name}:${subject}`);
 }
