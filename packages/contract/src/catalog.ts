@@ -37,6 +37,7 @@ import {
   DELETE_IMAGE_TITLE,
   DELETE_TRANSCRIPTION_TITLE,
   ERROR_DIALOGS,
+  EXTENSION_SIDE_REQUIRED,
   IMAGE_PIXELS_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED_ALT,
   IMAGE_PIXELS_EXCEEDED_PLAIN,
@@ -608,7 +609,7 @@ export const imageExtensionFeature = defineFeature({
       right: extensionSideSchema("right"),
     })
     .refine((sides) => sides.top + sides.bottom + sides.left + sides.right > 0, {
-      message: "Extend at least one side.",
+      message: EXTENSION_SIDE_REQUIRED,
     }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 30_000 },

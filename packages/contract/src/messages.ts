@@ -89,6 +89,12 @@ export const CARD_SECURITY_CODE_INVALID = "Your card's security code is invalid.
 export const CARD_EXPIRED = "Your card has expired.";
 /** Ours: a member may give others only the rights they hold themself (the owner holds all). */
 export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
+/** Ours: a member without the project's right (nor all projects) asks for one of its calls. */
+export const PROJECT_ACCESS_REFUSED = "You do not have access to this project.";
+/** Ours: an id of another tenant, a deleted row or no row at all: the same answer, so ids reveal nothing. */
+export const API_KEY_NOT_FOUND = "API key not found.";
+export const REQUEST_NOT_FOUND = "Request not found.";
+export const MEMBER_NOT_FOUND = "That user is not a member of this organization.";
 /** Ours: the playground, its history and its files need the organization's playground permission. */
 export const PLAYGROUND_ACCESS_REFUSED = "You do not have access to the playground of this organization.";
 /** Ours: the card provider's answer to a charge was lost, so whether the card was charged is unknown. */
@@ -250,6 +256,8 @@ export const AI_CLONE_NOT_FOUND = "AI Clone not found.";
 export const AI_CLONE_NOT_READY = "This AI Clone is not ready yet.";
 /** Ours: the spec shows the lock and its link to payments but not the sentence. */
 export const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
+/** Image extension with all four sides at 0: the catalog's body check, the gateway and the engine. */
+export const EXTENSION_SIDE_REQUIRED = "Extend at least one side.";
 
 // ---------------------------------------------------------------------------------------------------
 // Gateway protections (ours): limits on feature calls and the fields production does not take.
@@ -300,9 +308,6 @@ export function idempotencyKeyInvalidText(maxLength: number): string {
 }
 /** The model server accepted a training but gave no identity to follow it by. */
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
-/** A training the model server later reported failed: its charge is given back. */
-export const TRAINING_FAILED_REFUNDED =
-  "The training failed on the model server. You were not charged for it.";
 
 // ---------------------------------------------------------------------------------------------------
 // Error dialogs: { title, message }.
@@ -404,6 +409,8 @@ export const NOT_CHARGED = "You were not charged for it.";
 export function notChargedText(reason: string): string {
   return `${reason} ${NOT_CHARGED}`;
 }
+/** A training the model server later reported failed: its charge is given back. */
+export const TRAINING_FAILED_REFUNDED = notChargedText("The training failed on the model server.");
 /** Why a feature call failed when its input files could not be written to the file store. */
 export const FILES_NOT_STORED_REASON = "The uploaded files could not be stored.";
 export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);

@@ -9,6 +9,7 @@ import {
   type PermissionPath,
   type Permissions,
   PLAYGROUND_ACCESS_REFUSED,
+  PROJECT_ACCESS_REFUSED,
   permissionsSchema,
   TWO_FACTOR_ENROLMENT_REQUIRED,
 } from "@prism/contract";
@@ -114,7 +115,7 @@ export async function requireProjectAccess(db: Executor, userId: string, project
     projectIds,
   };
   if (!canAccessProject(resolved.permissions, projectId)) {
-    throw new AppError("forbidden", "You do not have access to this project.");
+    throw new AppError("forbidden", PROJECT_ACCESS_REFUSED);
   }
   return { project, membership: resolved };
 }

@@ -8,6 +8,7 @@ import {
   CALL_NOT_COMPLETED_REASON,
   concurrentCallsLimitedText,
   ERROR_DIALOGS,
+  EXTENSION_SIDE_REQUIRED,
   errorMessageOf,
   type Feature,
   type FeatureCallResponse,
@@ -151,7 +152,7 @@ function checkExtensionBounds(
     );
   }
   if (side("top") + side("bottom") + side("left") + side("right") === 0) {
-    throw new AppError("invalid-input", "Extend at least one side.");
+    throw new AppError("invalid-input", EXTENSION_SIDE_REQUIRED);
   }
 }
 

@@ -4,6 +4,7 @@ import {
   type Feature,
   featureByEndpoint,
   microsToUsd,
+  REQUEST_NOT_FOUND,
   THUMBNAIL_SUFFIX,
 } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
@@ -16,7 +17,6 @@ import type { GatewayDeps } from "../features/feature-calls.service";
 import { toHistoryRecord } from "../features/feature-requests.store";
 import { listHistory, softDeleteRequest } from "./playground.store";
 
-const REQUEST_NOT_FOUND = "Request not found.";
 const IDENTITY_STATUSES = ["pending", "training", "ready", "failed"] as const;
 type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 

@@ -1,4 +1,5 @@
 import {
+  API_KEY_NOT_FOUND,
   canAccessProject,
   featureByEndpoint,
   INVALID_REQUESTS_CURSOR,
@@ -7,6 +8,7 @@ import {
   microsToUsd,
   PLAYGROUND_CALLER,
   PLAYGROUND_CALLER_FILTER,
+  PROJECT_ACCESS_REFUSED,
   REQUESTS_PAGE_SIZE,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
@@ -15,8 +17,6 @@ import { isUuid, NOT_FOUND_PROJECT, requireMembership } from "../access/access.s
 import { costOfRequestMicros, fileUrl } from "../features/feature-requests.store";
 import { listKeysOfProjects, listRequestLogPage, type RequestLogKeyset } from "./request-log.store";
 import { nextDay } from "./usage.store";
-
-export const API_KEY_NOT_FOUND = "API key not found.";
 
 /** PostgreSQL's text of a timestamptz, as `created_at::text` writes it (microseconds at most). */
 const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
@@ -78,7 +78,7 @@ export async function listRequests(
   for (const projectId of projectIds) {
     if (!membership.projectIds.includes(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
     if (!canAccessProject(membership.permissions, projectId)) {
-      throw new AppError("forbidden", "You do not have access to this project.");
+      throw new AppError("forbidden", PROJECT_ACCESS_REFUSED);
     }
   }
   const keys = await listKeysOfProjects(db, projectIds);
