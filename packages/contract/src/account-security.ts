@@ -37,8 +37,7 @@ export const PASSKEYS_SECTION_TITLE = "Passkeys";
 
 export const TWO_FACTOR_CODE_LABEL = "Authentication code";
 export const TWO_FACTOR_CODE_REQUIRED = "Authentication code is required";
-export const TWO_FACTOR_REQUIRED =
-  "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
+export const TWO_FACTOR_REQUIRED = `Enter the ${TOTP_DIGITS}-digit code from your authenticator app, or one of your recovery codes.`;
 /** An organization's calls refused to a member without a second factor when the owner requires one. */
 export const TWO_FACTOR_ENROLMENT_REQUIRED =
   "This organization requires two-factor sign-in. Set up an authenticator app or a passkey in your profile to continue.";

@@ -236,6 +236,8 @@ export const MAX_EXTENSION_SIDE = 4_096;
 export const MAX_AUDIO_BYTES = 20_971_520;
 /** 5 minutes. */
 export const MAX_AUDIO_SECONDS = 300;
+/** Audio limits are shown to people in minutes. */
+export const SECONDS_PER_MINUTE = 60;
 /** Transcription is billed per started minute. */
 export const AUDIO_BILLING_SECONDS = 60;
 

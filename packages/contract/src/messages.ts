@@ -21,6 +21,8 @@ import {
 } from "./account-security";
 import type { ErrorCode } from "./errors";
 import {
+  ACCEPTED_AUDIO_EXTENSIONS,
+  ACCEPTED_IMAGE_EXTENSIONS,
   BALANCE_DECIMALS,
   BYTES_PER_MB,
   COST_DECIMALS,
@@ -34,6 +36,7 @@ import {
   MIN_RECHARGE_USD,
   PIXELS_PER_MEGAPIXEL,
   RESTART_RETRY_AFTER_SECONDS,
+  SECONDS_PER_MINUTE,
   usdToMicros,
 } from "./limits";
 
@@ -141,6 +144,13 @@ export const ALL_FEATURES = "All Features";
 export const TEXT_REMOVAL_HINT = "Select your image and click on Remove Texts to eliminate all text from it.";
 export const PROMPT_PLACEHOLDER = "Type your prompt here..";
 
+/** "a, b and c": a list as the product's sentences write it (no comma before the last word). */
+export function listText(items: readonly (string | number)[], conjunction: "and" | "or"): string {
+  const last = items.at(-1);
+  if (items.length < 2 || last === undefined) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${conjunction} ${last}`;
+}
+
 /** "Are you sure you want to recharge $100?" with the amount as the user typed it. */
 export function rechargeConfirmText(amount: number | string): string {
   return `Are you sure you want to recharge $${amount}?`;
@@ -226,13 +236,17 @@ export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
   message: `The uploaded image exceeds the ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB limit. Please use an image smaller than ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB.`,
 };
+/** Ours: an upload whose content is none of the accepted image formats. */
+export const IMAGE_TYPE_REFUSED = `Only ${listText(ACCEPTED_IMAGE_EXTENSIONS, "and")} images are accepted.`;
+/** Ours: an upload whose content is none of the accepted audio formats. */
+export const AUDIO_TYPE_REFUSED = `Only ${listText(ACCEPTED_AUDIO_EXTENSIONS, "and")} audio files are accepted.`;
 export const IMAGE_UNREADABLE: TitledMessage = {
   title: "Error Reading Image",
   message: "An error occurred while reading the image. Please try with a different one.",
 };
 export const AUDIO_TOO_LONG: TitledMessage = {
   title: "Audio File Too Long",
-  message: `The audio file exceeds the ${MAX_AUDIO_SECONDS / 60} minute limit. Please use a shorter file.`,
+  message: `The audio file exceeds the ${MAX_AUDIO_SECONDS / SECONDS_PER_MINUTE} minute limit. Please use a shorter file.`,
 };
 export const AUDIO_TOO_LARGE: TitledMessage = {
   title: "Audio File Too Large",
@@ -293,8 +307,8 @@ export function ipNotAllowedText(ip: string): string {
 /** The call's price would take the API key over a spend cap. */
 export function keySpendCapReachedText(cap: "monthly" | "lifetime", capUsd: number): string {
   return cap === "monthly"
-    ? `This API key has reached its spend cap of $${capUsd.toFixed(2)} for this month.`
-    : `This API key has reached its lifetime spend cap of $${capUsd.toFixed(2)}.`;
+    ? `This API key has reached its spend cap of ${formatBalance(capUsd)} for this month.`
+    : `This API key has reached its lifetime spend cap of ${formatBalance(capUsd)}.`;
 }
 /** A call with the same Idempotency-Key is still running after the retry waited for it. */
 export const IDEMPOTENCY_IN_PROGRESS =
