@@ -89,7 +89,8 @@ export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
 /** Ours (Stripe's wording): the card form and the sandbox provider refuse a number failing its checks. */
 export const CARD_NUMBER_INVALID = "Your card number is invalid.";
 export const CARD_SECURITY_CODE_INVALID = "Your card's security code is invalid.";
-export const CARD_EXPIRED = "Your card has expired.";
+/** The card form and the sandbox provider alike, under the expiry field (Stripe's card form wording). */
+export const CARD_EXPIRED = "Your card's expiration date is in the past.";
 /** Ours: a member may give others only the rights they hold themself (the owner holds all). */
 export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
 /** Ours: a member without the project's right (nor all projects) asks for one of its calls. */
