@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
   DEFAULT_ORGANIZATION_CONCURRENT_CALLS,
+  PRODUCT_NAME,
   PROVIDER_TIMEOUT_MAX_MS,
 } from "@prism/contract";
 import { z } from "zod";
@@ -66,7 +67,7 @@ const envSchema = z.object({
       .regex(/^smtps?:\/\//, { message: "must be an smtp:// or smtps:// URL" })
       .optional(),
   ),
-  MAIL_FROM: z.string().trim().min(3).default("Prism <no-reply@prism.local>"),
+  MAIL_FROM: z.string().trim().min(3).default(`${PRODUCT_NAME} <no-reply@prism.local>`),
 
   RECAPTCHA_V3_SITE_KEY: optionalString,
   RECAPTCHA_V3_SECRET_KEY: optionalString,
@@ -93,7 +94,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE_URL: optionalUrl,
 
-  SELLER_NAME: z.string().trim().min(1).default("Prism"),
+  SELLER_NAME: z.string().trim().min(1).default(PRODUCT_NAME),
   SELLER_ADDRESS: optionalString,
   SELLER_TAX_ID: optionalString,
 

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from "./limits";
+
 /**
  * Account security beyond the spec: two-factor sign-in with an authenticator
  * app (TOTP) and recovery codes, the list of signed-in devices, passkeys. Its limits and the texts the
@@ -13,7 +15,7 @@ export const TOTP_PERIOD_SECONDS = 30;
 /** A code of the step before or after the current one is accepted too (clock drift of a phone). */
 export const TOTP_TOLERANCE_STEPS = 1;
 /** The issuer an authenticator app shows beside the account. */
-export const TOTP_ISSUER = "Prism";
+export const TOTP_ISSUER = PRODUCT_NAME;
 /** Recovery codes shown once at enrolment, each good for one sign-in. */
 export const RECOVERY_CODE_COUNT = 10;
 /** Characters of a recovery code (shown as two groups of 5 joined by a dash). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { historyRequestRecordSchema } from "../entities";
 import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "../fields";
-import { MICRO_DIGITS, MICROS_PER_USD } from "../limits";
+import { MICRO_DIGITS, MICROS_PER_USD, PRODUCT_NAME } from "../limits";
 
 const MICROS_PER_USD_BIG = BigInt(MICROS_PER_USD);
 
@@ -115,7 +115,7 @@ export const USAGE_EXPORT_COLUMNS = [
 export const USAGE_SUMMARY_COLUMNS = ["Day", "Endpoint", "Feature", "Calls", "Units", "Cost (USD)"] as const;
 
 export function usageExportFileName(month: string, kind: "calls" | "summary"): string {
-  return `prism-usage-${month}-${kind}.csv`;
+  return `${PRODUCT_NAME.toLowerCase()}-usage-${month}-${kind}.csv`;
 }
 
 /** Micro-dollars as exact dollar text with 6 decimals, as the CSV exports write money. */
