@@ -266,3 +266,10 @@ export const WEBHOOK_EVENT_DATA = {
   }),
 } as const satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.input<(typeof WEBHOOK_EVENT_DATA)[T]>;
+
+/** An event as receivers get it (Standard Webhooks): its type, when it happened (ISO 8601) and its data. */
+export interface WebhookEventBody<T extends WebhookEventType = WebhookEventType> {
+  type: T;
+  timestamp: string;
+  data: WebhookEventData<T>;
+}

@@ -11,6 +11,7 @@ import {
   PLAYGROUND_ACCESS_REFUSED,
   PROJECT_ACCESS_REFUSED,
   permissionsSchema,
+  type StoredPermissions,
   TWO_FACTOR_ENROLMENT_REQUIRED,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
@@ -35,11 +36,11 @@ export function isUuid(value: string): boolean {
  */
 export function effectivePermissions(
   isOwner: boolean,
-  stored: unknown,
+  stored: StoredPermissions,
   projectIds: readonly string[],
 ): Permissions {
   if (isOwner) return fullPermissions(true, projectIds);
-  const parsed = permissionsSchema.safeParse({ ...(stored as object), owner: false });
+  const parsed = permissionsSchema.safeParse({ ...stored, owner: false });
   return parsed.success ? normalizePermissions(parsed.data, projectIds) : emptyPermissions(projectIds);
 }
 

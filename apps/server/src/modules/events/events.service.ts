@@ -3,6 +3,7 @@ import {
   hasPermission,
   WEBHOOK_HISTORY_RETENTION_DAYS,
   WEBHOOK_TEST_EVENT,
+  type WebhookEventBody,
   type WebhookEventData,
   type WebhookEventType,
 } from "@prism/contract";
@@ -18,10 +19,8 @@ import {
 import type { MailMessage } from "../../providers/mail/mailer";
 import { effectivePermissions } from "../access/access.service";
 import { listActiveProjectIds } from "../access/access.store";
+import { ALERT_MAIL_JOB, WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue";
-
-export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
-export const ALERT_MAIL_JOB = "alert-mail";
 
 /** The body every receiver gets, per the Standard Webhooks specification. */
 export interface WebhookBody {
@@ -43,7 +42,7 @@ export async function emitEvent<T extends WebhookEventType>(
   data: WebhookEventData<T>,
 ): Promise<string> {
   const id = `evt_${randomUUID().replaceAll("-", "")}`;
-  const body: WebhookBody = { type, timestamp: new Date().toISOString(), data };
+  const body: WebhookEventBody<T> = { type, timestamp: new Date().toISOString(), data };
   await tx.insert(organizationEvents).values({ id, organizationId, type, payload: body });
   const endpoints = await tx
     .select({ id: webhookEndpoints.id })

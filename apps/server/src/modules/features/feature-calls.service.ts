@@ -12,6 +12,7 @@ import {
   errorMessageOf,
   type Feature,
   type FeatureCallResponse,
+  type FeatureResultBody,
   FILES_NOT_STORED,
   FILES_NOT_STORED_REASON,
   IDENTITY_REQUEST_HEADER,
@@ -42,6 +43,7 @@ import { alertsConfigured, budgetReached, checkSpendAlerts } from "../alerts/ale
 import { type ApiKeyRules, type BrokenCap, capBrokenBy, keyCapBrokenBy } from "../api-keys/api-keys.service";
 import { keySpendCharge, releaseKeySpend } from "../api-keys/api-keys.store";
 import { emitEvent, subscribed } from "../events/events.service";
+import { TRAINING_POLL_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue";
 import { refund, reserve, rowsOf, settleAlong } from "../ledger/ledger.service";
 import {
@@ -52,7 +54,6 @@ import {
 } from "./feature-requests.store";
 import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
-export const TRAINING_POLL_JOB = "training-poll";
 /** The first look at a new training's status; later ones follow every TRAINING_POLL_INTERVAL_MS. */
 export const TRAINING_FIRST_POLL_MS = 5_000;
 export const TRAINING_POLL_INTERVAL_MS = 30_000;
@@ -211,8 +212,10 @@ export async function requireUsableIdentity(
   const training = isUuid(requestId)
     ? await findFinishedTraining(db, { projectId: caller.projectId, requestId })
     : undefined;
-  const result = (training?.responseBody ?? {}) as { identityId?: unknown; status?: unknown };
-  if (!training || result.identityId !== identityId) throw new AppError("not-found", AI_CLONE_NOT_FOUND);
+  const result = training?.responseBody;
+  if (!result || !("identityId" in result) || result.identityId !== identityId) {
+    throw new AppError("not-found", AI_CLONE_NOT_FOUND);
+  }
   if (result.status !== "ready") throw new AppError("identity-not-ready", AI_CLONE_NOT_READY);
   return { identityId, requestId };
 }
@@ -447,7 +450,7 @@ export async function runFeatureCall(
   await requireInputsStored();
 
   let responseFile: string | null = null;
-  let responseBody: unknown = null;
+  let responseBody: FeatureResultBody | null = null;
   let training: { identityId: string; status: IdentityStatus } | undefined;
   try {
     if (feature.asynchronous) {

@@ -3,6 +3,7 @@ import {
   type IdentityStatus,
   microsToUsd,
   TRAINING_FAILED_REFUNDED,
+  type TrainingResult,
 } from "@prism/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
@@ -11,9 +12,10 @@ import type { HttpFeatureProvider } from "../../providers/inference/http-provide
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { rearmLowBalance } from "../alerts/alerts.service";
 import { emitEvent } from "../events/events.service";
-import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
+import { type JobHandlers, TRAINING_POLL_JOB } from "../jobs/job-kinds";
+import { JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";
-import { TRAINING_POLL_INTERVAL_MS, TRAINING_POLL_JOB } from "./feature-calls.service";
+import { TRAINING_POLL_INTERVAL_MS } from "./feature-calls.service";
 import { removeUsage } from "./feature-requests.store";
 
 const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
@@ -25,14 +27,10 @@ const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
  * server's status and writes it down, so running one twice does no harm. Rows deleted from the history
  * (soft-deleted) are followed too, so a failure after the deletion is still refunded.
  */
-export function trainingJobHandlers(deps: {
-  db: Database;
-  registry: ProviderRegistry;
-}): Record<string, JobHandler> {
+export function trainingJobHandlers(deps: { db: Database; registry: ProviderRegistry }): JobHandlers {
   return {
     [TRAINING_POLL_JOB]: async (payload, { signal }) => {
-      const requestId = String(payload.requestId);
-      const identityId = String(payload.identityId);
+      const { requestId, identityId } = payload;
       const [row] = await deps.db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
       const feature = row ? featureByEndpoint(row.endpoint) : undefined;
       // A row deleted from the history is still followed: a training that fails after its row was
@@ -89,7 +87,7 @@ async function refundFailedTraining(
   row: typeof featureRequests.$inferSelect,
   identityId: string,
 ): Promise<void> {
-  const failed = { identityId, status: "failed" satisfies IdentityStatus };
+  const failed: TrainingResult = { identityId, status: "failed" };
   const refunded = await refundSettled(db, `request:${row.id}`, async (tx, money) => {
     await tx
       .update(featureRequests)

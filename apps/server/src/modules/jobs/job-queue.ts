@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database, Executor } from "../../db/client";
 import { jobs } from "../../db/schema";
-
-export interface JobContext {
-  /** Aborted when this worker loses the job (its lease could not be renewed): stop and let go. */
-  signal: AbortSignal;
-}
-
-export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => Promise<void>;
+import {
+  isJobKind,
+  type JobContext,
+  type JobHandlers,
+  type JobKind,
+  type JobPayload,
+  type JobPayloads,
+} from "./job-kinds";
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -24,16 +25,18 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** How often a running job's lease is renewed (default a third of the lease). */
   heartbeatMs?: number;
+  /** Run once, with its payload, when a job of their kind has failed its last attempt. */
+  onExhausted?: JobHandlers;
 }
 
 /**
  * Adds a job, in the caller's transaction when given one. With `key`, a job under that key is only
  * ever added once (a unique index): enqueueing it again, from any process, does nothing.
  */
-export async function enqueueJob(
+export async function enqueueJob<K extends JobKind>(
   db: Executor,
-  kind: string,
-  payload: Record<string, unknown>,
+  kind: K,
+  payload: JobPayloads[K],
   runAt = new Date(),
   options: { key?: string } = {},
 ) {
@@ -45,36 +48,56 @@ export async function enqueueJob(
 
 interface ClaimedJob {
   id: string;
-  kind: string;
-  payload: Record<string, unknown>;
+  kind: JobKind;
+  payload: JobPayload;
   attempts: number;
   /** This claim's token: every later change to the job is conditional on it. */
   token: string;
 }
 
 /** Claims the next due job (or one whose worker died and whose lease ran out) under a new token. */
-async function claimJob(db: Database, kinds: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
+async function claimJob(db: Database, kinds: JobKind[], leaseMs: number): Promise<ClaimedJob | undefined> {
   const now = new Date();
   const token = randomUUID();
-  const rows = await db.execute(sql`
-    update ${jobs} set status = 'running', attempts = ${jobs.attempts} + 1,
-      lease_until = ${new Date(now.getTime() + leaseMs)}, lease_token = ${token}
-    where ${jobs.id} = (
-      select ${jobs.id} from ${jobs}
-      where ${jobs.kind} in ${kinds}
-        and ((${jobs.status} = 'queued' and ${jobs.runAt} <= ${now})
-          or (${jobs.status} = 'running' and ${jobs.leaseUntil} < ${now}))
-      order by ${jobs.runAt}
-      for update skip locked
-      limit 1
+  const next = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.kind, kinds),
+        or(
+          and(eq(jobs.status, "queued"), lte(jobs.runAt, now)),
+          and(eq(jobs.status, "running"), lt(jobs.leaseUntil, now)),
+        ),
+      ),
     )
-    returning id, kind, payload, attempts`);
-  const row = (
-    rows as unknown as {
-      rows: { id: string; kind: string; payload: Record<string, unknown>; attempts: number }[];
-    }
-  ).rows[0];
+    .orderBy(jobs.runAt)
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [row] = await db
+    .update(jobs)
+    .set({
+      status: "running",
+      attempts: sql`${jobs.attempts} + 1`,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+      leaseToken: token,
+    })
+    .where(inArray(jobs.id, next))
+    .returning({ id: jobs.id, kind: jobs.kind, payload: jobs.payload, attempts: jobs.attempts });
   return row ? { ...row, token } : undefined;
+}
+
+/**
+ * Calls the handler of the job's kind with its payload. Kind and payload are typed apart (one column
+ * each), but `enqueueJob` only ever writes a kind with that kind's payload.
+ */
+async function runHandler<K extends JobKind>(
+  handlers: JobHandlers,
+  kind: K,
+  payload: JobPayloads[K],
+  context: JobContext,
+): Promise<void> {
+  await handlers[kind]?.(payload, context);
 }
 
 /** The condition under which a worker may still change a job: it holds the current claim. */
@@ -101,16 +124,23 @@ export class JobWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
+  private readonly onExhausted: JobHandlers;
 
   constructor(
     private readonly db: Database,
-    private readonly handlers: Record<string, JobHandler>,
+    private readonly handlers: JobHandlers,
     private readonly log: FastifyBaseLogger,
     options: JobWorkerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
+    this.onExhausted = options.onExhausted ?? {};
+  }
+
+  /** The kinds this worker claims: those it has a handler for. */
+  private kinds(): JobKind[] {
+    return Object.keys(this.handlers).filter(isJobKind);
   }
 
   start(): void {
@@ -126,11 +156,7 @@ export class JobWorker {
       try {
         // A stop ends the loop between jobs: a stopping worker claims nothing more.
         while (!this.stopped) {
-          const job = await claimJob(
-            this.db,
-            Object.keys(this.handlers).filter((kind) => !kind.endsWith(":exhausted")),
-            this.leaseMs,
-          );
+          const job = await claimJob(this.db, this.kinds(), this.leaseMs);
           if (!job) break;
           await this.runOne(job);
         }
@@ -166,13 +192,12 @@ export class JobWorker {
   }
 
   private async runOne(job: ClaimedJob) {
-    const handler = this.handlers[job.kind];
     const lost = new AbortController();
     this.active = { job, controller: lost };
     const stopRenewing = this.keepLease(job, lost);
     let outcome: { ok: true } | { ok: false; error: unknown };
     try {
-      await handler?.(job.payload, { signal: lost.signal });
+      await runHandler(this.handlers, job.kind, job.payload, { signal: lost.signal });
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
@@ -221,7 +246,7 @@ export class JobWorker {
       .returning({ id: jobs.id });
     // Only the worker that still held the job decides it is exhausted.
     if (exhausted && released.length > 0) {
-      await this.handlers[`${job.kind}:exhausted`]?.(job.payload, { signal: lost.signal });
+      await runHandler(this.onExhausted, job.kind, job.payload, { signal: lost.signal });
     }
   }
 

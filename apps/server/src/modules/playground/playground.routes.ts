@@ -3,6 +3,8 @@ import {
   FEATURES,
   type Feature,
   featureByEndpoint,
+  IDENTITY_STATUSES,
+  type IdentityStatus,
   microsToUsd,
   REQUEST_NOT_FOUND,
   THUMBNAIL_SUFFIX,
@@ -16,9 +18,6 @@ import { recordAudit } from "../audit/audit.store";
 import type { GatewayDeps } from "../features/feature-calls.service";
 import { toHistoryRecord } from "../features/feature-requests.store";
 import { listHistory, softDeleteRequest } from "./playground.store";
-
-const IDENTITY_STATUSES = ["pending", "training", "ready", "failed"] as const;
-type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 
 /** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
 function trainingResultOf(responseBody: unknown): { identityId?: string; status: IdentityStatus } {
