@@ -20,6 +20,15 @@ const optionalUrl = optionalString.pipe(
   z.url({ message: "must be a full URL such as https://example.com" }).optional(),
 );
 
+/** An optional random secret, refused when shorter than `minLength` characters. */
+const randomSecret = (minLength: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .min(minLength, { message: `must be at least ${minLength} characters (a random secret)` })
+      .optional(),
+  );
+
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""], { message: 'must be "true" or "false"' })
   .optional()
@@ -46,12 +55,8 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   TRUSTED_ORIGINS: optionalString,
   TRUST_PROXY: booleanFlag,
-  METRICS_TOKEN: optionalString.pipe(
-    z.string().min(16, { message: "must be at least 16 characters (a random secret)" }).optional(),
-  ),
-  APP_SECRET: optionalString.pipe(
-    z.string().min(32, { message: "must be at least 32 characters (a random secret)" }).optional(),
-  ),
+  METRICS_TOKEN: randomSecret(16),
+  APP_SECRET: randomSecret(32),
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number({ message: "must be a number of milliseconds" })
     .int()
