@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
   DEFAULT_ORGANIZATION_CONCURRENT_CALLS,
+  PRODUCT_NAME,
   PROVIDER_TIMEOUT_MAX_MS,
 } from "@prism/contract";
 import { z } from "zod";
@@ -18,6 +19,15 @@ const optionalString = z
 const optionalUrl = optionalString.pipe(
   z.url({ message: "must be a full URL such as https://example.com" }).optional(),
 );
+
+/** An optional random secret, refused when shorter than `minLength` characters. */
+const randomSecret = (minLength: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .min(minLength, { message: `must be at least ${minLength} characters (a random secret)` })
+      .optional(),
+  );
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""], { message: 'must be "true" or "false"' })
@@ -45,12 +55,8 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   TRUSTED_ORIGINS: optionalString,
   TRUST_PROXY: booleanFlag,
-  METRICS_TOKEN: optionalString.pipe(
-    z.string().min(16, { message: "must be at least 16 characters (a random secret)" }).optional(),
-  ),
-  APP_SECRET: optionalString.pipe(
-    z.string().min(32, { message: "must be at least 32 characters (a random secret)" }).optional(),
-  ),
+  METRICS_TOKEN: randomSecret(16),
+  APP_SECRET: randomSecret(32),
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number({ message: "must be a number of milliseconds" })
     .int()
@@ -66,7 +72,7 @@ const envSchema = z.object({
       .regex(/^smtps?:\/\//, { message: "must be an smtp:// or smtps:// URL" })
       .optional(),
   ),
-  MAIL_FROM: z.string().trim().min(3).default("Prism <no-reply@prism.local>"),
+  MAIL_FROM: z.string().trim().min(3).default(`${PRODUCT_NAME} <no-reply@prism.local>`),
 
   RECAPTCHA_V3_SITE_KEY: optionalString,
   RECAPTCHA_V3_SECRET_KEY: optionalString,
@@ -93,7 +99,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_BASE_URL: optionalUrl,
 
-  SELLER_NAME: z.string().trim().min(1).default("Prism"),
+  SELLER_NAME: z.string().trim().min(1).default(PRODUCT_NAME),
   SELLER_ADDRESS: optionalString,
   SELLER_TAX_ID: optionalString,
 

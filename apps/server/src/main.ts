@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { PRODUCT_NAME } from "@prism/contract";
 import closeWithGrace from "close-with-grace";
 import { buildApp } from "./app";
 import { createDependencies } from "./app-dependencies";
@@ -31,7 +32,9 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Prism console (${config.appEnv}, ${database.kind}) ready on http://localhost:${config.port}`);
+  app.log.info(
+    `${PRODUCT_NAME} console (${config.appEnv}, ${database.kind}) ready on http://localhost:${config.port}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from "./limits";
+
 /**
  * Account security beyond the spec: two-factor sign-in with an authenticator
  * app (TOTP) and recovery codes, the list of signed-in devices, passkeys. Its limits and the texts the
@@ -13,7 +15,7 @@ export const TOTP_PERIOD_SECONDS = 30;
 /** A code of the step before or after the current one is accepted too (clock drift of a phone). */
 export const TOTP_TOLERANCE_STEPS = 1;
 /** The issuer an authenticator app shows beside the account. */
-export const TOTP_ISSUER = "Prism";
+export const TOTP_ISSUER = PRODUCT_NAME;
 /** Recovery codes shown once at enrolment, each good for one sign-in. */
 export const RECOVERY_CODE_COUNT = 10;
 /** Characters of a recovery code (shown as two groups of 5 joined by a dash). */
@@ -37,8 +39,7 @@ export const PASSKEYS_SECTION_TITLE = "Passkeys";
 
 export const TWO_FACTOR_CODE_LABEL = "Authentication code";
 export const TWO_FACTOR_CODE_REQUIRED = "Authentication code is required";
-export const TWO_FACTOR_REQUIRED =
-  "Enter the 6-digit code from your authenticator app, or one of your recovery codes.";
+export const TWO_FACTOR_REQUIRED = `Enter the ${TOTP_DIGITS}-digit code from your authenticator app, or one of your recovery codes.`;
 /** An organization's calls refused to a member without a second factor when the owner requires one. */
 export const TWO_FACTOR_ENROLMENT_REQUIRED =
   "This organization requires two-factor sign-in. Set up an authenticator app or a passkey in your profile to continue.";

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { cardBrandLabel, cardSecurityCodeLength, detectCardNetwork, passesLuhn } from "./cards";
+import {
+  cardBrandLabel,
+  cardNetworkOfBrand,
+  cardNumberLength,
+  cardSecurityCodeLength,
+  detectCardNetwork,
+  passesLuhn,
+} from "./cards";
 
 describe("cardBrandLabel", () => {
   it.each([
@@ -51,5 +58,28 @@ describe("detectCardNetwork", () => {
   it("asks four security digits of American Express only", () => {
     expect(cardSecurityCodeLength("american express")).toBe(4);
     expect(cardSecurityCodeLength("visa")).toBe(3);
+  });
+});
+
+describe("cardNumberLength", () => {
+  it("fixes the length of the networks whose numbers have one and leaves the others to the bounds", () => {
+    expect(cardNumberLength("american express")).toBe(15);
+    expect(cardNumberLength("visa")).toBe(16);
+    expect(cardNumberLength("mastercard")).toBe(16);
+    expect(cardNumberLength("discover")).toBe(16);
+    expect(cardNumberLength("jcb")).toBeNull();
+    expect(cardNumberLength("diners")).toBeNull();
+    expect(cardNumberLength("unknown")).toBeNull();
+  });
+});
+
+describe("cardNetworkOfBrand", () => {
+  it("reads the network of any spelling a provider uses", () => {
+    expect(cardNetworkOfBrand("amex")).toBe("american express");
+    expect(cardNetworkOfBrand("American Express")).toBe("american express");
+    expect(cardNetworkOfBrand("master card")).toBe("mastercard");
+    expect(cardNetworkOfBrand("Diners Club")).toBe("diners");
+    expect(cardNetworkOfBrand("unionpay")).toBe("unknown");
+    expect(cardNetworkOfBrand(null)).toBe("unknown");
   });
 });

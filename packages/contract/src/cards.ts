@@ -1,19 +1,33 @@
+const RECOGNISED_NETWORKS = [
+  "visa",
+  "mastercard",
+  "american express",
+  "discover",
+  "jcb",
+  "diners",
+] as const satisfies readonly CardNetwork[];
+
+/** The name people know each recognised network by. */
+const CARD_NETWORK_NAMES: Record<(typeof RECOGNISED_NETWORKS)[number], string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  "american express": "American Express",
+  discover: "Discover",
+  jcb: "JCB",
+  diners: "Diners Club",
+};
+
 /**
  * Card brands as people write them. Providers name brands in lower case ("visa", "amex",
  * "american express", "diners"); every place that shows a brand to a person (the console, the
  * invoice PDF) goes through `cardBrandLabel`.
  */
-const CARD_BRAND_NAMES: Record<string, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  "master card": "Mastercard",
-  amex: "American Express",
-  "american express": "American Express",
-  american_express: "American Express",
-  discover: "Discover",
-  jcb: "JCB",
-  diners: "Diners Club",
-  "diners club": "Diners Club",
+export const CARD_BRAND_NAMES: Readonly<Record<string, string>> = {
+  ...CARD_NETWORK_NAMES,
+  "master card": CARD_NETWORK_NAMES.mastercard,
+  amex: CARD_NETWORK_NAMES["american express"],
+  american_express: CARD_NETWORK_NAMES["american express"],
+  "diners club": CARD_NETWORK_NAMES.diners,
   unionpay: "UnionPay",
   cartes_bancaires: "Cartes Bancaires",
   eftpos_au: "EFTPOS Australia",
@@ -35,6 +49,12 @@ export function cardBrandLabel(brand: string | null | undefined): string {
     .filter(Boolean)
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(" ");
+}
+
+/** The network a provider's brand stands for, whatever its spelling ("amex", "American Express"). */
+export function cardNetworkOfBrand(brand: string | null | undefined): CardNetwork {
+  const label = cardBrandLabel(brand);
+  return RECOGNISED_NETWORKS.find((network) => CARD_NETWORK_NAMES[network] === label) ?? "unknown";
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -102,6 +122,24 @@ export function detectCardNetwork(digits: string): CardNetwork {
     return "diners";
   }
   return "unknown";
+}
+
+/**
+ * Digits of a complete number of the network: 15 for American Express, 16 for Visa, Mastercard and
+ * Discover; null where lengths vary (JCB, Diners Club, an unrecognised network), which only the
+ * bounds and Luhn's checksum limit.
+ */
+export function cardNumberLength(network: CardNetwork): number | null {
+  switch (network) {
+    case "american express":
+      return 15;
+    case "visa":
+    case "mastercard":
+    case "discover":
+      return 16;
+    default:
+      return null;
+  }
 }
 
 /** Digits of the security code: four on the front of an American Express card, three elsewhere. */

@@ -22,12 +22,15 @@ import {
   MAX_IMAGE_PIXELS,
   MAX_UPSCALE_PIXELS,
   NAME_MAX_LENGTH,
+  PIXELS_PER_MEGAPIXEL,
   PROMPT_MAX_LENGTH,
   REIMAGINE_DENOISE_DEFAULT,
   REIMAGINE_DENOISE_MAX,
   REIMAGINE_DENOISE_MIN,
   REIMAGINE_DENOISE_STEP,
+  SECONDS_PER_MINUTE,
   TRAINING_EXPECTED_MINUTES,
+  TRAINING_IMAGE_SHORT_SIDE,
   TRAINING_MAX_IMAGES,
   TRAINING_MIN_IMAGES,
 } from "./limits";
@@ -37,6 +40,7 @@ import {
   DELETE_IMAGE_TITLE,
   DELETE_TRANSCRIPTION_TITLE,
   ERROR_DIALOGS,
+  EXTENSION_SIDE_REQUIRED,
   IMAGE_PIXELS_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED_ALT,
   IMAGE_PIXELS_EXCEEDED_PLAIN,
@@ -490,11 +494,15 @@ export const pegasusTrainingFeature = defineFeature({
   description: `Trains an AI Clone of a person from ${TRAINING_MIN_IMAGES} to ${TRAINING_MAX_IMAGES} photos; training takes ${TRAINING_EXPECTED_MINUTES} minutes or more.`,
   inputs: {
     files: [
-      imageFile("images", "Photos of the person, each resized so its short side is 1024 px.", {
-        minCount: TRAINING_MIN_IMAGES,
-        maxCount: TRAINING_MAX_IMAGES,
-        pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_PLAIN,
-      }),
+      imageFile(
+        "images",
+        `Photos of the person, each resized so its short side is ${TRAINING_IMAGE_SHORT_SIDE} px.`,
+        {
+          minCount: TRAINING_MIN_IMAGES,
+          maxCount: TRAINING_MAX_IMAGES,
+          pixelLimitMessage: IMAGE_PIXELS_EXCEEDED_PLAIN,
+        },
+      ),
     ],
   },
   bodySchema: z.object({
@@ -596,7 +604,7 @@ export const imageExtensionFeature = defineFeature({
   name: "Image Extension",
   orderPos: 70,
   color: "#2f9e44",
-  description: "Extends an image beyond its borders; no side of the result may exceed 4096 px.",
+  description: `Extends an image beyond its borders; no side of the result may exceed ${MAX_EXTENSION_SIDE} px.`,
   inputs: {
     files: [IMAGE_INPUT],
   },
@@ -608,7 +616,7 @@ export const imageExtensionFeature = defineFeature({
       right: extensionSideSchema("right"),
     })
     .refine((sides) => sides.top + sides.bottom + sides.left + sides.right > 0, {
-      message: "Extend at least one side.",
+      message: EXTENSION_SIDE_REQUIRED,
     }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 30_000 },
@@ -643,7 +651,7 @@ export const upscalingFeature = defineFeature({
   name: "Image Upscaling",
   orderPos: 50,
   color: "#15aabf",
-  description: "Enlarges an image of up to 4 megapixels while keeping it sharp.",
+  description: `Enlarges an image of up to ${MAX_UPSCALE_PIXELS / PIXELS_PER_MEGAPIXEL} megapixels while keeping it sharp.`,
   inputs: {
     files: [{ ...IMAGE_INPUT, maxPixels: MAX_UPSCALE_PIXELS, pixelLimitMessage: UPSCALE_PIXELS_EXCEEDED }],
   },
@@ -663,7 +671,7 @@ export const transcriptionFeature = defineFeature({
   name: "Speech to Text",
   orderPos: 40,
   color: "#1c7ed6",
-  description: "Transcribes speech in an audio file of up to 5 minutes into timed text segments.",
+  description: `Transcribes speech in an audio file of up to ${MAX_AUDIO_SECONDS / SECONDS_PER_MINUTE} minutes into timed text segments.`,
   inputs: {
     files: [
       {

@@ -213,6 +213,7 @@ export const trainingResultSchema = z.object({
   identityId: z.string(),
   status: identityStatusSchema,
 });
+export type TrainingResult = z.infer<typeof trainingResultSchema>;
 
 /** One transcribed segment; the result body of a transcription is `{ segments, language }`. */
 export const transcriptionSegmentSchema = z.object({
@@ -226,3 +227,6 @@ export const transcriptionResultSchema = z.object({
   segments: z.array(transcriptionSegmentSchema),
 });
 export type TranscriptionResult = z.infer<typeof transcriptionResultSchema>;
+
+/** What a request's `response_data.body` holds: a training's result or a transcription. */
+export type FeatureResultBody = TrainingResult | TranscriptionResult;

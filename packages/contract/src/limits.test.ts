@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isWholeCents, MICROS_PER_USD, microsToUsd, resolutionLabel, usdToMicros } from "./limits";
+import {
+  isWholeCents,
+  MICROS_PER_USD,
+  microsToUsd,
+  resolutionLabel,
+  roundUsdToCents,
+  usdToMicros,
+} from "./limits";
 
 describe("usdToMicros", () => {
   it("converts whole and fractional dollars exactly", () => {
@@ -57,6 +64,14 @@ describe("money helpers", () => {
     expect(isWholeCents(20.05)).toBe(true);
     expect(isWholeCents(0.1 + 0.2)).toBe(true);
     expect(isWholeCents(20.005)).toBe(false);
+  });
+
+  it("rounds to whole cents half away from zero on the decimal value", () => {
+    expect(roundUsdToCents(20.005)).toBe(20.01);
+    expect(roundUsdToCents(1.005)).toBe(1.01);
+    expect(roundUsdToCents(20.004)).toBe(20);
+    expect(roundUsdToCents(-2.345)).toBe(-2.35);
+    expect(roundUsdToCents(0.1 + 0.2)).toBe(0.3);
   });
 
   it("labels resolutions", () => {

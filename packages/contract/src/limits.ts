@@ -69,9 +69,22 @@ export function microsToUsd(micros: bigint | number): number {
   return negative ? -usd : usd;
 }
 
+const MICROS_PER_CENT = 10_000n;
+
+/**
+ * A dollar amount rounded to whole cents, half away from zero on its decimal value: `Math.round(x *
+ * 100) / 100` takes 20.005 to 20.00, because 20.005 * 100 is 2000.4999999999998 as a double.
+ */
+export function roundUsdToCents(usd: number): number {
+  const micros = usdToMicros(usd);
+  const magnitude = micros < 0n ? -micros : micros;
+  const cents = (magnitude + MICROS_PER_CENT / 2n) / MICROS_PER_CENT;
+  return microsToUsd(micros < 0n ? -cents * MICROS_PER_CENT : cents * MICROS_PER_CENT);
+}
+
 /** Whether a dollar amount is a whole number of cents, as card payments require. */
 export function isWholeCents(usd: number): boolean {
-  return Number.isFinite(usd) && usdToMicros(usd) % 10_000n === 0n;
+  return Number.isFinite(usd) && usdToMicros(usd) % MICROS_PER_CENT === 0n;
 }
 
 /** The significant digits of a non-negative number and where its decimal point falls among them. */
@@ -236,6 +249,8 @@ export const MAX_EXTENSION_SIDE = 4_096;
 export const MAX_AUDIO_BYTES = 20_971_520;
 /** 5 minutes. */
 export const MAX_AUDIO_SECONDS = 300;
+/** Audio limits are shown to people in minutes. */
+export const SECONDS_PER_MINUTE = 60;
 /** Transcription is billed per started minute. */
 export const AUDIO_BILLING_SECONDS = 60;
 

@@ -21,6 +21,8 @@ import {
 } from "./account-security";
 import type { ErrorCode } from "./errors";
 import {
+  ACCEPTED_AUDIO_EXTENSIONS,
+  ACCEPTED_IMAGE_EXTENSIONS,
   BALANCE_DECIMALS,
   BYTES_PER_MB,
   COST_DECIMALS,
@@ -34,6 +36,7 @@ import {
   MIN_RECHARGE_USD,
   PIXELS_PER_MEGAPIXEL,
   RESTART_RETRY_AFTER_SECONDS,
+  SECONDS_PER_MINUTE,
   usdToMicros,
 } from "./limits";
 
@@ -86,9 +89,16 @@ export const PAYMENT_METHOD_REQUIRED = "Please add a Payment Method first";
 /** Ours (Stripe's wording): the card form and the sandbox provider refuse a number failing its checks. */
 export const CARD_NUMBER_INVALID = "Your card number is invalid.";
 export const CARD_SECURITY_CODE_INVALID = "Your card's security code is invalid.";
-export const CARD_EXPIRED = "Your card has expired.";
+/** The card form and the sandbox provider alike, under the expiry field (Stripe's card form wording). */
+export const CARD_EXPIRED = "Your card's expiration date is in the past.";
 /** Ours: a member may give others only the rights they hold themself (the owner holds all). */
 export const GRANT_EXCEEDS_OWN_PERMISSIONS = "You cannot grant permissions you do not have yourself.";
+/** Ours: a member without the project's right (nor all projects) asks for one of its calls. */
+export const PROJECT_ACCESS_REFUSED = "You do not have access to this project.";
+/** Ours: an id of another tenant, a deleted row or no row at all: the same answer, so ids reveal nothing. */
+export const API_KEY_NOT_FOUND = "API key not found.";
+export const REQUEST_NOT_FOUND = "Request not found.";
+export const MEMBER_NOT_FOUND = "That user is not a member of this organization.";
 /** Ours: the playground, its history and its files need the organization's playground permission. */
 export const PLAYGROUND_ACCESS_REFUSED = "You do not have access to the playground of this organization.";
 /** Ours: the card provider's answer to a charge was lost, so whether the card was charged is unknown. */
@@ -134,6 +144,13 @@ export const TRANSCRIPTION_ERROR = "There was an error processing the transcript
 export const ALL_FEATURES = "All Features";
 export const TEXT_REMOVAL_HINT = "Select your image and click on Remove Texts to eliminate all text from it.";
 export const PROMPT_PLACEHOLDER = "Type your prompt here..";
+
+/** "a, b and c": a list as the product's sentences write it (no comma before the last word). */
+export function listText(items: readonly (string | number)[], conjunction: "and" | "or"): string {
+  const last = items.at(-1);
+  if (items.length < 2 || last === undefined) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${conjunction} ${last}`;
+}
 
 /** "Are you sure you want to recharge $100?" with the amount as the user typed it. */
 export function rechargeConfirmText(amount: number | string): string {
@@ -220,13 +237,17 @@ export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
   title: IMAGE_SIZE_LIMIT_TITLE,
   message: `The uploaded image exceeds the ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB limit. Please use an image smaller than ${MAX_IMAGE_BYTES / BYTES_PER_MB}MB.`,
 };
+/** Ours: an upload whose content is none of the accepted image formats. */
+export const IMAGE_TYPE_REFUSED = `Only ${listText(ACCEPTED_IMAGE_EXTENSIONS, "and")} images are accepted.`;
+/** Ours: an upload whose content is none of the accepted audio formats. */
+export const AUDIO_TYPE_REFUSED = `Only ${listText(ACCEPTED_AUDIO_EXTENSIONS, "and")} audio files are accepted.`;
 export const IMAGE_UNREADABLE: TitledMessage = {
   title: "Error Reading Image",
   message: "An error occurred while reading the image. Please try with a different one.",
 };
 export const AUDIO_TOO_LONG: TitledMessage = {
   title: "Audio File Too Long",
-  message: `The audio file exceeds the ${MAX_AUDIO_SECONDS / 60} minute limit. Please use a shorter file.`,
+  message: `The audio file exceeds the ${MAX_AUDIO_SECONDS / SECONDS_PER_MINUTE} minute limit. Please use a shorter file.`,
 };
 export const AUDIO_TOO_LARGE: TitledMessage = {
   title: "Audio File Too Large",
@@ -250,6 +271,8 @@ export const AI_CLONE_NOT_FOUND = "AI Clone not found.";
 export const AI_CLONE_NOT_READY = "This AI Clone is not ready yet.";
 /** Ours: the spec shows the lock and its link to payments but not the sentence. */
 export const TRAINING_LOCKED = "AI Clone training is available after your organization's first deposit.";
+/** Image extension with all four sides at 0: the catalog's body check, the gateway and the engine. */
+export const EXTENSION_SIDE_REQUIRED = "Extend at least one side.";
 
 // ---------------------------------------------------------------------------------------------------
 // Gateway protections (ours): limits on feature calls and the fields production does not take.
@@ -285,8 +308,8 @@ export function ipNotAllowedText(ip: string): string {
 /** The call's price would take the API key over a spend cap. */
 export function keySpendCapReachedText(cap: "monthly" | "lifetime", capUsd: number): string {
   return cap === "monthly"
-    ? `This API key has reached its spend cap of $${capUsd.toFixed(2)} for this month.`
-    : `This API key has reached its lifetime spend cap of $${capUsd.toFixed(2)}.`;
+    ? `This API key has reached its spend cap of ${formatBalance(capUsd)} for this month.`
+    : `This API key has reached its lifetime spend cap of ${formatBalance(capUsd)}.`;
 }
 /** A call with the same Idempotency-Key is still running after the retry waited for it. */
 export const IDEMPOTENCY_IN_PROGRESS =
@@ -300,9 +323,6 @@ export function idempotencyKeyInvalidText(maxLength: number): string {
 }
 /** The model server accepted a training but gave no identity to follow it by. */
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
-/** A training the model server later reported failed: its charge is given back. */
-export const TRAINING_FAILED_REFUNDED =
-  "The training failed on the model server. You were not charged for it.";
 
 // ---------------------------------------------------------------------------------------------------
 // Error dialogs: { title, message }.
@@ -404,6 +424,8 @@ export const NOT_CHARGED = "You were not charged for it.";
 export function notChargedText(reason: string): string {
   return `${reason} ${NOT_CHARGED}`;
 }
+/** A training the model server later reported failed: its charge is given back. */
+export const TRAINING_FAILED_REFUNDED = notChargedText("The training failed on the model server.");
 /** Why a feature call failed when its input files could not be written to the file store. */
 export const FILES_NOT_STORED_REASON = "The uploaded files could not be stored.";
 export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);

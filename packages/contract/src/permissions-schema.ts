@@ -40,3 +40,10 @@ export const permissionsSchema = z.object({
 });
 
 export type Permissions = z.infer<typeof permissionsSchema>;
+
+/**
+ * A member's tree as the database keeps it (members and invitations): without the owner flag, which
+ * the membership row holds, and empty for the owner. A tree written before a right existed lacks it
+ * (the schema's input type), so readers parse it with `permissionsSchema` before they trust it.
+ */
+export type StoredPermissions = Omit<z.input<typeof permissionsSchema>, "owner"> | Record<string, never>;

@@ -1,3 +1,5 @@
+import type { TranscriptionResult } from "@prism/contract";
+
 /** The builtin features, named by the contract catalog's feature ids. */
 export const FEATURE_IDS = [
   "object-removal",
@@ -36,9 +38,10 @@ export interface ImageOutput {
   height: number;
 }
 
+/** A result that is data, not an image: the builtin engine's only one is a transcription. */
 export interface JsonOutput {
   kind: "json";
-  body: unknown;
+  body: TranscriptionResult;
 }
 
 export type EngineOutput = ImageOutput | JsonOutput;

@@ -1,3 +1,10 @@
+import type {
+  FeatureCallResponse,
+  FeatureResultBody,
+  StoredPermissions,
+  WebhookEventBody,
+  WebhookEventType,
+} from "@prism/contract";
 import type { WebAuthnCredential } from "@simplewebauthn/server";
 import { sql } from "drizzle-orm";
 import {
@@ -16,6 +23,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { InvoiceSnapshot } from "../modules/invoices/invoice-pdf";
+import type { JobKind, JobPayload } from "../modules/jobs/job-kinds";
 import type { SandboxCard } from "../providers/payments/sandbox-provider";
 
 /**
@@ -108,7 +116,7 @@ export const organizationMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     isOwner: boolean("is_owner").notNull().default(false),
-    permissions: jsonb("permissions").notNull().default({}),
+    permissions: jsonb("permissions").$type<StoredPermissions>().notNull().default({}),
     createdAt: createdAt(),
   },
   (table) => [
@@ -211,7 +219,7 @@ export const invitations = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
-    permissions: jsonb("permissions").notNull(),
+    permissions: jsonb("permissions").$type<StoredPermissions>().notNull(),
     invitedByUserId: uuid("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
@@ -467,8 +475,8 @@ export const featureRequests = pgTable(
     requestFiles: jsonb("request_files").$type<Record<string, string[]>>().notNull(),
     requestBody: jsonb("request_body").$type<Record<string, unknown>>().notNull(),
     responseFile: text("response_file"),
-    /** A JSON result (a transcription, a training's `{ identityId, status }`): any JSON value. */
-    responseBody: jsonb("response_body"),
+    /** A JSON result: a transcription, or a training's `{ identityId, status }`. */
+    responseBody: jsonb("response_body").$type<FeatureResultBody>(),
     units: integer("units").notNull(),
     priceMicros: bigint("price_micros", { mode: "bigint" }).notNull(),
     errorMessage: text("error_message"),
@@ -525,8 +533,9 @@ export const jobs = pgTable(
   "jobs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    kind: text("kind").$type<JobKind>().notNull(),
+    /** The payload of the job's kind (see JobPayloads). */
+    payload: jsonb("payload").$type<JobPayload>().notNull(),
     status: text("status", { enum: ["queued", "running", "done", "failed"] })
       .notNull()
       .default("queued"),
@@ -566,7 +575,8 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     status: text("status", { enum: IDEMPOTENCY_STATUSES }).notNull(),
     responseStatus: integer("response_status"),
-    responseBody: jsonb("response_body"),
+    /** The answer replayed to retries: a feature call's. */
+    responseBody: jsonb("response_body").$type<FeatureCallResponse>(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
@@ -689,7 +699,7 @@ export const organizationEvents = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
-    payload: jsonb("payload").notNull(),
+    payload: jsonb("payload").$type<WebhookEventBody>().notNull(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -712,7 +722,7 @@ export const webhookEndpoints = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
-    events: jsonb("events").$type<string[]>().notNull(),
+    events: jsonb("events").$type<WebhookEventType[]>().notNull(),
     secret: text("secret").notNull(),
     enabled: boolean("enabled").notNull().default(true),
     disabledReason: text("disabled_reason"),

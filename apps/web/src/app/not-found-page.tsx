@@ -1,14 +1,14 @@
 import { Anchor, Center, Stack, Text, Title } from "@mantine/core";
 import { NOT_FOUND_TITLE } from "@prism/contract";
 import { Link } from "react-router";
-import { productName } from "../lib/env";
+import { documentTitle } from "../lib/env";
 import { PATHS } from "../lib/paths";
 
 /** Any path outside the route table: plain, outside the shell, no sign-in needed. */
 export function NotFoundPage() {
   return (
     <Center mih="100vh" p="md">
-      <title>{`${NOT_FOUND_TITLE} · ${productName()} Console`}</title>
+      <title>{documentTitle(NOT_FOUND_TITLE)}</title>
       <Stack align="center" gap="sm" ta="center">
         <Text fz={64} fw={700} c="gray.3" lh={1}>
           404

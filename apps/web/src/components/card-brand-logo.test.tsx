@@ -11,10 +11,21 @@ describe("CardBrandLogo", () => {
     expect(normalizeCardBrand("discover")).toBe("discover");
   });
 
-  it("falls back to the generic card for any other brand", () => {
+  it("falls back to the generic card for any other brand, still named after it", () => {
     expect(normalizeCardBrand("jcb")).toBe("generic");
     expect(normalizeCardBrand(null)).toBe("generic");
     render(<CardBrandLogo brand="unionpay" />);
+    expect(screen.getByRole("img", { name: "UnionPay" })).toHaveAttribute("data-brand", "generic");
+  });
+
+  it("names a card without a brand Card and draws the logo of any spelling of a known one", () => {
+    render(
+      <>
+        <CardBrandLogo brand={null} />
+        <CardBrandLogo brand="Master Card" />
+      </>,
+    );
     expect(screen.getByRole("img", { name: "Card" })).toHaveAttribute("data-brand", "generic");
+    expect(screen.getByRole("img", { name: "Mastercard" })).toHaveAttribute("data-brand", "mastercard");
   });
 });

@@ -1,29 +1,10 @@
+import { type CardNetwork, cardBrandLabel, cardNetworkOfBrand } from "@prism/contract";
 import type { ReactNode } from "react";
 
-/** The brands with their own logo; every other brand gets the generic card. */
-export type CardBrand = "visa" | "mastercard" | "american express" | "discover" | "generic";
-
-const BRAND_ALIASES: Record<string, CardBrand> = {
-  visa: "visa",
-  mastercard: "mastercard",
-  "master card": "mastercard",
-  "american express": "american express",
-  amex: "american express",
-  discover: "discover",
-};
-
-/** Maps a provider's brand text ("Visa", "amex", "American Express", ...) to a logo. */
-export function normalizeCardBrand(brand: string | null | undefined): CardBrand {
-  return BRAND_ALIASES[(brand ?? "").trim().toLowerCase()] ?? "generic";
-}
-
-export const CARD_BRAND_LABELS: Record<CardBrand, string> = {
-  visa: "Visa",
-  mastercard: "Mastercard",
-  "american express": "American Express",
-  discover: "Discover",
-  generic: "Card",
-};
+/** The networks with their own logo; every other brand gets the generic card. */
+export type CardBrand =
+  | Extract<CardNetwork, "visa" | "mastercard" | "american express" | "discover">
+  | "generic";
 
 // Simplified marks drawn on a 48×32 card face; small enough to inline, so no image requests.
 const LOGOS: Record<CardBrand, ReactNode> = {
@@ -122,7 +103,20 @@ const LOGOS: Record<CardBrand, ReactNode> = {
   ),
 };
 
-/** A card brand's logo (visa, mastercard, american express, discover; a generic card otherwise). */
+function hasLogo(network: CardNetwork): network is Exclude<CardBrand, "generic"> {
+  return network !== "unknown" && Object.hasOwn(LOGOS, network);
+}
+
+/** The logo of a provider's brand text ("Visa", "amex", "American Express", ...), by the contract's names. */
+export function normalizeCardBrand(brand: string | null | undefined): CardBrand {
+  const network = cardNetworkOfBrand(brand);
+  return hasLogo(network) ? network : "generic";
+}
+
+/**
+ * A card brand's logo (visa, mastercard, american express, discover; a generic card otherwise),
+ * labelled with the brand's name even where the generic card stands in for it.
+ */
 export function CardBrandLogo({ brand, width = 48 }: { brand: string | null | undefined; width?: number }) {
   const normalized = normalizeCardBrand(brand);
   return (
@@ -131,7 +125,7 @@ export function CardBrandLogo({ brand, width = 48 }: { brand: string | null | un
       width={width}
       height={(width * 2) / 3}
       role="img"
-      aria-label={CARD_BRAND_LABELS[normalized]}
+      aria-label={cardBrandLabel(brand)}
       data-brand={normalized}
       style={{ flexShrink: 0, borderRadius: 4, boxShadow: "0 0 0 1px var(--mantine-color-gray-3)" }}
     >

@@ -1,6 +1,6 @@
 import { Group, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { productName } from "../lib/env";
+import { documentTitle } from "../lib/env";
 
 export function PageHeader({
   title,
@@ -14,7 +14,7 @@ export function PageHeader({
   return (
     // The actions wrap under the title when both do not fit on one line (phones), never squeezed.
     <Group justify="space-between" align="flex-end" mb="xl" gap="sm">
-      <title>{`${title} · ${productName()} Console`}</title>
+      <title>{documentTitle(title)}</title>
       <Stack gap={4} miw={0} style={{ flex: "1 1 16rem" }}>
         <Title order={2} fz={26}>
           {title}

@@ -55,3 +55,8 @@ export function isProductionEnv(): boolean {
 export function productName(): string {
   return loadedConfig?.productName ?? PRODUCT_NAME;
 }
+
+/** A page's browser-tab title: "Payments · Prism Console". */
+export function documentTitle(page: string): string {
+  return `${page} · ${productName()} Console`;
+}

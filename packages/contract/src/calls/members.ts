@@ -70,6 +70,9 @@ export const listMembersCall = defineCall({
   response: listMembersResponse,
 });
 
+/** Ours: the invite's address list is empty, holds a malformed address, or holds too many. */
+export const INVITE_EMAILS_INVALID = "Please enter valid email addresses.";
+
 export const inviteMembersRequest = z.object({
   organizationId: idSchema,
   /** Addresses separated by spaces or commas; see `parseEmailList`. */
@@ -79,7 +82,7 @@ export const inviteMembersRequest = z.object({
     .refine((text) => {
       const emails = parseEmailList(text);
       return emails !== null && emails.length <= INVITE_MAX_EMAILS;
-    }, "Please enter valid email addresses."),
+    }, INVITE_EMAILS_INVALID),
   /** The owner flag is ignored here: ownership only moves through change-owner. */
   permissions: permissionsSchema,
 });

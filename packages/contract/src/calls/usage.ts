@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { historyRequestRecordSchema } from "../entities";
 import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { MICRO_DIGITS, MICROS_PER_USD, PRODUCT_NAME } from "../limits";
+
+const MICROS_PER_USD_BIG = BigInt(MICROS_PER_USD);
 
 /**
  * Ours (issue 18): usage and money people can act on. For API keys, `GET /v1/requests/{id}` (one call
@@ -112,13 +115,13 @@ export const USAGE_EXPORT_COLUMNS = [
 export const USAGE_SUMMARY_COLUMNS = ["Day", "Endpoint", "Feature", "Calls", "Units", "Cost (USD)"] as const;
 
 export function usageExportFileName(month: string, kind: "calls" | "summary"): string {
-  return `prism-usage-${month}-${kind}.csv`;
+  return `${PRODUCT_NAME.toLowerCase()}-usage-${month}-${kind}.csv`;
 }
 
 /** Micro-dollars as exact dollar text with 6 decimals, as the CSV exports write money. */
 export function microsToDecimalText(micros: bigint): string {
   const negative = micros < 0n;
   const magnitude = negative ? -micros : micros;
-  const text = `${magnitude / 1_000_000n}.${(magnitude % 1_000_000n).toString().padStart(6, "0")}`;
+  const text = `${magnitude / MICROS_PER_USD_BIG}.${(magnitude % MICROS_PER_USD_BIG).toString().padStart(MICRO_DIGITS, "0")}`;
   return negative ? `-${text}` : text;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
 import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { listText } from "../messages";
 
 /** Webhook endpoints and alerts of an organization (issue 18). */
 
@@ -209,7 +210,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "training.ready": "An AI Clone training is ready",
   "training.failed": "An AI Clone training failed (refunded)",
   "balance.low": "The balance fell below the alert threshold",
-  "budget.threshold": "The monthly budget reached 50, 80 or 100 %",
+  "budget.threshold": `The monthly budget reached ${listText(BUDGET_ALERT_PERCENTS, "or")} %`,
   "payment.succeeded": "A payment succeeded",
   "payment.failed": "A payment failed",
   "auto_recharge.failed": "An auto recharge failed",
@@ -252,7 +253,7 @@ export const WEBHOOK_EVENT_DATA = {
   "budget.threshold": z.object({
     organization_id: z.string(),
     month: z.string().describe("The UTC month, YYYY-MM."),
-    percent: z.union([z.literal(50), z.literal(80), z.literal(100)]),
+    percent: z.literal(BUDGET_ALERT_PERCENTS),
     spend: z.number().describe("Spent this month (USD)."),
     budget: z.number().describe("The monthly budget (USD)."),
   }),
@@ -267,3 +268,10 @@ export const WEBHOOK_EVENT_DATA = {
   }),
 } as const satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.input<(typeof WEBHOOK_EVENT_DATA)[T]>;
+
+/** An event as receivers get it (Standard Webhooks): its type, when it happened (ISO 8601) and its data. */
+export interface WebhookEventBody<T extends WebhookEventType = WebhookEventType> {
+  type: T;
+  timestamp: string;
+  data: WebhookEventData<T>;
+}

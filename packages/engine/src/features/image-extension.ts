@@ -1,4 +1,4 @@
-import { MAX_EXTENSION_SIDE } from "@prism/contract";
+import { EXTENSION_SIDE_REQUIRED, MAX_EXTENSION_SIDE } from "@prism/contract";
 import { EngineError } from "../errors";
 import { decodeImage, encodePng } from "../lib/image";
 import { completeImage } from "../lib/patchmatch";
@@ -18,7 +18,7 @@ export const imageExtension: Feature<"image-extension"> = {
     }
     const { top = 0, bottom = 0, left = 0, right = 0 } = input;
     if (top + bottom + left + right === 0) {
-      throw new EngineError("invalid-input", "Extend at least one side.");
+      throw new EngineError("invalid-input", EXTENSION_SIDE_REQUIRED);
     }
     const image = await decodeImage(input.image, 3);
     const width = image.width + left + right;

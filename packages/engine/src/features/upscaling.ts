@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { MAX_UPSCALE_PIXELS } from "@prism/contract";
+import { MAX_UPSCALE_PIXELS, PIXELS_PER_MEGAPIXEL } from "@prism/contract";
 import type { LayersModel } from "@tensorflow/tfjs-layers";
 import { EngineError } from "../errors";
 import { decodeImage, encodePng } from "../lib/image";
@@ -81,7 +81,10 @@ export interface UpscalePlan {
 export async function planUpscale(encoded: Uint8Array): Promise<UpscalePlan> {
   const image = await decodeImage(encoded, 3);
   if (image.width * image.height > MAX_UPSCALE_PIXELS) {
-    throw new EngineError("invalid-input", "Upscaling takes images of up to 4 megapixels.");
+    throw new EngineError(
+      "invalid-input",
+      `Upscaling takes images of up to ${MAX_UPSCALE_PIXELS / PIXELS_PER_MEGAPIXEL} megapixels.`,
+    );
   }
   const tiles = planTiles(image.width, image.height, TILE_SIZE, TILE_OVERLAP).map((tile) => ({
     tile,

@@ -9,7 +9,9 @@ import {
   type PermissionPath,
   type Permissions,
   PLAYGROUND_ACCESS_REFUSED,
+  PROJECT_ACCESS_REFUSED,
   permissionsSchema,
+  type StoredPermissions,
   TWO_FACTOR_ENROLMENT_REQUIRED,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
@@ -34,11 +36,11 @@ export function isUuid(value: string): boolean {
  */
 export function effectivePermissions(
   isOwner: boolean,
-  stored: unknown,
+  stored: StoredPermissions,
   projectIds: readonly string[],
 ): Permissions {
   if (isOwner) return fullPermissions(true, projectIds);
-  const parsed = permissionsSchema.safeParse({ ...(stored as object), owner: false });
+  const parsed = permissionsSchema.safeParse({ ...stored, owner: false });
   return parsed.success ? normalizePermissions(parsed.data, projectIds) : emptyPermissions(projectIds);
 }
 
@@ -138,7 +140,7 @@ export async function requireProjectAccess(db: Executor, userId: string, project
   const membership = await resolveMembership(db, userId, project.organizationId);
   if (!membership) throw new AppError("not-found", NOT_FOUND_PROJECT);
   if (!canAccessProject(membership.permissions, projectId)) {
-    throw new AppError("forbidden", "You do not have access to this project.");
+    throw new AppError("forbidden", PROJECT_ACCESS_REFUSED);
   }
   return { project, membership };
 }
@@ -152,7 +154,7 @@ export function requireProjectsOfMembership(membership: Membership, projectIds: 
   for (const projectId of projectIds) {
     if (!membership.projectIds.includes(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
     if (!canAccessProject(membership.permissions, projectId)) {
-      throw new AppError("forbidden", "You do not have access to this project.");
+      throw new AppError("forbidden", PROJECT_ACCESS_REFUSED);
     }
   }
 }

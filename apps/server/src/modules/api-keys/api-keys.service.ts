@@ -1,5 +1,6 @@
 import {
   API_KEY_NO_NAME,
+  API_KEY_NOT_FOUND,
   API_KEY_RECENT_CALLS,
   type ApiKey,
   type ApiKeyLimits,
@@ -31,7 +32,7 @@ import {
   touchKeyLastUsed,
 } from "./api-keys.store";
 
-const KEY_NOT_FOUND = "API key not found.";
+const KEY_NOT_FOUND = API_KEY_NOT_FOUND;
 /** `last used` is written at most this often per key, so busy keys do not turn every call into a write. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 

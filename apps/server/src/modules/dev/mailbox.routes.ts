@@ -1,9 +1,10 @@
 import { isIPv4 } from "node:net";
+import { PRODUCT_NAME } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 
 const MAILBOX_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Prism dev mailbox</title>
+<html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME} dev mailbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/dev/mailbox.css"></head>
 <body><header><h1>Dev mailbox</h1><p>Mail the server stored in its outbox, newest first. Not available in production.</p></header>

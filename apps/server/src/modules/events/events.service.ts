@@ -3,6 +3,7 @@ import {
   hasPermission,
   WEBHOOK_HISTORY_RETENTION_DAYS,
   WEBHOOK_TEST_EVENT,
+  type WebhookEventBody,
   type WebhookEventData,
   type WebhookEventType,
 } from "@prism/contract";
@@ -10,6 +11,7 @@ import type { Database, Executor } from "../../db/client";
 import type { MailMessage } from "../../providers/mail/mailer";
 import { effectivePermissions } from "../access/access.service";
 import { listActiveProjectIds } from "../access/access.store";
+import { ALERT_MAIL_JOB, WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue.store";
 import {
   deleteEventsBefore,
@@ -19,9 +21,6 @@ import {
   listMembersWithEmail,
   listSubscribedEndpoints,
 } from "./events.store";
-
-export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
-export const ALERT_MAIL_JOB = "alert-mail";
 
 /** The body every receiver gets, per the Standard Webhooks specification. */
 export interface WebhookBody {
@@ -43,7 +42,7 @@ export async function emitEvent<T extends WebhookEventType>(
   data: WebhookEventData<T>,
 ): Promise<string> {
   const id = `evt_${randomUUID().replaceAll("-", "")}`;
-  const body: WebhookBody = { type, timestamp: new Date().toISOString(), data };
+  const body: WebhookEventBody<T> = { type, timestamp: new Date().toISOString(), data };
   await insertEvent(tx, { id, organizationId, type, payload: body });
   const endpoints = await listSubscribedEndpoints(tx, organizationId, type);
   for (const endpoint of endpoints) await queueDelivery(tx, endpoint.id, id, body);

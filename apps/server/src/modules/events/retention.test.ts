@@ -1,4 +1,4 @@
-import { WEBHOOK_HISTORY_RETENTION_DAYS } from "@prism/contract";
+import { WEBHOOK_HISTORY_RETENTION_DAYS, type WebhookEventBody } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundedAccount } from "../../../test/key-fixtures";
@@ -25,6 +25,11 @@ describe("event and delivery retention", () => {
     const now = new Date("2026-11-25T12:00:00Z");
     const old = new Date(now.getTime() - (WEBHOOK_HISTORY_RETENTION_DAYS + 1) * DAY_MS);
     const recent = new Date(now.getTime() - (WEBHOOK_HISTORY_RETENTION_DAYS - 1) * DAY_MS);
+    const lowBalance = (at: Date): WebhookEventBody<"balance.low"> => ({
+      type: "balance.low",
+      timestamp: at.toISOString(),
+      data: { organization_id: organizationId, balance: 1, threshold: 5 },
+    });
     const [endpoint] = await db
       .insert(webhookEndpoints)
       .values({
@@ -36,8 +41,14 @@ describe("event and delivery retention", () => {
       .returning();
     if (!endpoint) throw new Error("no endpoint");
     await db.insert(organizationEvents).values([
-      { id: "evt_old", organizationId, type: "balance.low", payload: {}, createdAt: old },
-      { id: "evt_recent", organizationId, type: "balance.low", payload: {}, createdAt: recent },
+      { id: "evt_old", organizationId, type: "balance.low", payload: lowBalance(old), createdAt: old },
+      {
+        id: "evt_recent",
+        organizationId,
+        type: "balance.low",
+        payload: lowBalance(recent),
+        createdAt: recent,
+      },
     ]);
     const delivery = (eventId: string, status: "pending" | "succeeded" | "failed", createdAt: Date) => ({
       endpointId: endpoint.id,

@@ -8,9 +8,11 @@ import {
   CALL_NOT_COMPLETED_REASON,
   concurrentCallsLimitedText,
   ERROR_DIALOGS,
+  EXTENSION_SIDE_REQUIRED,
   errorMessageOf,
   type Feature,
   type FeatureCallResponse,
+  type FeatureResultBody,
   FILES_NOT_STORED,
   FILES_NOT_STORED_REASON,
   IDENTITY_REQUEST_HEADER,
@@ -47,6 +49,7 @@ import {
 import { keySpendCharge, releaseKeySpend } from "../api-keys/api-keys.store";
 import { emitEvent } from "../events/events.service";
 import { subscribed } from "../events/events.store";
+import { TRAINING_POLL_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue.store";
 import { cachedBalance, refund } from "../ledger/ledger.service";
 import { findOpenCallReservations } from "../ledger/ledger.store";
@@ -61,7 +64,6 @@ import {
 } from "./feature-requests.store";
 import type { InFlightCalls, TrackedCall } from "./in-flight-calls";
 
-export const TRAINING_POLL_JOB = "training-poll";
 /** The first look at a new training's status; later ones follow every TRAINING_POLL_INTERVAL_MS. */
 export const TRAINING_FIRST_POLL_MS = 5_000;
 export const TRAINING_POLL_INTERVAL_MS = 30_000;
@@ -182,7 +184,7 @@ function checkExtensionBounds(
     );
   }
   if (side("top") + side("bottom") + side("left") + side("right") === 0) {
-    throw new AppError("invalid-input", "Extend at least one side.");
+    throw new AppError("invalid-input", EXTENSION_SIDE_REQUIRED);
   }
 }
 
@@ -241,8 +243,10 @@ export async function requireUsableIdentity(
   const training = isUuid(requestId)
     ? await findFinishedTraining(db, { projectId: caller.projectId, requestId })
     : undefined;
-  const result = (training?.responseBody ?? {}) as { identityId?: unknown; status?: unknown };
-  if (!training || result.identityId !== identityId) throw new AppError("not-found", AI_CLONE_NOT_FOUND);
+  const result = training?.responseBody;
+  if (!result || !("identityId" in result) || result.identityId !== identityId) {
+    throw new AppError("not-found", AI_CLONE_NOT_FOUND);
+  }
   if (result.status !== "ready") throw new AppError("identity-not-ready", AI_CLONE_NOT_READY);
   return { identityId, requestId };
 }
@@ -448,7 +452,7 @@ export async function runFeatureCall(
   }
 
   let responseFile: string | null = null;
-  let responseBody: unknown = null;
+  let responseBody: FeatureResultBody | null = null;
   let training: { identityId: string; status: IdentityStatus } | undefined;
   let resultStored: Promise<Outcome> = Promise.resolve({ ok: true });
   try {

@@ -322,7 +322,7 @@ describe("feature calls with an AI Clone", () => {
   });
 
   it("refuses a clone whose training has not reached ready", async () => {
-    for (const status of ["pending", "training", "failed"]) {
+    for (const status of ["pending", "training", "failed"] as const) {
       const id = await insertTraining({ responseBody: { identityId: `identity-${status}`, status } });
       await expectRefused(
         () =>

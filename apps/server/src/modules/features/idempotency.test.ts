@@ -1,4 +1,5 @@
 import {
+  type FeatureCallResponse,
   IDEMPOTENCY_IN_PROGRESS,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_REUSED,
@@ -169,8 +170,20 @@ describe("Idempotency-Key on feature calls", () => {
     // A retry that is waiting gets the answer as soon as the first call stores it.
     const waiting = claimIdempotencyKey(testApp.database.db, claim, { ...options, waitMs: 5_000 });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await completeIdempotencyKey(testApp.database.db, claim, 200, { answer: 42 });
-    expect(await waiting).toEqual({ kind: "replay", status: 200, body: { answer: 42 } });
+    const answer: FeatureCallResponse = {
+      balance: 1.5,
+      cost: 0.01,
+      request: {
+        id: "00000000-0000-4000-8000-000000000042",
+        request_date: new Date(0).toISOString(),
+        request_data: { files: {}, body: {} },
+        response_data: {},
+        status: "done",
+        cost: 0.01,
+      },
+    };
+    await completeIdempotencyKey(testApp.database.db, claim, 200, answer);
+    expect(await waiting).toEqual({ kind: "replay", status: 200, body: answer });
   });
 
   it("takes over a key left running by a crashed process once it is stale", async () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  type FeatureCallResponse,
   IDEMPOTENCY_IN_PROGRESS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -63,7 +64,9 @@ export function hashFeatureRequest(input: {
   return hash.digest("hex");
 }
 
-export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; status: number; body: unknown };
+export type IdempotencyClaim =
+  | { kind: "claimed" }
+  | { kind: "replay"; status: number; body: FeatureCallResponse | null };
 
 /**
  * Claims `key` for this request, or returns the answer stored for it. A row still `running` after

@@ -1,3 +1,4 @@
+import type { IdentityStatus } from "@prism/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { featureRequests } from "../../db/schema";
@@ -19,7 +20,7 @@ export async function findTrainingRequest(
 export async function setTrainingStatus(
   db: Executor,
   requestId: string,
-  responseBody: { identityId: string; status: string },
+  responseBody: { identityId: string; status: IdentityStatus },
 ): Promise<void> {
   await db.update(featureRequests).set({ responseBody }).where(eq(featureRequests.id, requestId));
 }
@@ -50,7 +51,7 @@ export async function markTrainingReady(
 export async function markTrainingFailed(
   tx: Executor,
   requestId: string,
-  responseBody: { identityId: string; status: string },
+  responseBody: { identityId: string; status: IdentityStatus },
   errorMessage: string,
 ): Promise<void> {
   await tx

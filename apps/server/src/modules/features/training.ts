@@ -3,15 +3,17 @@ import {
   type IdentityStatus,
   microsToUsd,
   TRAINING_FAILED_REFUNDED,
+  type TrainingResult,
 } from "@prism/contract";
 import type { Database } from "../../db/client";
 import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { rearmLowBalance } from "../alerts/alerts.store";
 import { emitEvent } from "../events/events.service";
-import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
+import { type JobHandlers, TRAINING_POLL_JOB } from "../jobs/job-kinds";
+import { JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";
-import { TRAINING_POLL_INTERVAL_MS, TRAINING_POLL_JOB } from "./feature-calls.service";
+import { TRAINING_POLL_INTERVAL_MS } from "./feature-calls.service";
 import { removeUsage } from "./feature-requests.store";
 import {
   findTrainingRequest,
@@ -30,14 +32,10 @@ const FINAL_STATUSES = new Set<IdentityStatus>(["ready", "failed"]);
  * server's status and writes it down, so running one twice does no harm. Rows deleted from the history
  * (soft-deleted) are followed too, so a failure after the deletion is still refunded.
  */
-export function trainingJobHandlers(deps: {
-  db: Database;
-  registry: ProviderRegistry;
-}): Record<string, JobHandler> {
+export function trainingJobHandlers(deps: { db: Database; registry: ProviderRegistry }): JobHandlers {
   return {
     [TRAINING_POLL_JOB]: async (payload, { signal }) => {
-      const requestId = String(payload.requestId);
-      const identityId = String(payload.identityId);
+      const { requestId, identityId } = payload;
       const row = await findTrainingRequest(deps.db, requestId);
       const feature = row ? featureByEndpoint(row.endpoint) : undefined;
       // A row deleted from the history is still followed: a training that fails after its row was
@@ -82,7 +80,7 @@ async function refundFailedTraining(
   row: TrainingRequestRow,
   identityId: string,
 ): Promise<void> {
-  const failed = { identityId, status: "failed" satisfies IdentityStatus };
+  const failed: TrainingResult = { identityId, status: "failed" };
   const refunded = await refundSettled(db, `request:${row.id}`, async (tx, money) => {
     await markTrainingFailed(tx, row.id, failed, TRAINING_FAILED_REFUNDED);
     await removeUsage(tx, {

@@ -1,12 +1,14 @@
 import {
   AUDIO_TOO_LARGE,
   AUDIO_TOO_LONG,
+  AUDIO_TYPE_REFUSED,
   AUDIO_UNREADABLE,
   type BodyField,
   type Feature,
   type FileInput,
   IMAGE_BYTES_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED,
+  IMAGE_TYPE_REFUSED,
   IMAGE_UNREADABLE,
   MAX_UPSCALE_PIXELS,
   nonProductionFieldText,
@@ -148,7 +150,7 @@ async function validateImage(input: FileInput, buffer: Buffer): Promise<Validate
   const type = await fileTypeFromBuffer(buffer);
   const mimeType = type ? IMAGE_TYPES.get(type.mime) : undefined;
   if (!mimeType) {
-    throw new AppError("unsupported-file-type", "Only .jpg, .jpeg, .png and .webp images are accepted.");
+    throw new AppError("unsupported-file-type", IMAGE_TYPE_REFUSED);
   }
   let width: number | undefined;
   let height: number | undefined;
@@ -189,8 +191,7 @@ async function validateAudio(input: FileInput, buffer: Buffer): Promise<Validate
   const type = await fileTypeFromBuffer(buffer);
   const mimeType = type ? AUDIO_TYPES.get(type.mime) : undefined;
   const format = mimeType ? AUDIO_FORMATS[mimeType] : undefined;
-  if (!mimeType || !format)
-    throw new AppError("unsupported-file-type", "Only .mp3, .wav, .ogg and .flac audio files are accepted.");
+  if (!mimeType || !format) throw new AppError("unsupported-file-type", AUDIO_TYPE_REFUSED);
   const cap = (input.maxSeconds ?? AUDIO_DEFAULT_CAP_SECONDS) + AUDIO_CAP_MARGIN_SECONDS;
   let durationSeconds: number | undefined;
   try {

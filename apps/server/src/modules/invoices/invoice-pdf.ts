@@ -1,4 +1,4 @@
-import { cardBrandLabel, microsToUsd, PRODUCT_NAME } from "@prism/contract";
+import { BALANCE_DECIMALS, cardBrandLabel, formatMicros, PRODUCT_NAME } from "@prism/contract";
 import type { SellerDetails } from "../../config";
 import type { InvoiceKind } from "../../db/schema";
 
@@ -40,10 +40,9 @@ const ACCENT = "#4c3bcf";
 const LEFT = 56;
 const WIDTH = 483;
 
+/** "$1,234.50 USD" / "-$3.00 USD": rounded on the exact micro-dollars, as every other amount shown. */
 function money(micros: bigint): string {
-  const usd = microsToUsd(micros < 0n ? -micros : micros);
-  const digits = usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${micros < 0n ? "-" : ""}$${digits} USD`;
+  return `${formatMicros(micros, BALANCE_DECIMALS)} USD`;
 }
 
 function issueDate(date: Date): string {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createTestDatabase } from "../../../test/test-database";
 import type { DatabaseHandle } from "../../db/client";
 import { jobs } from "../../db/schema";
+import { type JobKind, TRAINING_POLL_JOB, WEBHOOK_DELIVERY_JOB } from "./job-kinds";
 import { JobWorker } from "./job-queue";
 import { enqueueJob } from "./job-queue.store";
 
@@ -51,13 +52,14 @@ describe("job leases", () => {
   });
 
   const jobRow = async (id: string) => (await database.db.select().from(jobs).where(eq(jobs.id, id)))[0];
-  const onlyJob = async (kind: string) =>
+  const onlyJob = async (kind: JobKind) =>
     (await database.db.select().from(jobs).where(eq(jobs.kind, kind)))[0]?.id ?? "";
 
   it("keeps renewing a running job's lease, so a second worker never runs it while the first still does", async () => {
     // Only the wall clock is faked: an hour passes while the handler waits on its model server.
     vi.useFakeTimers({ toFake: ["Date"] });
-    const kind = "slow-submit";
+    // The kind's real handler is not registered: each test's handler stands in for it.
+    const kind = TRAINING_POLL_JOB;
     const release = gate();
     let runs = 0;
     const handlers = {
@@ -68,7 +70,7 @@ describe("job leases", () => {
     };
     const first = new JobWorker(database.db, handlers, log, { heartbeatMs: 10 });
     const second = new JobWorker(database.db, handlers, log, { heartbeatMs: 10 });
-    await enqueueJob(database.db, kind, {});
+    await enqueueJob(database.db, kind, { requestId: "slow-submit", identityId: "identity-slow" });
     const firstRun = first.drain();
     await until(() => runs === 1);
     for (let step = 0; step < 20; step += 1) {
@@ -94,7 +96,7 @@ describe("job leases", () => {
 
   it("does not let a worker whose lease ran out mark the job done under the worker that took it over", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    const kind = "lost-lease";
+    const kind = WEBHOOK_DELIVERY_JOB;
     const gates = [gate(), gate()];
     let runs = 0;
     const handlers = {
@@ -106,7 +108,7 @@ describe("job leases", () => {
     // The first worker stalls (no heartbeat gets through, as in a frozen process) past its lease.
     const stalled = new JobWorker(database.db, handlers, log, { leaseMs: MINUTE_MS, heartbeatMs: 3_600_000 });
     const successor = new JobWorker(database.db, handlers, log, { leaseMs: MINUTE_MS, heartbeatMs: 10 });
-    await enqueueJob(database.db, kind, {});
+    await enqueueJob(database.db, kind, { deliveryId: "lost-lease" });
     const id = await onlyJob(kind);
     const stalledRun = stalled.drain();
     await until(() => runs === 1);

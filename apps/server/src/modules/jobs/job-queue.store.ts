@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { jobs } from "../../db/schema";
+import type { JobKind, JobPayload, JobPayloads } from "./job-kinds";
 
 /** Data access of the job queue: every change to a claimed job is conditional on its claim's token. */
 
@@ -15,10 +16,10 @@ export interface JobClaim {
  * Adds a job, in the caller's transaction when given one. With `key`, a job under that key is only
  * ever added once (a unique index): enqueueing it again, from any process, does nothing.
  */
-export async function enqueueJob(
+export async function enqueueJob<K extends JobKind>(
   db: Executor,
-  kind: string,
-  payload: Record<string, unknown>,
+  kind: K,
+  payload: JobPayloads[K],
   runAt = new Date(),
   options: { key?: string } = {},
 ) {
@@ -34,27 +35,30 @@ export async function enqueueJob(
  */
 export async function claimDueJob(
   db: Database,
-  input: { kinds: string[]; now: Date; leaseUntil: Date; token: string },
-): Promise<{ id: string; kind: string; payload: Record<string, unknown>; attempts: number } | undefined> {
+  input: { kinds: JobKind[]; now: Date; leaseUntil: Date; token: string },
+): Promise<{ id: string; kind: JobKind; payload: JobPayload; attempts: number } | undefined> {
   const { kinds, now, leaseUntil, token } = input;
-  const rows = await db.execute(sql`
-    update ${jobs} set status = 'running', attempts = ${jobs.attempts} + 1,
-      lease_until = ${leaseUntil}, lease_token = ${token}
-    where ${jobs.id} = (
-      select ${jobs.id} from ${jobs}
-      where ${jobs.kind} in ${kinds}
-        and ((${jobs.status} = 'queued' and ${jobs.runAt} <= ${now})
-          or (${jobs.status} = 'running' and ${jobs.leaseUntil} < ${now}))
-      order by ${jobs.runAt}
-      for update skip locked
-      limit 1
+  const next = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.kind, kinds),
+        or(
+          and(eq(jobs.status, "queued"), lte(jobs.runAt, now)),
+          and(eq(jobs.status, "running"), lt(jobs.leaseUntil, now)),
+        ),
+      ),
     )
-    returning id, kind, payload, attempts`);
-  return (
-    rows as unknown as {
-      rows: { id: string; kind: string; payload: Record<string, unknown>; attempts: number }[];
-    }
-  ).rows[0];
+    .orderBy(jobs.runAt)
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [row] = await db
+    .update(jobs)
+    .set({ status: "running", attempts: sql`${jobs.attempts} + 1`, leaseUntil, leaseToken: token })
+    .where(inArray(jobs.id, next))
+    .returning({ id: jobs.id, kind: jobs.kind, payload: jobs.payload, attempts: jobs.attempts });
+  return row;
 }
 
 /** The condition under which a worker may still change a job: it holds the current claim. */

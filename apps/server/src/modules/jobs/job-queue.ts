@@ -2,6 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client";
 import {
+  isJobKind,
+  type JobContext,
+  type JobHandlers,
+  type JobKind,
+  type JobPayload,
+  type JobPayloads,
+} from "./job-kinds";
+import {
   claimDueJob,
   finishJob,
   handBackJob,
@@ -10,13 +18,6 @@ import {
   renewJobLease,
   requeueJobUncounted,
 } from "./job-queue.store";
-
-export interface JobContext {
-  /** Aborted when this worker loses the job (its lease could not be renewed): stop and let go. */
-  signal: AbortSignal;
-}
-
-export type JobHandler = (payload: Record<string, unknown>, context: JobContext) => Promise<void>;
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
 const MAX_ATTEMPTS = 5;
@@ -31,20 +32,35 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** How often a running job's lease is renewed (default a third of the lease). */
   heartbeatMs?: number;
+  /** Run once, with its payload, when a job of their kind has failed its last attempt. */
+  onExhausted?: JobHandlers;
 }
 
 interface ClaimedJob extends JobClaim {
-  kind: string;
-  payload: Record<string, unknown>;
+  kind: JobKind;
+  payload: JobPayload;
   attempts: number;
 }
 
 /** Claims the next due job (or one whose worker died and whose lease ran out) under a new token. */
-async function claimJob(db: Database, kinds: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
+async function claimJob(db: Database, kinds: JobKind[], leaseMs: number): Promise<ClaimedJob | undefined> {
   const now = new Date();
   const token = randomUUID();
   const row = await claimDueJob(db, { kinds, now, leaseUntil: new Date(now.getTime() + leaseMs), token });
   return row ? { ...row, token } : undefined;
+}
+
+/**
+ * Calls the handler of the job's kind with its payload. Kind and payload are typed apart (one column
+ * each), but `enqueueJob` only ever writes a kind with that kind's payload.
+ */
+async function runHandler<K extends JobKind>(
+  handlers: JobHandlers,
+  kind: K,
+  payload: JobPayloads[K],
+  context: JobContext,
+): Promise<void> {
+  await handlers[kind]?.(payload, context);
 }
 
 /**
@@ -66,16 +82,23 @@ export class JobWorker {
   private readonly pollMs: number;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
+  private readonly onExhausted: JobHandlers;
 
   constructor(
     private readonly db: Database,
-    private readonly handlers: Record<string, JobHandler>,
+    private readonly handlers: JobHandlers,
     private readonly log: FastifyBaseLogger,
     options: JobWorkerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1_000;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
+    this.onExhausted = options.onExhausted ?? {};
+  }
+
+  /** The kinds this worker claims: those it has a handler for. */
+  private kinds(): JobKind[] {
+    return Object.keys(this.handlers).filter(isJobKind);
   }
 
   start(): void {
@@ -91,11 +114,7 @@ export class JobWorker {
       try {
         // A stop ends the loop between jobs: a stopping worker claims nothing more.
         while (!this.stopped) {
-          const job = await claimJob(
-            this.db,
-            Object.keys(this.handlers).filter((kind) => !kind.endsWith(":exhausted")),
-            this.leaseMs,
-          );
+          const job = await claimJob(this.db, this.kinds(), this.leaseMs);
           if (!job) break;
           await this.runOne(job);
         }
@@ -127,13 +146,12 @@ export class JobWorker {
   }
 
   private async runOne(job: ClaimedJob) {
-    const handler = this.handlers[job.kind];
     const lost = new AbortController();
     this.active = { job, controller: lost };
     const stopRenewing = this.keepLease(job, lost);
     let outcome: { ok: true } | { ok: false; error: unknown };
     try {
-      await handler?.(job.payload, { signal: lost.signal });
+      await runHandler(this.handlers, job.kind, job.payload, { signal: lost.signal });
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
@@ -162,7 +180,7 @@ export class JobWorker {
     });
     // Only the worker that still held the job decides it is exhausted.
     if (exhausted && released) {
-      await this.handlers[`${job.kind}:exhausted`]?.(job.payload, { signal: lost.signal });
+      await runHandler(this.onExhausted, job.kind, job.payload, { signal: lost.signal });
     }
   }
 

@@ -4,8 +4,10 @@ import {
   INVITATION_TTL_MS,
   INVITATIONS_PER_INVITER_PER_HOUR,
   INVITATIONS_PER_ORGANIZATION_PER_HOUR,
+  INVITE_EMAILS_INVALID,
   LEAVE_ORGANIZATION_REFUSED,
   type ListMembersResponse,
+  MEMBER_NOT_FOUND,
   OWNER_PERMISSIONS_FIXED,
   type Permissions,
   parseEmailList,
@@ -87,7 +89,7 @@ export async function inviteMembers(
   requirePermission(membership, "members.invite");
   requireGrantable(membership, input.permissions);
   const emails = parseEmailList(input.emailList);
-  if (!emails) throw new AppError("invalid-input", "Please enter valid email addresses.");
+  if (!emails) throw new AppError("invalid-input", INVITE_EMAILS_INVALID);
 
   const memberEmails = await memberEmailsAmong(db, input.organizationId, emails);
   const invitees = emails.filter((candidate) => !memberEmails.has(candidate));
@@ -232,7 +234,7 @@ export async function removeMember(
   if (leaving && membership.isOwner) throw new AppError("owner-cannot-leave", LEAVE_ORGANIZATION_REFUSED);
   if (!leaving) requirePermission(membership, "members.delete");
   const target = await findMember(db, organizationId, userIdToRemove);
-  if (!target) throw new AppError("not-found", "That user is not a member of this organization.");
+  if (!target) throw new AppError("not-found", MEMBER_NOT_FOUND);
   if (target.isOwner)
     throw new AppError("owner-immutable", "The owner cannot be removed from the organization.");
   await db.transaction(async (tx) => {
@@ -259,7 +261,7 @@ export async function editMemberPermissions(
   const membership = await requireMembership(db, userId, input.organizationId);
   requirePermission(membership, "members.edit");
   const target = await findMember(db, input.organizationId, input.memberUserId);
-  if (!target) throw new AppError("not-found", "That user is not a member of this organization.");
+  if (!target) throw new AppError("not-found", MEMBER_NOT_FOUND);
   if (target.isOwner) throw new AppError("owner-immutable", OWNER_PERMISSIONS_FIXED);
   if (input.memberUserId === userId) throw new AppError("forbidden", EDIT_OWN_PERMISSIONS_REFUSED);
   requireGrantable(

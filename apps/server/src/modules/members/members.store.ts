@@ -1,3 +1,4 @@
+import type { StoredPermissions } from "@prism/contract";
 import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { invitations, organizationMembers, organizations, projects, users } from "../../db/schema";
@@ -53,7 +54,7 @@ export async function upsertInvitation(
   input: {
     organizationId: string;
     email: string;
-    permissions: Record<string, unknown>;
+    permissions: StoredPermissions;
     invitedByUserId: string;
     expiresAt: Date;
   },
@@ -103,7 +104,7 @@ export async function deleteInvitation(tx: Executor, invitationId: string, organ
 /** Adds a member; false when they were one already. */
 export async function insertMember(
   tx: Executor,
-  input: { organizationId: string; userId: string; permissions: unknown },
+  input: { organizationId: string; userId: string; permissions: StoredPermissions },
 ): Promise<boolean> {
   const inserted = await tx
     .insert(organizationMembers)
@@ -149,7 +150,7 @@ export async function setMemberPermissions(
   tx: Executor,
   organizationId: string,
   memberUserId: string,
-  permissions: Record<string, unknown>,
+  permissions: StoredPermissions,
 ): Promise<void> {
   await tx
     .update(organizationMembers)

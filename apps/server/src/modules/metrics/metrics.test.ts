@@ -10,6 +10,7 @@ import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { loadConfig } from "../../config";
 import { LocalFileStore } from "../../providers/storage/file-store";
+import { WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue.store";
 
 /** The value of one sample line `name{labels} value` of the text format, or undefined when absent. */
@@ -142,14 +143,17 @@ describe("metrics and readiness", () => {
 
   it("reports the job queue's depth by kind and state and the age of its oldest due job", async () => {
     const db = testApp.database.db;
-    await enqueueJob(db, "metrics-probe", {}, new Date(Date.now() - 90_000));
-    await enqueueJob(db, "metrics-probe", {}, new Date(Date.now() - 30_000));
-    await enqueueJob(db, "metrics-probe", {}, new Date(Date.now() + 3_600_000));
+    // This app runs no worker: the jobs stay queued for the scrape to count.
+    const probe = { deliveryId: "metrics-probe" };
+    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, probe, new Date(Date.now() - 90_000));
+    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, probe, new Date(Date.now() - 30_000));
+    await enqueueJob(db, WEBHOOK_DELIVERY_JOB, probe, new Date(Date.now() + 3_600_000));
     const text = await scrape();
-    expect(sample(text, "prism_job_queue_jobs", { kind: "metrics-probe", state: "due" })).toBe(2);
-    expect(sample(text, "prism_job_queue_jobs", { kind: "metrics-probe", state: "scheduled" })).toBe(1);
-    expect(sample(text, "prism_job_queue_jobs", { kind: "metrics-probe", state: "running" })).toBe(0);
-    const age = sample(text, "prism_job_queue_oldest_due_seconds", { kind: "metrics-probe" }) ?? 0;
+    const kind = WEBHOOK_DELIVERY_JOB;
+    expect(sample(text, "prism_job_queue_jobs", { kind, state: "due" })).toBe(2);
+    expect(sample(text, "prism_job_queue_jobs", { kind, state: "scheduled" })).toBe(1);
+    expect(sample(text, "prism_job_queue_jobs", { kind, state: "running" })).toBe(0);
+    const age = sample(text, "prism_job_queue_oldest_due_seconds", { kind }) ?? 0;
     expect(age).toBeGreaterThanOrEqual(89);
     expect(age).toBeLessThan(200);
   });

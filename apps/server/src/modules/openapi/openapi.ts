@@ -560,7 +560,7 @@ function modelServerGuide(): string {
   return [
     `Some features need an AI model on a GPU. ${PRODUCT_NAME} runs them on a **model server**: an HTTP service`,
     "you run next to the console (a ComfyUI workflow behind a small adapter, a diffusers or",
-    "faster-whisper script...) that speaks Prism's model-server protocol. The console does everything",
+    `faster-whisper script...) that speaks ${PRODUCT_NAME}'s model-server protocol. The console does everything`,
     "else: keys, validation, billing, storage, history and refunds. Until one is connected, those features",
     `are marked **${NEEDS_MODEL_SERVER_BADGE}** here and in the console, and calls to them answer 503`,
     "`feature-unavailable` without charging anything.",
@@ -578,7 +578,7 @@ function modelServerGuide(): string {
     "| `OPENAI_API_KEY`, `OPENAI_BASE_URL` | an OpenAI-compatible API for image generation, generative fill and speech to text |",
     "",
     "The protocol (one `POST <base>/<feature id>` per call with the same multipart fields as this API,",
-    "`GET <base>/health`, and the training status) is described in `docs/model-server.md` of the Prism",
+    `\`GET <base>/health\`, and the training status) is described in \`docs/model-server.md\` of the ${PRODUCT_NAME}`,
     "repository. The feature ids are those of the endpoints below:",
     "",
     "| Feature | Feature id |",

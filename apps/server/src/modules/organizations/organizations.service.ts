@@ -1,6 +1,7 @@
 import {
   ARCHIVE_LAST_ORGANIZATION,
   fullPermissions,
+  MEMBER_NOT_FOUND,
   type Organization,
   REQUIRE_TWO_FACTOR_OWNER_FIRST,
 } from "@prism/contract";
@@ -27,8 +28,6 @@ export async function createOrganization(db: Database, userId: string, name: str
   );
   return toOrganizationEntity(organization, { isOwner: true, permissions: {} }, [project]);
 }
-
-const NOT_A_MEMBER = "That user is not a member of this organization.";
 
 /** Renaming is the owner's alone: the settings a member with `organization.general` sees stay read-only. */
 export async function renameOrganization(db: Database, userId: string, organizationId: string, name: string) {
@@ -90,7 +89,7 @@ export async function transferOwnership(
       isOwner: true,
       permissions: {},
     });
-    if (!promoted) throw new AppError("not-found", NOT_A_MEMBER);
+    if (!promoted) throw new AppError("not-found", MEMBER_NOT_FOUND);
     await recordAudit(tx, {
       organizationId,
       action: "organization.owner-changed",

@@ -1,3 +1,4 @@
+import type { StoredPermissions } from "@prism/contract";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { organizationMembers, organizations, projects } from "../../db/schema";
@@ -57,7 +58,7 @@ export async function setMemberOwnership(
   tx: Executor,
   organizationId: string,
   userId: string,
-  values: { isOwner: boolean; permissions: Record<string, unknown> },
+  values: { isOwner: boolean; permissions: StoredPermissions },
 ): Promise<boolean> {
   const updated = await tx
     .update(organizationMembers)

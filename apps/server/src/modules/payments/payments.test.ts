@@ -99,7 +99,7 @@ describe("payments (sandbox provider)", () => {
     ).toEqual({});
   });
 
-  it("names the card field of a refused sandbox card: an expired month, a short security code", async () => {
+  it("names the card field of a refused sandbox card: a wrong length, an expired month, a short security code", async () => {
     const { session, organizationId } = await owner();
     const confirm = async (card: Record<string, unknown>) => {
       const started = await post(
@@ -117,6 +117,14 @@ describe("payments (sandbox provider)", () => {
         ...card,
       });
     };
+    // A 13-digit Visa passes Luhn's checksum but not the network's length, as in the card form.
+    const shortVisa = await confirm({ number: "4222222222222" });
+    expect(shortVisa.statusCode).toBe(400);
+    expect(shortVisa.json()).toMatchObject({
+      error: "invalid-input",
+      field: "number",
+      message: CARD_NUMBER_INVALID,
+    });
     const expired = await confirm({ expMonth: 1, expYear: 2020 });
     expect(expired.statusCode).toBe(400);
     expect(expired.json()).toMatchObject({ field: "expMonth", message: CARD_EXPIRED });

@@ -3,7 +3,10 @@ import {
   FEATURES,
   type Feature,
   featureByEndpoint,
+  IDENTITY_STATUSES,
+  type IdentityStatus,
   microsToUsd,
+  REQUEST_NOT_FOUND,
   THUMBNAIL_SUFFIX,
 } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
@@ -15,10 +18,6 @@ import { recordAudit } from "../audit/audit.store";
 import type { GatewayDeps } from "../features/feature-calls.service";
 import { toHistoryRecord } from "../features/feature-requests.store";
 import { listHistory, softDeleteRequest } from "./playground.store";
-
-const REQUEST_NOT_FOUND = "Request not found.";
-const IDENTITY_STATUSES = ["pending", "training", "ready", "failed"] as const;
-type IdentityStatus = (typeof IDENTITY_STATUSES)[number];
 
 /** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
 function trainingResultOf(responseBody: unknown): { identityId?: string; status: IdentityStatus } {

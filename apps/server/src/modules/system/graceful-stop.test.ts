@@ -15,7 +15,7 @@ import {
 } from "../../../test/process-fixtures";
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 import { featureRequests, jobs } from "../../db/schema";
-import { TRAINING_POLL_JOB } from "../features/feature-calls.service";
+import { TRAINING_POLL_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue.store";
 
 const FUNDS = 1_000_000n;

@@ -21,7 +21,7 @@ import {
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 import type { DatabaseHandle } from "../../db/client";
 import { featureRequests, jobs, organizations } from "../../db/schema";
-import { TRAINING_POLL_JOB } from "../features/feature-calls.service";
+import { TRAINING_POLL_JOB } from "../jobs/job-kinds";
 
 const serverUrl = process.env.DATABASE_URL;
 const BACKGROUND_REMOVAL = "/v1/images/background-removal";

@@ -1,4 +1,5 @@
 import {
+  API_KEY_NOT_FOUND,
   featureByEndpoint,
   INVALID_REQUESTS_CURSOR,
   type ListRequestsRequest,
@@ -14,8 +15,6 @@ import { isUuid } from "../access/access.service";
 import { costOfRequestMicros, fileUrl } from "../features/feature-requests.store";
 import { listKeysOfProjects, listRequestLogPage, type RequestLogKeyset } from "./request-log.store";
 import { nextDay } from "./usage.store";
-
-export const API_KEY_NOT_FOUND = "API key not found.";
 
 /** PostgreSQL's text of a timestamptz, as `created_at::text` writes it (microseconds at most). */
 const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;

@@ -1,4 +1,5 @@
 import {
+  API_KEY_NOT_FOUND,
   backgroundRemovalFeature,
   INVALID_REQUESTS_CURSOR,
   type ListRequestsResponse,
@@ -15,7 +16,6 @@ import { addMember, permissionsWith } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { featureRequests } from "../../db/schema";
 import { NOT_FOUND_PROJECT } from "../access/access.service";
-import { API_KEY_NOT_FOUND } from "./request-log.service";
 
 /**
  * The Requests view's call over HTTP: every call of the named projects newest first, page after page

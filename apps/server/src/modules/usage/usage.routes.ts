@@ -6,8 +6,10 @@ import {
   microsToUsd,
   PLAYGROUND_CALLER,
   REQUEST_DETAIL_PATH,
+  REQUEST_NOT_FOUND,
   type RequestDetail,
   requestDetailSchema,
+  SIGN_IN_REQUIRED,
   USAGE_EXPORT_COLUMNS,
   USAGE_EXPORT_PATH,
   USAGE_PATH,
@@ -53,8 +55,6 @@ import {
 
 /** Rows read from the request log per query of a CSV export: the most the export holds at once. */
 export const EXPORT_BATCH_ROWS = 1_000;
-
-const REQUEST_NOT_FOUND = "Request not found.";
 
 async function requireKey(
   deps: AppDependencies,
@@ -154,7 +154,7 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
    */
   async function authorizeExport(request: FastifyRequest): Promise<UsageExportQuery> {
     const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
-    if (!user) throw new AppError("unauthenticated", "Please sign in to continue.");
+    if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
     const query = usageExportQuery.parse(request.query);
     const allowed = await visibleProjects(db, user.userId, query.projectIds);
     if (allowed.length === 0) throw new AppError("not-found", NOT_FOUND_PROJECT);

@@ -3,6 +3,7 @@ import {
   microsToUsd,
   type Organization,
   SIGN_IN_REQUIRED,
+  type StoredPermissions,
   type UserInfo,
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
@@ -20,7 +21,7 @@ type ProjectRow = typeof projects.$inferSelect;
  */
 export function toOrganizationEntity(
   organization: OrganizationRow,
-  membership: { isOwner: boolean; permissions: unknown },
+  membership: { isOwner: boolean; permissions: StoredPermissions },
   organizationProjects: ProjectRow[],
 ): Organization {
   const permissions = effectivePermissions(

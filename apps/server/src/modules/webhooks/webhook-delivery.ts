@@ -12,16 +12,12 @@ import {
 } from "@prism/contract";
 import { Webhook } from "standardwebhooks";
 import type { Database, Executor } from "../../db/client";
-import type { Mailer, MailMessage } from "../../providers/mail/mailer";
+import type { Mailer } from "../../providers/mail/mailer";
 import { organizationAlertMail } from "../../providers/mail/templates";
 import { recordAudit } from "../audit/audit.store";
-import {
-  ALERT_MAIL_JOB,
-  paymentsRecipients,
-  queueAlertMails,
-  WEBHOOK_DELIVERY_JOB,
-} from "../events/events.service";
-import { type JobHandler, JobRetryLater } from "../jobs/job-queue";
+import { paymentsRecipients, queueAlertMails } from "../events/events.service";
+import { ALERT_MAIL_JOB, type JobHandlers, WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
+import { JobRetryLater } from "../jobs/job-queue";
 import type { Metrics } from "../metrics/metrics";
 import { checkLiteralHost, guardedLookup, TargetRefusedError } from "./ssrf-guard";
 import {
@@ -108,15 +104,15 @@ function describeFailure(error: unknown): string {
  * and records each try in the delivery log; a failed try is retried on the schedule, and an endpoint
  * whose deliveries failed for a day is disabled, its owner mailed once.
  */
-export function eventJobHandlers(deps: DeliveryDeps): Record<string, JobHandler> {
+export function eventJobHandlers(deps: DeliveryDeps): JobHandlers {
   const schedule = deps.retryScheduleMs ?? WEBHOOK_RETRY_SCHEDULE_MS;
   const now = deps.now ?? (() => new Date());
   return {
     [ALERT_MAIL_JOB]: async (payload) => {
-      await deps.mailer.send(payload as unknown as MailMessage);
+      await deps.mailer.send(payload);
     },
     [WEBHOOK_DELIVERY_JOB]: async (payload, { signal }) => {
-      const deliveryId = String(payload.deliveryId);
+      const { deliveryId } = payload;
       const row = await findDeliveryWithEndpoint(deps.db, deliveryId);
       if (row?.delivery.status !== "pending") return;
       const { delivery, endpoint } = row;

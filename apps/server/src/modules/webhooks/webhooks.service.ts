@@ -32,7 +32,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     url: row.url,
-    events: row.events as WebhookEventType[],
+    events: row.events,
     enabled: row.enabled,
     disabledReason: row.disabledReason,
     createdAt: row.createdAt.toISOString(),

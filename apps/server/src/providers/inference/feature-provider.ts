@@ -1,4 +1,4 @@
-import type { Feature } from "@prism/contract";
+import type { Feature, FeatureResultBody } from "@prism/contract";
 
 /** One uploaded file as the gateway validated it (type checked by content, not by name). */
 export interface ProviderFile {
@@ -28,7 +28,7 @@ export type ProviderOutput =
        */
       encodedHere?: true;
     }
-  | { kind: "json"; body: unknown };
+  | { kind: "json"; body: FeatureResultBody };
 
 export type ProviderErrorCode = "failed" | "timeout" | "unavailable" | "invalid-input";
 

@@ -3,6 +3,7 @@ import {
   CARD_EXPIRED,
   CARD_NUMBER_INVALID,
   CARD_SECURITY_CODE_INVALID,
+  cardNumberLength,
   cardSecurityCodeLength,
   detectCardNetwork,
   passesLuhn,
@@ -69,13 +70,16 @@ export class SandboxPaymentsProvider implements PaymentsProvider {
     const intent = await findSetupIntentBySecret(this.db, id, hashSecret(input.clientSecret));
     if (!intent)
       throw new PaymentProviderError("This card setup has expired. Please try again.", "not-found");
-    if (!passesLuhn(input.number)) throw new PaymentProviderError(CARD_NUMBER_INVALID, "invalid", "number");
+    const brand = detectCardNetwork(input.number);
+    const length = cardNumberLength(brand);
+    if (!passesLuhn(input.number) || (length !== null && input.number.length !== length)) {
+      throw new PaymentProviderError(CARD_NUMBER_INVALID, "invalid", "number");
+    }
     const now = new Date();
     const expired =
       input.expYear < now.getUTCFullYear() ||
       (input.expYear === now.getUTCFullYear() && input.expMonth < now.getUTCMonth() + 1);
     if (expired) throw new PaymentProviderError(CARD_EXPIRED, "invalid", "expMonth");
-    const brand = detectCardNetwork(input.number);
     if (!new RegExp(`^\\d{${cardSecurityCodeLength(brand)}}$`).test(input.cvc)) {
       throw new PaymentProviderError(CARD_SECURITY_CODE_INVALID, "invalid", "cvc");
     }

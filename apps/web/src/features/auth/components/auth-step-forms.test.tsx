@@ -3,6 +3,7 @@ import {
   EMAIL_ADDRESS_REQUIRED,
   FIRST_NAME_REQUIRED,
   FORGOT_PASSWORD_EMAIL_REQUIRED,
+  INVALID_EMAIL_ADDRESS,
   PASSWORD_REQUIRED,
   TWO_FACTOR_CODE_REQUIRED,
   VERIFICATION_CODE_REQUIRED,
@@ -14,6 +15,7 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { ChangePasswordForm } from "./change-password-form";
 import { ForgotPasswordForm } from "./forgot-password-form";
+import { SignInForm } from "./sign-in-form";
 import { SignUpForm } from "./sign-up-form";
 import { TwoFactorForm } from "./two-factor-form";
 import { VerificationCodeForm } from "./verification-code-form";
@@ -39,6 +41,66 @@ function WithEmail({
 }
 
 const noop = () => undefined;
+
+describe("sign-in step", () => {
+  const renderSignIn = (onSubmit = vi.fn(), busy = false) =>
+    renderStep(
+      <WithEmail>
+        {(email, setEmail) => (
+          <SignInForm
+            email={email}
+            onEmailChange={setEmail}
+            rememberMe={false}
+            onRememberMeChange={noop}
+            loading={busy}
+            busy={busy}
+            error={null}
+            providers={null}
+            onSubmit={onSubmit}
+            onSignUp={noop}
+            onRecoverPassword={noop}
+          />
+        )}
+      </WithEmail>,
+    );
+
+  it("names the missing e-mail and password on submit only, and editing one clears only its own", async () => {
+    const onSubmit = vi.fn();
+    renderSignIn(onSubmit);
+    const user = userEvent.setup();
+    expect(screen.queryByText(EMAIL_ADDRESS_REQUIRED)).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Login" }));
+    expect(screen.getByText(EMAIL_ADDRESS_REQUIRED)).toBeInTheDocument();
+    expect(screen.getByText(PASSWORD_REQUIRED)).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText("Password"), "s");
+    expect(screen.queryByText(PASSWORD_REQUIRED)).not.toBeInTheDocument();
+    expect(screen.getByText(EMAIL_ADDRESS_REQUIRED)).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Email"), "ada");
+    expect(screen.queryByText(EMAIL_ADDRESS_REQUIRED)).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Login" }));
+    expect(screen.getByText(INVALID_EMAIL_ADDRESS)).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("sends the trimmed e-mail and the password as typed", async () => {
+    const onSubmit = vi.fn();
+    renderSignIn(onSubmit);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Email"), " ada@example.com ");
+    await user.type(screen.getByLabelText("Password"), " secret ");
+    await user.click(screen.getByRole("button", { name: "Login" }));
+    expect(onSubmit).toHaveBeenCalledWith({ email: "ada@example.com", password: " secret " });
+  });
+
+  it("ignores a submit while a request of the screen runs, without checking the fields", async () => {
+    const onSubmit = vi.fn();
+    renderSignIn(onSubmit, true);
+    await userEvent.setup().type(screen.getByLabelText("Password"), "{Enter}");
+    expect(screen.queryByText(EMAIL_ADDRESS_REQUIRED)).not.toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+});
 
 describe("sign-up step", () => {
   const renderSignUp = (onSubmit = vi.fn(), loading = false) =>

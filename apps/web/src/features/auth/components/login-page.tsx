@@ -7,7 +7,7 @@ import { useLocation, useNavigate } from "react-router";
 import { PageLoader } from "../../../components/full-page-loader";
 import { api, isApiError } from "../../../lib/api-client";
 import { COOKIE, readCookie, writeCookie } from "../../../lib/cookies";
-import { usePublicConfig } from "../../../lib/env";
+import { documentTitle, usePublicConfig } from "../../../lib/env";
 import { isPasskeyPromptClosed } from "../../../lib/passkeys";
 import { isSignInAgain, postLoginPath } from "../../../lib/post-login";
 import { useSession } from "../../../lib/session";
@@ -376,7 +376,7 @@ export function LoginPage() {
 
   return (
     <AuthLayout>
-      <title>{`${PAGE_TITLES[mode]} · Prism Console`}</title>
+      <title>{documentTitle(PAGE_TITLES[mode])}</title>
       {invitingOrganization ? (
         <Alert
           color="prism"

@@ -2,6 +2,7 @@ import { Anchor, Button, Checkbox, PasswordInput, SimpleGrid, Stack, Text, TextI
 import { useForm } from "@mantine/form";
 import { Link } from "react-router";
 import { PasswordFeedback } from "../../../components/password-feedback";
+import { productName } from "../../../lib/env";
 import { PATHS } from "../../../lib/paths";
 import { type SignUpValues, validateSignUp } from "../lib/validation";
 import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
@@ -49,7 +50,7 @@ export function SignUpForm({
       <Stack gap="md">
         <FormHeader
           title="Create your account"
-          subtitle="Start building with the Prism image and speech APIs."
+          subtitle={`Start building with the ${productName()} image and speech APIs.`}
         />
         <FormError message={error} />
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="md">

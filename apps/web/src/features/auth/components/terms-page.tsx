@@ -1,13 +1,15 @@
 import { Anchor, Box, Container, Group, List, Paper, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { BrandMark } from "../../../components/brand-mark";
+import { documentTitle, productName } from "../../../lib/env";
 import { PATHS } from "../../../lib/paths";
 
-const SECTIONS: { title: string; body: string[] }[] = [
+/** The terms, naming the product as the deployment does (read when the page renders, after the config). */
+const sections = (product: string): { title: string; body: string[] }[] => [
   {
     title: "1. The service",
     body: [
-      "Prism provides image and speech processing through a web console and an HTTP API. Access requires an account and, for paid features, a prepaid balance held by an organization.",
+      `${product} provides image and speech processing through a web console and an HTTP API. Access requires an account and, for paid features, a prepaid balance held by an organization.`,
     ],
   },
   {
@@ -45,9 +47,10 @@ const SECTIONS: { title: string; body: string[] }[] = [
 
 /** The public Terms of Service page the sign-up checkbox links to. */
 export function TermsPage() {
+  const product = productName();
   return (
     <Box mih="100vh" py={48} px="md">
-      <title>Terms of Service · Prism Console</title>
+      <title>{documentTitle("Terms of Service")}</title>
       <Container size={760}>
         <Stack gap="xl">
           <Group justify="space-between">
@@ -63,10 +66,10 @@ export function TermsPage() {
                   Terms of Service
                 </Title>
                 <Text c="dimmed" size="sm">
-                  These terms govern your use of the Prism console and API.
+                  These terms govern your use of the {product} console and API.
                 </Text>
               </Stack>
-              {SECTIONS.map((section) => (
+              {sections(product).map((section) => (
                 <Stack gap={6} key={section.title}>
                   <Title order={2} fz={18}>
                     {section.title}

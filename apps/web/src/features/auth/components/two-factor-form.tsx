@@ -1,6 +1,11 @@
 import { Button, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { TWO_FACTOR_CODE_LABEL, TWO_FACTOR_CODE_REQUIRED, TWO_FACTOR_REQUIRED } from "@prism/contract";
+import {
+  TWO_FACTOR_CODE_LABEL,
+  TWO_FACTOR_CODE_REQUIRED,
+  TWO_FACTOR_REQUIRED,
+  TWO_FACTOR_SECTION_TITLE,
+} from "@prism/contract";
 import { FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 /**
@@ -30,10 +35,10 @@ export function TwoFactorForm({
     <form
       onSubmit={(event) => (loading ? event.preventDefault() : submit(event))}
       noValidate
-      aria-label="Two-factor authentication"
+      aria-label={TWO_FACTOR_SECTION_TITLE}
     >
       <Stack gap="md">
-        <FormHeader title="Two-factor authentication" subtitle={TWO_FACTOR_REQUIRED} />
+        <FormHeader title={TWO_FACTOR_SECTION_TITLE} subtitle={TWO_FACTOR_REQUIRED} />
         <FormError message={error} />
         <TextInput
           label={TWO_FACTOR_CODE_LABEL}

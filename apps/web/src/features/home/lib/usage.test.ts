@@ -17,6 +17,7 @@ import {
   pieSlices,
   pieStrokeWidth,
   shiftMonth,
+  totalCost,
   type UsageRow,
 } from "./usage";
 
@@ -96,17 +97,27 @@ describe("usage table", () => {
       ],
       ENDPOINTS,
     );
-    expect(
-      rows.map((entry) => [
-        entry.name,
-        entry.units,
-        Number(entry.cost.toFixed(3)),
-        Math.round(entry.percent),
-      ]),
-    ).toEqual([
+    expect(rows.map((entry) => [entry.name, entry.units, entry.cost, Math.round(entry.percent)])).toEqual([
       ["Background Removal", 3, 0.03, 75],
       ["Image Upscaling", 1, 0.01, 25],
     ]);
+  });
+});
+
+describe("usage cost sums", () => {
+  it("adds costs in exact micro-dollars, so the table and the total show no float drift", () => {
+    const rows = buildUsageRows(
+      [
+        record("/v1/images/upscaling", "upscaling", 1, 1, 0.1),
+        record("/v1/images/upscaling", "upscaling", 2, 1, 0.2),
+        record("/v1/images/background-removal", "background-removal", 2, 1, 0.000001),
+      ],
+      ENDPOINTS,
+    );
+    // As floats, 0.1 + 0.2 is 0.30000000000000004.
+    expect(rows.map((entry) => entry.cost)).toEqual([0.000001, 0.3]);
+    expect(totalCost(rows)).toBe(0.300001);
+    expect(pieSlices(rows).map((slice) => slice.value)).toEqual([0.3, 0.000001]);
   });
 });
 

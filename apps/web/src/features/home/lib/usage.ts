@@ -3,10 +3,12 @@ import {
   type BillingUnit,
   type EndpointDescriptor,
   featureByEndpoint,
+  microsToUsd,
   PIE_MIN_PERCENT,
   PIE_MIN_SLICES,
   type StatisticsRecord,
   usageColor,
+  usdToMicros,
 } from "@prism/contract";
 
 /** The dropdown value of "All Features". */
@@ -70,6 +72,7 @@ export interface UsageRow {
   name: string;
   orderPos: number;
   units: number;
+  /** Dollars, summed in exact micro-dollars (a float sum of cents drifts). */
   cost: number;
   /** Share of the month's cost, 0 to 100. */
   percent: number;
@@ -85,6 +88,7 @@ export function buildUsageRows(
 ): UsageRow[] {
   const descriptors = descriptorMap(endpoints);
   const rows = new Map<string, UsageRow>();
+  const costMicros = new Map<string, bigint>();
   for (const record of statistics) {
     const key = featureKey(record);
     const descriptor = descriptors.get(key);
@@ -98,18 +102,22 @@ export function buildUsageRows(
       color: featureColor(key),
       unit: featureByEndpoint(record.endpoint)?.billing.unit ?? null,
     };
+    const micros = (costMicros.get(key) ?? 0n) + usdToMicros(record.balanceUsed);
+    costMicros.set(key, micros);
     row.units += record.unitsUsed;
-    row.cost += record.balanceUsed;
+    row.cost = microsToUsd(micros);
     rows.set(key, row);
   }
   const list = [...rows.values()].filter((row) => row.units > 0 || row.cost > 0);
-  const total = list.reduce((sum, row) => sum + row.cost, 0);
-  for (const row of list) row.percent = total > 0 ? (row.cost / total) * 100 : 0;
+  const total = Number(list.reduce((sum, row) => sum + (costMicros.get(row.key) ?? 0n), 0n));
+  for (const row of list) {
+    row.percent = total > 0 ? (Number(costMicros.get(row.key) ?? 0n) / total) * 100 : 0;
+  }
   return list.sort((a, b) => b.orderPos - a.orderPos || a.name.localeCompare(b.name));
 }
 
 export function totalCost(rows: readonly UsageRow[]): number {
-  return rows.reduce((sum, row) => sum + row.cost, 0);
+  return microsToUsd(rows.reduce((sum, row) => sum + usdToMicros(row.cost), 0n));
 }
 
 /**
@@ -122,7 +130,7 @@ export function pieSlices(rows: readonly UsageRow[]): { name: string; value: num
   const chosen = above.length >= PIE_MIN_SLICES ? above : byCost.slice(0, PIE_MIN_SLICES);
   return chosen.map((row) => ({
     name: row.name,
-    value: Number(row.cost.toFixed(6)),
+    value: row.cost,
     color: row.color,
   }));
 }

@@ -4,6 +4,7 @@ import {
   fullPermissions,
   GRANT_NOT_HELD,
   GRANT_NOT_HELD_NOTE,
+  INVITE_EMAILS_INVALID,
   type Member,
   type Permissions,
   permissionsWithRights,
@@ -157,6 +158,26 @@ describe("Invite Members or Permissions", { timeout: 20_000 }, () => {
     expect(body.permissions.organization.billing).toBe(true);
     expect(body.permissions.organization.general).toBe(false);
     expect(body.permissions.projects).toEqual({ all: false, p1: false, p2: true });
+  });
+
+  it("outlines an empty or malformed address list without a message until it is edited", async () => {
+    const user = userEvent.setup();
+    renderDialog({ kind: "invite" });
+    const emails = screen.getByRole("textbox", { name: "Email addresses" });
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    expect(emails).toHaveAttribute("aria-invalid", "true");
+    expect(screen.queryByText(INVITE_EMAILS_INVALID)).toBeNull();
+    await user.type(emails, "ann@");
+    expect(emails).not.toHaveAttribute("aria-invalid", "true");
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    expect(emails).toHaveAttribute("aria-invalid", "true");
+    expect(screen.queryByText(INVITE_EMAILS_INVALID)).toBeNull();
+    expect(requests).toHaveLength(0);
+
+    await user.type(emails, "example.com   bo@example.com");
+    await user.click(screen.getByRole("button", { name: "Send Invites" }));
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]?.body).toMatchObject({ emailList: "ann@example.com bo@example.com" });
   });
 
   it("edits a member starting from their own rights and saves them", async () => {

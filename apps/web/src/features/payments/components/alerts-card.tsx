@@ -11,7 +11,14 @@ import {
   Title,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { CHANGES_SAVED, ERROR_DIALOGS, formatBalance, type GetAlertsResponse } from "@prism/contract";
+import {
+  BUDGET_ALERT_PERCENTS,
+  CHANGES_SAVED,
+  ERROR_DIALOGS,
+  formatBalance,
+  type GetAlertsResponse,
+  listText,
+} from "@prism/contract";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { notify } from "../../../components/overlays/notify";
@@ -71,7 +78,7 @@ function AlertsForm({ organizationId, saved }: { organizationId: string; saved: 
           />
           <NumberInput
             label="Monthly budget"
-            description={`Email at 50, 80 and 100 % (spent this month: ${formatBalance(saved.monthSpend)})`}
+            description={`Email at ${listText(BUDGET_ALERT_PERCENTS, "and")} % (spent this month: ${formatBalance(saved.monthSpend)})`}
             prefix="$"
             decimalScale={2}
             allowNegative={false}

@@ -4,7 +4,7 @@ import {
   PAYMENT_UNCONFIRMED,
   RECHARGE_SUCCESSFUL,
 } from "@prism/contract";
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
@@ -50,6 +50,33 @@ describe("RechargePanel", () => {
     expect(bodiesTo("/v1/payments/recharge-account")).toEqual([{ organizationId: "org-1", amount: 100 }]);
     expect(screen.getByTestId("session-balance")).toHaveTextContent("100");
     expect(screen.getByTestId("recharge-panel-balance")).toHaveTextContent("$100.00");
+  });
+
+  it("raises an amount under the minimum to it on leaving the field, with no message, and charges that", async () => {
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+      "/v1/payments/recharge-account": () => ({ body: {} }),
+    });
+    renderWithSession(<RechargePanel />);
+    const user = userEvent.setup();
+    const button = await screen.findByRole("button", { name: "Recharge Now" });
+    await waitFor(() => expect(button).toBeEnabled());
+    const amount = screen.getByLabelText("Amount");
+    await user.clear(amount);
+    await user.type(amount, "5");
+    expect(amount).toHaveValue("$5");
+    await user.tab();
+    expect(amount).toHaveValue("$20");
+    expect(amount).not.toHaveAttribute("aria-invalid", "true");
+    expect(bodiesTo("/v1/payments/recharge-account")).toEqual([]);
+
+    await user.click(screen.getByRole("button", { name: "Recharge Now" }));
+    const confirm = await screen.findByRole("dialog", { name: "Recharge" });
+    expect(within(confirm).getByText("Are you sure you want to recharge $20?")).toBeInTheDocument();
+    await user.click(within(confirm).getByRole("button", { name: "Yes" }));
+    await screen.findByText(RECHARGE_SUCCESSFUL);
+    expect(bodiesTo("/v1/payments/recharge-account")).toEqual([{ organizationId: "org-1", amount: 20 }]);
   });
 
   it("shows “Error Recharging” with the provider's reason when the charge fails", async () => {

@@ -1,4 +1,5 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import {
   DEFAULT_RECHARGE_USD,
   ERROR_DIALOGS,
@@ -8,7 +9,7 @@ import {
   rechargeConfirmText,
 } from "@prism/contract";
 import { IconBolt, IconCreditCardOff } from "@tabler/icons-react";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -34,7 +35,9 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
   const { selectedOrganization } = useSession();
   const { card, isLoading, isError } = usePaymentInfo(selectedOrganization);
   const recharge = useRechargeAccount();
-  const [amount, setAmount] = useState<number | string>(DEFAULT_RECHARGE_USD);
+  // The amount has no message of its own: a smaller, empty or larger one is clamped to the bounds
+  // (on leaving the field, and again on submit), and the confirmation names what will be charged.
+  const form = useForm<{ amount: number | string }>({ initialValues: { amount: DEFAULT_RECHARGE_USD } });
   const [busy, setBusy] = useState(false);
 
   if (!selectedOrganization || !canInOrganization(selectedOrganization, "organization.payments")) return null;
@@ -43,11 +46,10 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
   // Without an answer yet (loading or failed) the card's absence is unknown: no advice to add one.
   const cardUnknown = isLoading || isError;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async ({ amount }: typeof form.values) => {
     if (!hasCard || busy) return;
     const value = clampRechargeAmount(amount);
-    setAmount(value);
+    form.setFieldValue("amount", value);
     const confirmed = await openConfirmModal({ title: "Recharge", message: rechargeConfirmText(value) });
     if (!confirmed) return;
     setBusy(true);
@@ -75,7 +77,7 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
 
   return (
     <Paper withBorder p="xl" component="section" aria-label="Recharge Now" h="100%">
-      <form onSubmit={(event) => void submit(event)} noValidate style={{ height: "100%" }}>
+      <form onSubmit={form.onSubmit((values) => void submit(values))} noValidate style={{ height: "100%" }}>
         <Stack gap="lg" h="100%" justify="space-between">
           <Stack gap="lg">
             <Stack gap={4}>
@@ -94,7 +96,13 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
                 {formatUsd(selectedOrganization.balance)}
               </Text>
             </Stack>
-            <AmountInput label="Amount" value={amount} onChange={setAmount} disabled={!hasCard} maw={280} />
+            <AmountInput
+              label="Amount"
+              value={form.values.amount}
+              onChange={(value) => form.setFieldValue("amount", value)}
+              disabled={!hasCard}
+              maw={280}
+            />
           </Stack>
           <Stack gap="xs">
             <Group>

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
+import { cardNumberLength } from "@prism/contract";
 import { IconInfoCircle, IconLock } from "@tabler/icons-react";
 import { useState } from "react";
 import { CardBrandLogo } from "../../../components/card-brand-logo";
@@ -7,9 +8,8 @@ import {
   type CardErrors,
   type CardFields,
   cardDigits,
-  cardNumberLength,
-  cvcLength,
-  detectCardBrand,
+  cardNetworkOf,
+  cvcMaxLength,
   formatCardNumber,
   formatExpiry,
   parseExpiry,
@@ -46,13 +46,14 @@ export function SandboxCardForm({
   const [submitting, setSubmitting] = useState(false);
 
   const fields = form.values;
-  const brand = detectCardBrand(fields.number);
+  const network = cardNetworkOf(fields.number);
+  const fullLength = cardNumberLength(network);
   const errors = validateCard(fields);
   const numberDigits = cardDigits(fields.number);
   // Feedback comes as soon as it is meaningful: a complete number is checked at once, a partial one
   // only when the user leaves the field or tries to save; from then on it follows the typing.
   const show = {
-    number: blurred.number || (brand !== "generic" && numberDigits.length >= cardNumberLength(brand)),
+    number: blurred.number || (fullLength !== null && numberDigits.length >= fullLength),
     expiry: blurred.expiry || cardDigits(fields.expiry).length >= 4,
     cvc: blurred.cvc,
   };
@@ -111,7 +112,7 @@ export function SandboxCardForm({
           onChange={(event) => update("number", formatCardNumber(event.currentTarget.value))}
           onBlur={leave("number")}
           error={errorOf("number")}
-          rightSection={<CardBrandLogo brand={brand} width={30} />}
+          rightSection={<CardBrandLogo brand={network} width={30} />}
           rightSectionWidth={44}
           styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)", letterSpacing: "0.02em" } }}
           data-autofocus
@@ -138,16 +139,13 @@ export function SandboxCardForm({
           />
           <TextInput
             label="Security code"
-            placeholder={brand === "american express" ? "1234" : "CVC"}
+            placeholder={network === "american express" ? "1234" : "CVC"}
             autoComplete="cc-csc"
             inputMode="numeric"
             value={fields.cvc}
             maxLength={4}
             onChange={(event) =>
-              update(
-                "cvc",
-                cardDigits(event.currentTarget.value).slice(0, brand === "generic" ? 4 : cvcLength(brand)),
-              )
+              update("cvc", cardDigits(event.currentTarget.value).slice(0, cvcMaxLength(network)))
             }
             onBlur={leave("cvc")}
             error={errorOf("cvc")}

@@ -1,4 +1,4 @@
-import { MAX_RECHARGE_USD, MIN_RECHARGE_USD } from "@prism/contract";
+import { MAX_RECHARGE_USD, MIN_RECHARGE_USD, roundUsdToCents } from "@prism/contract";
 
 /**
  * A recharge amount, auto-recharge threshold or amount below 20 dollars (or left empty)
@@ -7,5 +7,5 @@ import { MAX_RECHARGE_USD, MIN_RECHARGE_USD } from "@prism/contract";
 export function clampRechargeAmount(value: number | string | null | undefined): number {
   const amount = typeof value === "number" ? value : Number.parseFloat(String(value ?? ""));
   if (!Number.isFinite(amount) || amount < MIN_RECHARGE_USD) return MIN_RECHARGE_USD;
-  return Math.min(MAX_RECHARGE_USD, Math.round(amount * 100) / 100);
+  return Math.min(MAX_RECHARGE_USD, roundUsdToCents(amount));
 }

@@ -1,43 +1,40 @@
 import {
+  CARD_EXPIRED,
   CARD_NUMBER_INVALID,
   CARD_NUMBER_MAX_DIGITS,
   CARD_NUMBER_MIN_DIGITS,
+  type CardNetwork,
+  cardNumberLength,
   cardSecurityCodeLength,
   detectCardNetwork,
   passesLuhn,
 } from "@prism/contract";
-import { type CardBrand, normalizeCardBrand } from "../../../components/card-brand-logo";
 
 // Client-side checks of the sandbox card form: instant feedback only. The sandbox provider on the
-// server validates the same card again and decides whether it is declined.
+// server validates the same card again with the same contract rules and decides whether it is declined.
 
 export function cardDigits(value: string): string {
   return value.replace(/\D/g, "");
 }
 
-/** The brand the form shows (a logo for the networks it knows) from the contract's IIN ranges. */
-export function detectCardBrand(value: string): CardBrand {
-  return normalizeCardBrand(detectCardNetwork(cardDigits(value)));
+/** The network of what the user typed, from the contract's IIN ranges (the form's logo and rules). */
+export function cardNetworkOf(value: string): CardNetwork {
+  return detectCardNetwork(cardDigits(value));
 }
 
-/** Digits a complete number of this brand has. */
-export function cardNumberLength(brand: CardBrand): number {
-  return brand === "american express" ? 15 : 16;
-}
-
-/** Digits of the security code (the contract's rule). */
-export function cvcLength(brand: CardBrand): number {
-  return cardSecurityCodeLength(brand === "generic" ? "unknown" : brand);
+/**
+ * Digits the security code field takes: the network's length, or up to four where the number's
+ * length is not fixed (a network the form does not know closely).
+ */
+export function cvcMaxLength(network: CardNetwork): number {
+  return cardNumberLength(network) === null ? 4 : cardSecurityCodeLength(network);
 }
 
 /** Groups the digits as printed on the card: 4-6-5 for American Express, fours otherwise. */
 export function formatCardNumber(value: string): string {
-  const brand = detectCardBrand(value);
-  const digits = cardDigits(value).slice(
-    0,
-    brand === "generic" ? CARD_NUMBER_MAX_DIGITS : cardNumberLength(brand),
-  );
-  if (brand === "american express") {
+  const network = cardNetworkOf(value);
+  const digits = cardDigits(value).slice(0, cardNumberLength(network) ?? CARD_NUMBER_MAX_DIGITS);
+  if (network === "american express") {
     return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)].filter(Boolean).join(" ");
   }
   return digits.replace(/(\d{4})(?=\d)/g, "$1 ");
@@ -77,11 +74,12 @@ export type CardErrors = Partial<Record<keyof CardFields, string>>;
 export function validateCard(fields: CardFields, now: Date = new Date()): CardErrors {
   const errors: CardErrors = {};
   const digits = cardDigits(fields.number);
-  const brand = detectCardBrand(digits);
+  const network = detectCardNetwork(digits);
+  const length = cardNumberLength(network);
   if (!digits) errors.number = "Enter your card number.";
   else if (
     digits.length < CARD_NUMBER_MIN_DIGITS ||
-    (brand !== "generic" && digits.length !== cardNumberLength(brand)) ||
+    (length !== null && digits.length !== length) ||
     !passesLuhn(digits)
   ) {
     errors.number = CARD_NUMBER_INVALID;
@@ -91,12 +89,12 @@ export function validateCard(fields: CardFields, now: Date = new Date()): CardEr
   if (!cardDigits(fields.expiry)) errors.expiry = "Enter the expiry date.";
   else if (!expiry) errors.expiry = "Your card's expiration date is incomplete.";
   else if (expiry.year * 12 + expiry.month < now.getFullYear() * 12 + now.getMonth() + 1) {
-    errors.expiry = "Your card's expiration date is in the past.";
+    errors.expiry = CARD_EXPIRED;
   }
 
   const cvc = cardDigits(fields.cvc);
   if (!cvc) errors.cvc = "Enter the security code.";
-  else if (cvc.length !== cvcLength(brand) && !(brand === "generic" && cvc.length >= 3)) {
+  else if (cvc.length !== cardSecurityCodeLength(network) && !(length === null && cvc.length >= 3)) {
     errors.cvc = "Your card's security code is incomplete.";
   }
   return errors;

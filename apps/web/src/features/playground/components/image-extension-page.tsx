@@ -1,5 +1,5 @@
 import { Group, NumberInput, Slider, Stack, Text } from "@mantine/core";
-import { imageExtensionFeature } from "@prism/contract";
+import { imageExtensionFeature, MAX_EXTENSION_SIDE } from "@prism/contract";
 import { useEffect, useState } from "react";
 import {
   type ExtensionSide,
@@ -122,7 +122,7 @@ export function ImageExtensionPage() {
             <Text size="xs" c="dimmed" data-testid="extension-size">
               {`${size.width} × ${size.height} px → ${size.width + sides.left + sides.right} × ${
                 size.height + sides.top + sides.bottom
-              } px (max 4096 per side)`}
+              } px (max ${MAX_EXTENSION_SIDE} per side)`}
             </Text>
           ) : null}
           {SIDES.map(({ side, label }) => (

@@ -77,4 +77,27 @@ describe("ApiKeyNameInput", { timeout: 20_000 }, () => {
     await user.type(input, "Broken{Enter}");
     await waitFor(() => expect(input.value).toBe("Server"));
   });
+
+  it("shows a name changed elsewhere and compares the next edit with it", async () => {
+    const user = userEvent.setup();
+    const onRename = vi.fn(async () => {});
+    const { rerender } = render(
+      <MantineProvider>
+        <ApiKeyNameInput name="Server" onRename={onRename} />
+      </MantineProvider>,
+    );
+    rerender(
+      <MantineProvider>
+        <ApiKeyNameInput name="Renamed" onRename={onRename} />
+      </MantineProvider>,
+    );
+    const input = screen.getByRole("textbox", { name: "API key name" }) as HTMLInputElement;
+    expect(input.value).toBe("Renamed");
+    await user.clear(input);
+    await user.type(input, " Renamed {Enter}");
+    expect(onRename).not.toHaveBeenCalled();
+    await user.clear(input);
+    await user.type(input, "Server{Enter}");
+    expect(onRename).toHaveBeenCalledExactlyOnceWith("Server");
+  });
 });

@@ -1,31 +1,35 @@
 import { TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { API_KEY_NO_NAME, NAME_MAX_LENGTH } from "@prism/contract";
 import { IconPencil } from "@tabler/icons-react";
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useRef, useState } from "react";
+
+interface ApiKeyNameInputProps {
+  name: string;
+  disabled?: boolean;
+  onRename: (name: string) => Promise<void>;
+}
 
 /**
  * The inline-editable key name of the spec: Enter commits, Escape reverts, and the name is sent
  * only when it changed. Leaving the field also commits, so an edit is never lost silently. An empty
  * name is sent as "- no name -". `onRename` rejects when the server refused, and the input reverts.
  */
-export function ApiKeyNameInput({
-  name,
-  disabled = false,
-  onRename,
-}: {
-  name: string;
-  disabled?: boolean;
-  onRename: (name: string) => Promise<void>;
-}) {
-  const [value, setValue] = useState(name);
+export function ApiKeyNameInput(props: ApiKeyNameInputProps) {
+  // A rename saved here or elsewhere (a refreshed list) restarts the field with the new name.
+  return <NameField key={props.name} {...props} />;
+}
+
+function NameField({ name, disabled = false, onRename }: ApiKeyNameInputProps) {
+  // The name has no message: it is sent as typed (trimmed, an empty one as "- no name -") and the
+  // field reverts when the server refuses it.
+  const form = useForm({ initialValues: { name } });
   const [saving, setSaving] = useState(false);
   const skipBlur = useRef(false);
-
-  // A rename saved elsewhere (or a refreshed list) shows up here while the field is not being edited.
-  useEffect(() => setValue(name), [name]);
+  const setValue = (value: string) => form.setFieldValue("name", value);
 
   const commit = async () => {
-    const next = value.trim() || API_KEY_NO_NAME;
+    const next = form.getValues().name.trim() || API_KEY_NO_NAME;
     if (next === name) {
       setValue(name);
       return;
@@ -57,8 +61,7 @@ export function ApiKeyNameInput({
 
   return (
     <TextInput
-      value={value}
-      onChange={(event) => setValue(event.currentTarget.value)}
+      {...form.getInputProps("name")}
       onKeyDown={onKeyDown}
       onBlur={() => {
         if (skipBlur.current) {

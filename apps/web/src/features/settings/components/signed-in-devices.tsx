@@ -1,5 +1,10 @@
 import { Badge, Button, Stack, Text } from "@mantine/core";
-import { ACCOUNT_SECURITY_ERROR_DIALOGS, SESSION_SIGNED_OUT, type SignedInDevice } from "@prism/contract";
+import {
+  ACCOUNT_SECURITY_ERROR_DIALOGS,
+  SESSION_SIGNED_OUT,
+  SIGNED_IN_DEVICES_SECTION_TITLE,
+  type SignedInDevice,
+} from "@prism/contract";
 import { useEffect, useRef } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
@@ -103,7 +108,7 @@ export function SignedInDevices() {
 
   return (
     <ResponsiveTable
-      label="Signed-in devices"
+      label={SIGNED_IN_DEVICES_SECTION_TITLE}
       columns={columns}
       rows={sessions.data}
       rowKey={(device) => device.id}

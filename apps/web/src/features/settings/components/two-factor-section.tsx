@@ -15,6 +15,7 @@ import { type UseFormReturnType, useForm } from "@mantine/form";
 import {
   ACCOUNT_SECURITY_ERROR_DIALOGS,
   RECOVERY_CODE_COUNT,
+  TOTP_DIGITS,
   TWO_FACTOR_CODE_LABEL,
   TWO_FACTOR_CODE_REQUIRED,
   TWO_FACTOR_DISABLED,
@@ -147,7 +148,7 @@ function Enrolment({
           <Code fz="sm" data-testid="two-factor-secret" style={{ wordBreak: "break-all" }}>
             {enrolment.secret}
           </Code>
-          <Text size="sm">2. Enter the 6-digit code the app shows.</Text>
+          <Text size="sm">{`2. Enter the ${TOTP_DIGITS}-digit code the app shows.`}</Text>
           <CodeField form={form} />
           <Group gap="sm">
             <Button type="submit" loading={enable.isPending}>
