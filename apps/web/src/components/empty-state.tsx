@@ -1,4 +1,5 @@
 import { Paper, Stack, Text, ThemeIcon } from "@mantine/core";
+import { IconBuilding, IconFolder } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 
 /** A centred message for a screen with nothing to show (no selection, no access, an empty list). */
@@ -30,5 +31,33 @@ export function EmptyState({
         {action}
       </Stack>
     </Paper>
+  );
+}
+
+/** The organization pages' screen when the user has no organization to show (none made or joined). */
+export function NoOrganizationSelected({
+  children = "Create an organization from the picker in the top bar.",
+}: {
+  children?: ReactNode;
+}) {
+  return (
+    <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
+      {children}
+    </EmptyState>
+  );
+}
+
+/** The project pages' screen when the organization has no project to show. */
+export function NoProjectSelected({
+  children = "Create a project from the project picker in the top bar.",
+  icon = <IconFolder size={24} aria-hidden />,
+}: {
+  children?: ReactNode;
+  icon?: ReactNode;
+}) {
+  return (
+    <EmptyState icon={icon} title="No project selected">
+      {children}
+    </EmptyState>
   );
 }

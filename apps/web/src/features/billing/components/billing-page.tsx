@@ -7,10 +7,10 @@ import {
   ERROR_DIALOGS,
   type Organization,
 } from "@prism/contract";
-import { IconBuilding, IconLock, IconWorld } from "@tabler/icons-react";
+import { IconLock, IconWorld } from "@tabler/icons-react";
 import { useMemo } from "react";
 import { COUNTRIES } from "../../../components/countries";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { notify } from "../../../components/overlays/notify";
@@ -166,9 +166,7 @@ export function BillingPage() {
     <>
       <PageHeader title="Billing" description="Who your invoices are addressed to." />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           You do not have permission to edit this organization's billing details.

@@ -29,7 +29,7 @@ import {
 } from "@prism/contract";
 import { IconAlertTriangle, IconExternalLink, IconListDetails } from "@tabler/icons-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoProjectSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { formatCost, formatDateTime } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
@@ -163,9 +163,9 @@ export function RequestsPage() {
   let body: ReactNode;
   if (projectIds.length === 0) {
     body = (
-      <EmptyState icon={<IconListDetails size={24} aria-hidden />} title="No project selected">
+      <NoProjectSelected icon={<IconListDetails size={24} aria-hidden />}>
         Create or choose a project to see its calls.
-      </EmptyState>
+      </NoProjectSelected>
     );
   } else if (requests.isPending) {
     body = (

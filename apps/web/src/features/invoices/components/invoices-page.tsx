@@ -1,15 +1,9 @@
 import { Badge, Button, Group, Paper, Stack, Text, VisuallyHidden } from "@mantine/core";
 import { ERROR_DIALOGS, INVOICE_STATUS_PAID, INVOICES_EMPTY, type Invoice } from "@prism/contract";
-import {
-  IconBuilding,
-  IconExternalLink,
-  IconFileInvoice,
-  IconLock,
-  IconReceiptOff,
-} from "@tabler/icons-react";
+import { IconExternalLink, IconFileInvoice, IconLock, IconReceiptOff } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { PageHeader } from "../../../components/page-header";
 import { Pagination } from "../../../components/pagination";
@@ -195,9 +189,7 @@ export function InvoicesPage() {
     <>
       <PageHeader title="Invoices" description="Your billing history, with a PDF for every payment." />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           You do not have permission to see this organization's invoices.

@@ -11,9 +11,9 @@ import {
   permissionsSchema,
   summarizePermissions,
 } from "@prism/contract";
-import { IconBuilding, IconDownload, IconHistory, IconHistoryOff, IconLock } from "@tabler/icons-react";
+import { IconDownload, IconHistory, IconHistoryOff, IconLock } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
 import { formatDateTime } from "../../../lib/format";
@@ -236,9 +236,7 @@ export function AuditLogPage() {
         description="Who changed what in this organization, when and from where. Entries can never be edited or removed."
       />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           You do not have permission to see this organization's audit log.

@@ -22,10 +22,10 @@ import {
   type Project,
   summarizePermissions,
 } from "@prism/contract";
-import { IconAlertTriangle, IconMailForward, IconUserPlus, IconUsers } from "@tabler/icons-react";
+import { IconAlertTriangle, IconMailForward, IconUserPlus } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { EmptyState } from "../../../components/empty-state";
+import { NoOrganizationSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { PageHeader } from "../../../components/page-header";
@@ -449,9 +449,9 @@ export function MembersPage() {
     return (
       <>
         <PageHeader title="Members" />
-        <EmptyState icon={<IconUsers size={24} aria-hidden />} title="No organization selected">
+        <NoOrganizationSelected>
           Create an organization from the picker in the top bar, or accept an invitation to join one.
-        </EmptyState>
+        </NoOrganizationSelected>
       </>
     );
   }

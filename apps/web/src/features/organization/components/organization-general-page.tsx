@@ -5,9 +5,9 @@ import {
   type Organization,
   REQUIRED_FIELDS_MISSING,
 } from "@prism/contract";
-import { IconBuilding, IconLock } from "@tabler/icons-react";
+import { IconLock } from "@tabler/icons-react";
 import { useNavigate } from "react-router";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
@@ -97,9 +97,7 @@ export function OrganizationGeneralPage() {
     <>
       <PageHeader title="Organization" description="Your organization's name and identifier." />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           You do not have permission to see this organization's settings.

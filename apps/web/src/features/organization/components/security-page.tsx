@@ -5,9 +5,9 @@ import {
   REQUIRE_TWO_FACTOR_OWNER_FIRST,
   SECURITY_PAGE_TITLE,
 } from "@prism/contract";
-import { IconAlertCircle, IconBuilding, IconLock } from "@tabler/icons-react";
+import { IconAlertCircle, IconLock } from "@tabler/icons-react";
 import { Link } from "react-router";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { isApiError } from "../../../lib/api-client";
 import { PATHS } from "../../../lib/paths";
@@ -68,9 +68,7 @@ export function SecurityPage() {
         description="Sign-in rules for everyone in this organization."
       />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !selectedOrganization.permissions.owner ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           Only the organization's owner can change its security settings.

@@ -1,6 +1,6 @@
 import { SimpleGrid, Stack } from "@mantine/core";
-import { IconBuilding, IconLock } from "@tabler/icons-react";
-import { EmptyState } from "../../../components/empty-state";
+import { IconLock } from "@tabler/icons-react";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
@@ -22,9 +22,7 @@ export function PaymentsPage() {
         actions={<SandboxBadge visibleFrom="sm" />}
       />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           You do not have permission to manage this organization's payments.

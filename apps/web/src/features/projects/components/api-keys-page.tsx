@@ -11,14 +11,13 @@ import {
 import {
   IconAdjustments,
   IconAlertTriangle,
-  IconFolder,
   IconKey,
   IconListDetails,
   IconPlus,
   IconTrash,
 } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoProjectSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -345,9 +344,9 @@ export function ApiKeysPage() {
     return (
       <>
         <PageHeader title="API Keys" description="Keys that authenticate your requests to the API." />
-        <EmptyState icon={<IconFolder size={24} aria-hidden />} title="No project selected">
+        <NoProjectSelected>
           Create a project from the project picker in the top bar to generate keys for it.
-        </EmptyState>
+        </NoProjectSelected>
       </>
     );
   }

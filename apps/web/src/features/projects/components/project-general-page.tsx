@@ -5,8 +5,7 @@ import {
   NAME_REQUIRED,
   type Project,
 } from "@prism/contract";
-import { IconFolder } from "@tabler/icons-react";
-import { EmptyState } from "../../../components/empty-state";
+import { NoProjectSelected } from "../../../components/empty-state";
 import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
@@ -94,9 +93,7 @@ export function ProjectGeneralPage() {
           projectCount={selectedOrganization?.projects.length ?? 0}
         />
       ) : (
-        <EmptyState icon={<IconFolder size={24} aria-hidden />} title="No project selected">
-          Create a project from the project picker in the top bar.
-        </EmptyState>
+        <NoProjectSelected />
       )}
     </>
   );

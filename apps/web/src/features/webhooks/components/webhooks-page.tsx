@@ -24,10 +24,10 @@ import {
   type WebhookEventType,
   webhookUrlSchema,
 } from "@prism/contract";
-import { IconBuilding, IconLock, IconPlus, IconWebhook } from "@tabler/icons-react";
+import { IconLock, IconPlus, IconWebhook } from "@tabler/icons-react";
 import { useState } from "react";
 import { CopyField } from "../../../components/copy-field";
-import { EmptyState } from "../../../components/empty-state";
+import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
@@ -359,9 +359,7 @@ export function WebhooksPage() {
         description="Signed HTTP notifications of your organization's events, retried for about a day."
       />
       {!selectedOrganization ? (
-        <EmptyState icon={<IconBuilding size={24} aria-hidden />} title="No organization selected">
-          Create an organization from the picker in the top bar.
-        </EmptyState>
+        <NoOrganizationSelected />
       ) : !allowed ? (
         <EmptyState icon={<IconLock size={24} aria-hidden />} title="No access">
           Only the owner of the organization manages its webhooks.
