@@ -517,6 +517,30 @@ export const usageDaily = pgTable(
 );
 
 /**
+ * The usage rollup per API key and UTC day (the day the call settled, as in `usage_daily`), written by
+ * the statement that settles each call made with a key, so the usage API groups by key without
+ * scanning the request log (decision 017). Console calls have no key and no row here: they are the
+ * project's `usage_daily` total less its keys'. A revoked key keeps its rows and its name.
+ */
+export const usageDailyKeys = pgTable(
+  "usage_daily_keys",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    costMicros: bigint("cost_micros", { mode: "bigint" }).notNull(),
+    calls: integer("calls").notNull(),
+  },
+  // Project first: the usage API reads one project's range of days, a range scan of this key.
+  (table) => [primaryKey({ columns: [table.projectId, table.day, table.apiKeyId] })],
+);
+
+/**
  * A durable job queue on the database (works on PGlite and PostgreSQL alike): a job is claimed with
  * `FOR UPDATE SKIP LOCKED` and a lease, so several workers share it and a crashed worker's job is
  * picked up again when its lease runs out.
