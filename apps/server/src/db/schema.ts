@@ -482,8 +482,7 @@ export const featureRequests = pgTable(
     // A key's spend (its caps, its column in the keys table) and its recent calls.
     index("feature_requests_api_key_idx").on(table.apiKeyId, table.createdAt),
     index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
-    // A project's calls in time order across features: CSV exports read it in keyset batches, and the
-    // usage API groups a date range by API key from it (the daily rollup has no key).
+    // A project's calls in time order across features: CSV exports read it in keyset batches.
     index("feature_requests_project_created_idx").on(table.projectId, table.createdAt, table.id),
     // The Requests view: an organization's calls newest first, paged by the keyset (time, id), with the
     // selected projects and the filters checked on the rows the backward scan meets.

@@ -101,6 +101,7 @@ describe("CSV exports of the usage", () => {
       for (const row of rollup) {
         await addUsage(tx, {
           projectId: row.projectId,
+          apiKeyId: null,
           endpoint: row.endpoint,
           callType: row.endpoint.split("/").at(-1) ?? "",
           day: row.day,
