@@ -164,9 +164,9 @@ export type SettledRow = Record<string, unknown> & {
 /**
  * Settles a call in one statement: its row turns `done` (only from `generating`, and not after a
  * refund), and from that row the settlement entry is written, the organization's slot released, the
- * usage rollup raised (and the key's, for a call made with an API key), and the row and the balance read back with whether an armed auto recharge's
- * threshold is now above the balance. No row back: the call was refunded first (the sweeper took it for
- * abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
+ * usage rollup raised (and the key's, for a call made with an API key: decision 017), and the row and
+ * the balance read back with whether an armed auto recharge's threshold is now above the balance. No
+ * row back: the call was refunded first (the sweeper took it for abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
  * a training's follow-up job), which then takes a `begin` and a `commit` of its own.
  */
 export async function settleCall(
