@@ -490,8 +490,7 @@ export const featureRequests = pgTable(
     // A key's spend (its caps, its column in the keys table) and its recent calls.
     index("feature_requests_api_key_idx").on(table.apiKeyId, table.createdAt),
     index("feature_requests_history_idx").on(table.projectId, table.endpoint, table.createdAt, table.id),
-    // A project's calls in time order across features: CSV exports read it in keyset batches, and the
-    // usage API groups a date range by API key from it (the daily rollup has no key).
+    // A project's calls in time order across features: CSV exports read it in keyset batches.
     index("feature_requests_project_created_idx").on(table.projectId, table.createdAt, table.id),
     // The Requests view: an organization's calls newest first, paged by the keyset (time, id), with the
     // selected projects and the filters checked on the rows the backward scan meets.
@@ -522,6 +521,30 @@ export const usageDaily = pgTable(
     calls: integer("calls").notNull(),
   },
   (table) => [primaryKey({ columns: [table.projectId, table.endpoint, table.callType, table.day] })],
+);
+
+/**
+ * The usage rollup per API key and UTC day (the day the call settled, as in `usage_daily`), written by
+ * the statement that settles each call made with a key, so the usage API groups by key without
+ * scanning the request log (decision 017). Console calls have no key and no row here: they are the
+ * project's `usage_daily` total less its keys'. A revoked key keeps its rows and its name.
+ */
+export const usageDailyKeys = pgTable(
+  "usage_daily_keys",
+  {
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    units: bigint("units", { mode: "number" }).notNull(),
+    costMicros: bigint("cost_micros", { mode: "bigint" }).notNull(),
+    calls: integer("calls").notNull(),
+  },
+  // Project first: the usage API reads one project's range of days, a range scan of this key.
+  (table) => [primaryKey({ columns: [table.projectId, table.day, table.apiKeyId] })],
 );
 
 /**

@@ -29,6 +29,7 @@ import {
   organizations,
   projects,
   usageDaily,
+  usageDailyKeys,
   webhookEndpoints,
 } from "../../db/schema";
 import { SESSION_COOKIE } from "../auth/session-cookie";
@@ -44,6 +45,7 @@ const SNAPSHOT_TABLES = [
   featureRequests,
   ledgerEntries,
   usageDaily,
+  usageDailyKeys,
   invoiceLinks,
   alertSettings,
   webhookEndpoints,

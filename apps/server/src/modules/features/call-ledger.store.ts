@@ -7,6 +7,7 @@ import {
   ledgerEntries,
   organizations,
   usageDaily,
+  usageDailyKeys,
 } from "../../db/schema";
 import { rowsOf } from "../ledger/ledger.store";
 import type { UsageChange } from "./feature-requests.store";
@@ -163,9 +164,9 @@ export type SettledRow = Record<string, unknown> & {
 /**
  * Settles a call in one statement: its row turns `done` (only from `generating`, and not after a
  * refund), and from that row the settlement entry is written, the organization's slot released, the
- * usage rollup raised, and the row and the balance read back with whether an armed auto recharge's
- * threshold is now above the balance. No row back: the call was refunded first (the sweeper took it for
- * abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
+ * usage rollup raised (and the key's, for a call made with an API key: decision 017), and the row and
+ * the balance read back with whether an armed auto recharge's threshold is now above the balance. No
+ * row back: the call was refunded first (the sweeper took it for abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
  * a training's follow-up job), which then takes a `begin` and a `commit` of its own.
  */
 export async function settleCall(
@@ -200,7 +201,17 @@ export async function settleCall(
       on conflict (project_id, endpoint, call_type, day) do update set
         units = ${usageDaily.units} + excluded.units,
         cost_micros = ${usageDaily.costMicros} + excluded.cost_micros,
-        calls = ${usageDaily.calls} + 1)
+        calls = ${usageDaily.calls} + 1),
+    key_usage as (
+      insert into ${usageDailyKeys} (project_id, api_key_id, day, units, cost_micros, calls)
+      select ${usage.projectId}::uuid, done.api_key_id, ${usage.day}::date, ${usage.units}::bigint,
+        ${usage.costMicros}::bigint, 1
+      from settled cross join done
+      where done.api_key_id is not null
+      on conflict (project_id, day, api_key_id) do update set
+        units = ${usageDailyKeys.units} + excluded.units,
+        cost_micros = ${usageDailyKeys.costMicros} + excluded.cost_micros,
+        calls = ${usageDailyKeys.calls} + 1)
     select done.*, released.balance_micros as answer_balance,
       exists (select 1 from ${autoRechargeSettings} recharge
         where recharge.organization_id = released.id and recharge.enabled and recharge.armed

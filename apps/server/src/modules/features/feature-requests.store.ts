@@ -1,7 +1,7 @@
 import { type HistoryRequestRecord, microsToUsd, pegasusTrainingFeature } from "@prism/contract";
 import { and, eq, getTableColumns, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { featureRequests, organizations, usageDaily } from "../../db/schema";
+import { featureRequests, organizations, usageDaily, usageDailyKeys } from "../../db/schema";
 import { budgetReached } from "../alerts/alerts.store";
 
 type RequestRow = typeof featureRequests.$inferSelect;
@@ -96,12 +96,38 @@ export interface UsageChange {
   costMicros: bigint;
 }
 
-/** Adds a settled call to the daily rollup, in the settling transaction. */
-export async function addUsage(tx: Executor, input: UsageChange) {
-  await usageAddition(tx, input);
+/** A call's share of the rollups with the key it was made with (null: a console call, in no key's row). */
+export type KeyedUsageChange = UsageChange & { apiKeyId: string | null };
+
+/**
+ * Adds a settled call to the daily rollups, in the settling transaction (the pipeline does it within
+ * the settling statement, see `settleCall`; this is the same write for a call recorded otherwise).
+ */
+export async function addUsage(tx: Executor, input: KeyedUsageChange) {
+  const { apiKeyId, ...usage } = input;
+  await usageAddition(tx, usage);
+  if (apiKeyId === null) return;
+  await tx
+    .insert(usageDailyKeys)
+    .values({
+      projectId: usage.projectId,
+      apiKeyId,
+      day: usage.day,
+      units: usage.units,
+      costMicros: usage.costMicros,
+      calls: 1,
+    })
+    .onConflictDoUpdate({
+      target: [usageDailyKeys.projectId, usageDailyKeys.day, usageDailyKeys.apiKeyId],
+      set: {
+        units: sql`${usageDailyKeys.units} + ${usage.units}`,
+        costMicros: sql`${usageDailyKeys.costMicros} + ${usage.costMicros}`,
+        calls: sql`${usageDailyKeys.calls} + 1`,
+      },
+    });
 }
 
-/** The upsert of {@link addUsage}, to await or to embed in a larger statement. */
+/** The upsert of the project's rollup row, to await or to embed in a larger statement. */
 export function usageAddition(tx: Executor, input: UsageChange) {
   return tx
     .insert(usageDaily)
@@ -116,8 +142,12 @@ export function usageAddition(tx: Executor, input: UsageChange) {
     });
 }
 
-/** Takes a refunded call back out of the daily rollup, in the refunding transaction. */
-export async function removeUsage(tx: Executor, input: UsageChange) {
+/**
+ * Takes a refunded call back out of the daily rollups, in the refunding transaction: the project's row
+ * and, for a call made with a key, the key's, so the usage API's groupings keep agreeing. Rows left at
+ * zero stay (as a settled call would find them); the usage API leaves out groups with no call.
+ */
+export async function removeUsage(tx: Executor, input: KeyedUsageChange) {
   await tx
     .update(usageDaily)
     .set({
@@ -131,6 +161,21 @@ export async function removeUsage(tx: Executor, input: UsageChange) {
         eq(usageDaily.endpoint, input.endpoint),
         eq(usageDaily.callType, input.callType),
         eq(usageDaily.day, input.day),
+      ),
+    );
+  if (input.apiKeyId === null) return;
+  await tx
+    .update(usageDailyKeys)
+    .set({
+      units: sql`${usageDailyKeys.units} - ${input.units}`,
+      costMicros: sql`${usageDailyKeys.costMicros} - ${input.costMicros}`,
+      calls: sql`${usageDailyKeys.calls} - 1`,
+    })
+    .where(
+      and(
+        eq(usageDailyKeys.projectId, input.projectId),
+        eq(usageDailyKeys.day, input.day),
+        eq(usageDailyKeys.apiKeyId, input.apiKeyId),
       ),
     );
 }

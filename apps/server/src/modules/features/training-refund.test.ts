@@ -6,7 +6,14 @@ import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { startTraining as startTrainingWith } from "../../../test/training";
-import { featureRequests, jobs, ledgerEntries, organizations, usageDaily } from "../../db/schema";
+import {
+  featureRequests,
+  jobs,
+  ledgerEntries,
+  organizations,
+  usageDaily,
+  usageDailyKeys,
+} from "../../db/schema";
 import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 
 /**
@@ -24,6 +31,8 @@ describe("a training that fails after it was charged", () => {
   let session: string;
   let apiKey: string;
   let identityCounter = 0;
+  /** Whether the model server reports the next training ready rather than failed. */
+  let nextTrainingSucceeds = false;
 
   const db = () => testApp.database.db;
 
@@ -43,10 +52,14 @@ describe("a training that fails after it was charged", () => {
       if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, {});
       if (request.method === "POST" && request.path === "/pegasus-training") {
         identityCounter += 1;
-        return sendJson(response, 200, { identityId: `doomed-${identityCounter}`, status: "pending" });
+        const prefix = nextTrainingSucceeds ? "kept" : "doomed";
+        return sendJson(response, 200, { identityId: `${prefix}-${identityCounter}`, status: "pending" });
       }
       if (request.method === "GET" && request.path.startsWith("/pegasus-training/doomed-")) {
         return sendJson(response, 200, { status: "failed" });
+      }
+      if (request.method === "GET" && request.path.startsWith("/pegasus-training/kept-")) {
+        return sendJson(response, 200, { status: "ready" });
       }
       sendJson(response, 404, { message: "unknown" });
     });
@@ -129,6 +142,40 @@ describe("a training that fails after it was charged", () => {
       { session },
     );
     expect(history.json().requests.map((item: { id: string }) => item.id)).not.toContain(requestId);
+  });
+
+  it("leaves the key's usage rollup, and the usage API by key, as it found them", async () => {
+    const keyRows = () => db().select().from(usageDailyKeys).where(eq(usageDailyKeys.projectId, projectId));
+    const today = new Date().toISOString().slice(0, 10);
+    const usageByKey = async () => {
+      const response = await testApp.app.inject({
+        method: "GET",
+        url: `/v1/usage?start=${today}&end=${today}&group_by=api_key`,
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().buckets;
+    };
+    // A training that stays charged first, so the key has a row for the refund to leave as it was.
+    nextTrainingSucceeds = true;
+    await startTraining();
+    await runPolls();
+    nextTrainingSucceeds = false;
+    const rowsBefore = await keyRows();
+    expect(rowsBefore.filter((row) => row.calls > 0)).toHaveLength(1);
+    const bucketsBefore = await usageByKey();
+    expect(bucketsBefore).toEqual([
+      expect.objectContaining({ calls: rowsBefore[0]?.calls, units: Number(rowsBefore[0]?.units) }),
+    ]);
+
+    await startTraining();
+    const [charged] = await keyRows();
+    expect(charged?.calls).toBe((rowsBefore[0]?.calls ?? 0) + 1);
+    expect(charged?.costMicros).toBe((rowsBefore[0]?.costMicros ?? 0n) + TRAINING_PRICE_MICROS);
+
+    await runPolls();
+    expect(await keyRows()).toEqual(rowsBefore);
+    expect(await usageByKey()).toEqual(bucketsBefore);
   });
 
   it("shows the failure in the playground history and the AI Clones list", async () => {

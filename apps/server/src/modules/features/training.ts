@@ -72,8 +72,8 @@ export function trainingJobHandlers(deps: { db: Database; registry: ProviderRegi
 /**
  * A training the model server reports failed after it was charged: the charge comes back through the
  * ledger (once, whatever the number of polls or processes that see the failure), and in the same
- * transaction the request turns `error` with the reason and leaves the usage rollup. A poll that runs
- * again after the refund only writes the status down.
+ * transaction the request turns `error` with the reason and leaves the usage rollups (the project's
+ * and its key's). A poll that runs again after the refund only writes the status down.
  */
 async function refundFailedTraining(
   db: Database,
@@ -85,6 +85,7 @@ async function refundFailedTraining(
     await markTrainingFailed(tx, row.id, failed, TRAINING_FAILED_REFUNDED);
     await removeUsage(tx, {
       projectId: row.projectId,
+      apiKeyId: row.apiKeyId,
       endpoint: row.endpoint,
       callType: row.callType,
       day: (row.completedAt ?? row.createdAt).toISOString().slice(0, 10),

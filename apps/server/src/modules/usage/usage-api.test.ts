@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import {
   backgroundRemovalFeature,
   microsToUsd,
@@ -6,20 +7,21 @@ import {
   type UsageBucket,
   usdToMicros,
 } from "@prism/contract";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { post } from "../../../test/accounts";
 import { makePng, makeWav, multipart } from "../../../test/images";
 import { fundedAccount } from "../../../test/key-fixtures";
 import type { LocalServer } from "../../../test/local-http-server";
 import { STUB_MODEL_SERVER_FEATURES, startStubModelServer } from "../../../test/model-server-stub";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
-import { featureRequests, projects } from "../../db/schema";
+import { featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
 import { addUsage } from "../features/feature-requests.store";
 
 /**
  * The usage API (`GET /v1/usage`) and one call's status (`GET /v1/requests/{id}`) for API keys. The
- * buckets come from the daily rollup (and the request log for API keys); each grouping is checked
- * against a recomputation from the request log itself.
+ * buckets come from the daily rollups (the project's, and the keys' for the API key grouping); each
+ * grouping is checked against a recomputation from the request log itself.
  */
 const REMOVAL_PRICE = microsToUsd(backgroundRemovalFeature.billing.defaultPriceMicros);
 
@@ -31,6 +33,7 @@ describe("the usage API and request status for API keys", () => {
   let session: string;
   let keyA: string;
   let keyB: string;
+  let keyBId: string;
   let strangerKey: string;
   let firstCallId: string;
 
@@ -91,6 +94,7 @@ describe("the usage API and request status for API keys", () => {
       });
       await addUsage(tx, {
         projectId,
+        apiKeyId: null,
         endpoint: input.endpoint,
         callType: input.endpoint.split("/").at(-1) ?? "",
         day: input.day,
@@ -111,7 +115,7 @@ describe("the usage API and request status for API keys", () => {
     session = account.owner.session;
     ({ organizationId, projectId } = account);
     keyA = (await account.createKey(undefined, "Alpha")).content;
-    keyB = (await account.createKey(undefined, "Beta")).content;
+    ({ content: keyB, id: keyBId } = await account.createKey(undefined, "Beta"));
     strangerKey = (await (await fundedAccount(testApp, 10_000_000n)).createKey()).content;
 
     firstCallId = (await removeBackground({ authorization: `Bearer ${keyA}` })).request.id;
@@ -278,5 +282,87 @@ describe("the usage API and request status for API keys", () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toMatchObject({ error: "not-found", message: "Request not found." });
     }
+  });
+
+  it("writes no key row for a playground call, which the key grouping shows as Playground", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const keyRows = () => db().select().from(usageDailyKeys).where(eq(usageDailyKeys.projectId, projectId));
+    const projectCalls = async () =>
+      (await db().select().from(usageDaily).where(eq(usageDaily.projectId, projectId))).reduce(
+        (total, row) => total + row.calls,
+        0,
+      );
+    const playgroundBucket = async () =>
+      (
+        (await get(`/v1/usage?start=${today}&end=${today}&group_by=api_key`, keyA)).json()
+          .buckets as UsageBucket[]
+      ).find((bucket) => bucket.key === null);
+    const rowsBefore = await keyRows();
+    const callsBefore = await projectCalls();
+    const bucketBefore = await playgroundBucket();
+
+    await removeBackground({
+      cookie: `prism_session=${session}`,
+      "x-authorization-project": projectId,
+      ...SAME_ORIGIN,
+    });
+
+    expect(await projectCalls()).toBe(callsBefore + 1);
+    expect(await keyRows()).toEqual(rowsBefore);
+    expect(await playgroundBucket()).toEqual({
+      key: null,
+      name: PLAYGROUND_CALLER,
+      calls: (bucketBefore?.calls ?? 0) + 1,
+      units: (bucketBefore?.units ?? 0) + 1,
+      cost: microsToUsd(
+        usdToMicros(bucketBefore?.cost ?? 0) + BigInt(backgroundRemovalFeature.billing.defaultPriceMicros),
+      ),
+    });
+  });
+
+  it("rebuilds with the migration's backfill the key rollup the settlements wrote", async () => {
+    const migration = await readFile(
+      new URL("../../../drizzle/0017_usage_daily_keys.sql", import.meta.url),
+      "utf8",
+    );
+    const backfill = migration
+      .split("--> statement-breakpoint")
+      .find((statement) => statement.includes('INSERT INTO "usage_daily_keys"'));
+    expect(backfill).toBeDefined();
+    const sorted = (rows: (typeof usageDailyKeys.$inferSelect)[]) =>
+      rows
+        .filter((row) => row.calls > 0)
+        .map((row) => ({ ...row, costMicros: String(row.costMicros) }))
+        .sort((a, b) =>
+          `${a.projectId}${a.day}${a.apiKeyId}`.localeCompare(`${b.projectId}${b.day}${b.apiKeyId}`),
+        );
+    const written = sorted(await db().select().from(usageDailyKeys));
+    // Both of the project's keys and the stranger's called today: the comparison is not of nothing.
+    expect(written.map((row) => row.calls).reduce((total, calls) => total + calls, 0)).toBeGreaterThanOrEqual(
+      4,
+    );
+
+    await db().delete(usageDailyKeys);
+    await db().execute(sql.raw(backfill ?? ""));
+
+    expect(sorted(await db().select().from(usageDailyKeys))).toEqual(written);
+  });
+
+  it("keeps a deleted key's calls in its own bucket, under its name", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const byKey = async () =>
+      (await get(`/v1/usage?start=${today}&end=${today}&group_by=api_key`, keyA)).json()
+        .buckets as UsageBucket[];
+    const before = (await byKey()).find((bucket) => bucket.key === keyBId);
+    expect(before).toMatchObject({ name: "Beta", calls: 2 });
+    const deleted = await post(
+      testApp,
+      "/v1/users/api-keys/delete",
+      { projectId, apiKeyId: keyBId },
+      { session },
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await get(`/v1/usage?start=${today}&end=${today}&group_by=api_key`, keyB)).statusCode).toBe(401);
+    expect((await byKey()).find((bucket) => bucket.key === keyBId)).toEqual(before);
   });
 });

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   PLAYGROUND_CALLER,
   USAGE_EXPORT_COLUMNS,
@@ -21,6 +23,24 @@ import { EXPORT_BATCH_ROWS } from "./usage.routes";
 
 const MONTH = "2026-03";
 const ROWS = 100_000;
+
+/**
+ * A full garbage collection. Vitest does not start its workers with `--expose-gc`; the flag set at run
+ * time takes effect for contexts created afterwards, so a new context gets the `gc` function.
+ */
+function garbageCollector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+/**
+ * What the process holds on its JavaScript heap: where an export would keep a month of rows or of CSV
+ * text (objects, arrays, strings). Buffers are left out: the embedded database's WebAssembly memory is
+ * counted among them and grows in large steps that have nothing to do with the export.
+ */
+function heldBytes(): number {
+  return process.memoryUsage().heapUsed;
+}
 
 describe("CSV exports of the usage", () => {
   let testApp: TestApp;
@@ -101,6 +121,7 @@ describe("CSV exports of the usage", () => {
       for (const row of rollup) {
         await addUsage(tx, {
           projectId: row.projectId,
+          apiKeyId: null,
           endpoint: row.endpoint,
           callType: row.endpoint.split("/").at(-1) ?? "",
           day: row.day,
@@ -185,6 +206,42 @@ describe("CSV exports of the usage", () => {
     // A name with a comma and quotes is quoted by the CSV library, not broken into cells.
     expect(secondProjectRow).toContain('"Second, ""quoted"" project"');
     expect(secondProjectRow).toContain(`,${PLAYGROUND_CALLER},done,3,0.030000,`);
+  }, 120_000);
+
+  // The server answers in this process (listening on a port, asked by this process's fetch), so this
+  // process's memory is the server's. Peak heap readings alone would measure the garbage collector's
+  // timing more than the export (garbage accumulates well past the size of the CSV before a collection
+  // on a busy machine), so each reading comes after a full collection: it counts only what is still
+  // held. An export that built the month before sending, or buffered what the client has not taken,
+  // would hold at least the CSV's size at some reading; a streamed one holds a batch and the streams'
+  // buffers. The test keeps nothing it reads.
+  it("holds far less than the month's CSV in memory at any point while streaming it", async () => {
+    const collect = garbageCollector();
+    collect();
+    const baseline = heldBytes();
+    const response = await download(USAGE_EXPORT_PATH, [projectId, secondProjectId, strangerProjectId]);
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const readingEvery = 512 * 1024;
+    let bytes = 0;
+    let nextReading = readingEvery;
+    let readings = 0;
+    let peakGrowth = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes >= nextReading) {
+        nextReading += readingEvery;
+        collect();
+        readings += 1;
+        peakGrowth = Math.max(peakGrowth, heldBytes() - baseline);
+      }
+    }
+    // The month is over 10 MB of CSV (about 15), read at many points along the way.
+    expect(bytes).toBeGreaterThan(10 * 1024 * 1024);
+    expect(readings).toBeGreaterThan(15);
+    expect(peakGrowth, `peak growth ${peakGrowth} of a CSV of ${bytes} bytes`).toBeLessThan(bytes / 3);
   }, 120_000);
 
   it("sums the month per day and feature over the projects the caller may see", async () => {

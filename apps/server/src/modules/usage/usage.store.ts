@@ -1,7 +1,8 @@
 import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { apiKeys, featureRequests, projects, usageDaily } from "../../db/schema";
+import { apiKeys, featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
+import { rowsOf } from "../ledger/ledger.store";
 
 /** One bucket in micro-dollars, before it goes on the wire. */
 export interface UsageRow {
@@ -22,10 +23,10 @@ export function featureName(endpoint: string): string {
 }
 
 /**
- * A project's usage over UTC days `start`..`end` (both included), grouped. Days, features and the
- * project come from the daily rollup (never the request log); the rollup has no API key, so that
- * grouping sums the project's settled calls in the request log through its (project, time) index.
- * Groups left with no call (a refunded training taken back out) are not buckets.
+ * A project's usage over UTC days `start`..`end` (both included), grouped, from the daily rollups and
+ * never the request log: days, features and the project from the project's rollup, API keys from the
+ * keys' rollup (decision 017). Groups left with no call (a refunded training taken back out) are not
+ * buckets.
  */
 export async function usageOfProject(
   db: Executor,
@@ -80,36 +81,53 @@ export async function usageOfProject(
   return rows.map((row) => toRow(row.projectId, row.name, row));
 }
 
+/**
+ * The keys' buckets from the keys' rollup, then the console's (Playground): console calls have no key
+ * and no row there, so they are the project's total in its rollup less its keys'. Both rollups are
+ * written by the statement that settles a call and taken back by the transaction that refunds one, and
+ * both are read here in one statement (one snapshot), so the difference is exactly the settled calls
+ * without a key, even while calls settle. A revoked key keeps its rows and its name.
+ */
 async function usageByApiKey(
   db: Executor,
   input: { projectId: string; start: string; end: string },
 ): Promise<UsageRow[]> {
-  const rows = await db
-    .select({
-      apiKeyId: featureRequests.apiKeyId,
-      name: apiKeys.name,
-      calls: sql<string>`count(*)`,
-      units: sql<string>`sum(${featureRequests.units})`,
-      costMicros: sql<string>`sum(${featureRequests.priceMicros})`,
-    })
-    .from(featureRequests)
-    .leftJoin(apiKeys, eq(apiKeys.id, featureRequests.apiKeyId))
-    .where(
-      and(
-        eq(featureRequests.projectId, input.projectId),
-        gte(featureRequests.createdAt, new Date(`${input.start}T00:00:00Z`)),
-        lt(featureRequests.createdAt, new Date(`${nextDay(input.end)}T00:00:00Z`)),
-        eq(featureRequests.status, "done"),
-      ),
-    )
-    .groupBy(featureRequests.apiKeyId, apiKeys.name)
-    .orderBy(apiKeys.name);
+  const end = nextDay(input.end);
+  const rows = rowsOf<{
+    api_key_id: string | null;
+    name: string | null;
+    calls: string;
+    units: string;
+    cost_micros: string;
+  }>(
+    await db.execute(sql`with keys as (
+        select api_key_id, sum(calls) as calls, sum(units) as units, sum(cost_micros) as cost_micros
+        from ${usageDailyKeys}
+        where project_id = ${input.projectId} and day >= ${input.start}::date and day < ${end}::date
+        group by api_key_id),
+      project as (
+        select coalesce(sum(calls), 0) as calls, coalesce(sum(units), 0) as units,
+          coalesce(sum(cost_micros), 0) as cost_micros
+        from ${usageDaily}
+        where project_id = ${input.projectId} and day >= ${input.start}::date and day < ${end}::date)
+      select * from (
+        select keys.api_key_id, ${apiKeys.name} as name, keys.calls::text, keys.units::text,
+          keys.cost_micros::text
+        from keys inner join ${apiKeys} on ${apiKeys.id} = keys.api_key_id
+        union all
+        select null, null, (project.calls - coalesce((select sum(calls) from keys), 0))::text,
+          (project.units - coalesce((select sum(units) from keys), 0))::text,
+          (project.cost_micros - coalesce((select sum(cost_micros) from keys), 0))::text
+        from project) buckets
+      where calls::bigint > 0
+      order by name nulls last, api_key_id`),
+  );
   return rows.map((row) => ({
-    key: row.apiKeyId,
-    name: row.apiKeyId ? (row.name ?? "") : PLAYGROUND_CALLER,
+    key: row.api_key_id,
+    name: row.api_key_id === null ? PLAYGROUND_CALLER : (row.name ?? ""),
     calls: Number(row.calls),
     units: Number(row.units),
-    costMicros: BigInt(row.costMicros),
+    costMicros: BigInt(row.cost_micros),
   }));
 }
 
