@@ -16,6 +16,11 @@ export type Schema = typeof schema;
 /** Both drivers' Drizzle instances share this type, so modules never know which one runs. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The rows of a raw statement: both drivers answer `execute` with `rows` (the shared type leaves it untyped). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 /** A transaction or the database itself: store functions accept either. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -82,9 +87,9 @@ export function newestJournalMigration(migrationsFolder: string): number {
 export async function isMigrated(db: Database, migrationsFolder: string): Promise<boolean> {
   try {
     // Both drivers answer with `rows` (the shared Database type leaves the result untyped).
-    const { rows } = (await db.execute(
-      sql`select max(created_at) as created_at from drizzle.__drizzle_migrations`,
-    )) as unknown as { rows: { created_at: string | number | null }[] };
+    const rows = rowsOf<{ created_at: string | number | null }>(
+      await db.execute(sql`select max(created_at) as created_at from drizzle.__drizzle_migrations`),
+    );
     const newest = rows[0]?.created_at;
     return (
       newest !== null && newest !== undefined && Number(newest) === newestJournalMigration(migrationsFolder)

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
+import { type Executor, rowsOf } from "../../db/client";
 import { organizationMembers, organizations, passkeys, projects, userTotp } from "../../db/schema";
 
 export async function findActiveMembership(db: Executor, userId: string, organizationId: string) {
@@ -47,6 +47,6 @@ export async function hasSecondFactor(db: Executor, userId: string): Promise<boo
       sql`select (exists (select 1 from ${userTotp} where ${and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt))})
       or exists (select 1 from ${passkeys} where ${eq(passkeys.userId, userId)})) as enrolled`,
     )
-    .then((result) => (result as unknown as { rows: { enrolled: boolean }[] }).rows);
+    .then((result) => rowsOf<{ enrolled: boolean }>(result));
   return row?.enrolled === true;
 }

@@ -1,6 +1,6 @@
 import { type Column, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { Database, Executor } from "../../db/client";
+import { type Database, type Executor, rowsOf } from "../../db/client";
 import {
   autoRechargeSettings,
   featureRequests,
@@ -9,7 +9,6 @@ import {
   usageDaily,
   usageDailyKeys,
 } from "../../db/schema";
-import { rowsOf } from "../ledger/ledger.store";
 import type { UsageChange } from "./feature-requests.store";
 
 /**

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
-import type { Database, Executor } from "../../db/client";
+import { type Database, type Executor, rowsOf } from "../../db/client";
 import { jobs } from "../../db/schema";
 import type { JobKind, JobPayload, JobPayloads } from "./job-kinds";
 
@@ -144,9 +144,5 @@ export async function summarizeJobQueue(
     from ${jobs}
     where ${jobs.status} in ('queued', 'running')
     group by ${jobs.kind}`);
-  return (
-    result as unknown as {
-      rows: { kind: string; due: number; scheduled: number; running: number; oldest: number }[];
-    }
-  ).rows;
+  return rowsOf<{ kind: string; due: number; scheduled: number; running: number; oldest: number }>(result);
 }

@@ -1,13 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
+import { type Executor, rowsOf } from "../../db/client";
 import { type LedgerEntryKind, ledgerEntries, organizations } from "../../db/schema";
 
 /** Data access of the ledger: its entries and the balance cached on the organization's row. */
-
-/** The rows of a raw statement: both drivers answer `execute` with `rows` (the shared type leaves it untyped). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 export async function appendEntry(
   tx: Executor,

@@ -1,8 +1,8 @@
 import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
+import { rowsOf } from "../../db/client";
 import { apiKeys, featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
-import { rowsOf } from "../ledger/ledger.store";
 
 /** One bucket in micro-dollars, before it goes on the wire. */
 export interface UsageRow {
