@@ -6,8 +6,10 @@ import { makeLyingPng, makePng, makeWav, multipart } from "../../../test/images"
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
-import { featureRequests, jobs, usageDaily } from "../../db/schema";
+import { featureRequests, jobs, organizations, usageDaily } from "../../db/schema";
+import { budgetReached } from "../alerts/alerts.store";
 import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
+import { reserveCall } from "./call-ledger.store";
 import { sweepAbandonedRequests } from "./feature-calls.service";
 
 /**
@@ -299,6 +301,60 @@ describe("feature calls through the gateway", () => {
       "/v1/images/object-removal",
       "/v1/images/upscaling",
     ]);
+  });
+
+  it("gives the organization's call slot back however a call ends: settled, failed, timed out or swept", async () => {
+    const callsInFlight = async () =>
+      (
+        await testApp.database.db
+          .select({ count: organizations.callsInFlight })
+          .from(organizations)
+          .where(eq(organizations.id, organizationId))
+      )[0]?.count;
+    expect(await callsInFlight()).toBe(0);
+    const image = { name: "image", value: png, filename: "p.png", contentType: "image/png" };
+    expect((await callWithKey("/v1/images/background-removal", [image])).statusCode).toBe(200);
+    expect(await callsInFlight()).toBe(0);
+    expect((await callWithKey("/v1/images/upscaling", [image])).statusCode).toBe(502);
+    expect(await callsInFlight()).toBe(0);
+    const timedOut = await callWithKey("/v1/images/object-removal", [
+      image,
+      { name: "mask", value: png, filename: "m.png", contentType: "image/png" },
+    ]);
+    expect(timedOut.statusCode).toBe(504);
+    expect(await callsInFlight()).toBe(0);
+
+    // A call a crash abandoned after its reservation holds a slot until the sweeper refunds it.
+    const before = await balanceMicros();
+    const requestId = crypto.randomUUID();
+    const reservation = await reserveCall(testApp.database.db, {
+      organizationId,
+      priceMicros: 10_000n,
+      reference: `request:${requestId}`,
+      concurrentLimit: 0,
+      budgetReached: budgetReached(organizationId),
+      watch: {},
+      request: {
+        id: requestId,
+        organizationId,
+        projectId,
+        endpoint: "/v1/images/background-removal",
+        callType: "background-removal",
+        status: "generating",
+        provider: "http",
+        requestFiles: {},
+        requestBody: {},
+        units: 1,
+        priceMicros: 10_000n,
+        createdAt: new Date(Date.now() - 3_600_000),
+      },
+    });
+    expect(reservation.reserved).toBe(true);
+    expect(await callsInFlight()).toBe(1);
+    expect(await balanceMicros()).toBe(before - 10_000n);
+    expect(await sweepAbandonedRequests(testApp.database.db, new Date(Date.now() - 60_000))).toBe(1);
+    expect(await callsInFlight()).toBe(0);
+    expect(await balanceMicros()).toBe(before);
   });
 
   it("answers 503 without charging for a feature no provider serves", async () => {
