@@ -1,8 +1,7 @@
 import { Button, Checkbox, Divider, Group, PasswordInput, Stack, Text } from "@mantine/core";
-import { useForm } from "@mantine/form";
 import { IconLock } from "@tabler/icons-react";
-import type { ReactNode } from "react";
-import { validateSignIn } from "../lib/validation";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { type FieldErrors, validateSignIn } from "../lib/validation";
 import { EmailInput, FormError, FormHeader, ModeLink } from "./auth-form-parts";
 
 export function SignInForm({
@@ -33,21 +32,23 @@ export function SignInForm({
   onSignUp: () => void;
   onRecoverPassword: () => void;
 }) {
-  // The e-mail stays with the login screen (it follows the user from step to step), so the form checks
-  // it from the prop; the rules are the zod-free ones of the first page. Errors show on submit;
-  // editing a field clears its own.
-  const form = useForm({
-    initialValues: { password: "" },
-    validate: ({ password }) => validateSignIn({ email, password }),
-  });
-  const submit = form.onSubmit(({ password }) => onSubmit({ email: email.trim(), password }));
+  // The one form of the console not on @mantine/form: it is on the first page, and its 5.8 KB (brotli)
+  // would take /login over its 150 KB budget (issue 16; bench/web.mjs). Two fields need no more than
+  // React's state: errors show on submit, and editing a field clears its own.
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors<"email" | "password">>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = validateSignIn({ email, password });
+    setErrors(found);
+    if (found.email || found.password) return;
+    onSubmit({ email: email.trim(), password });
+  };
 
   return (
-    <form
-      onSubmit={(event) => (busy ? event.preventDefault() : submit(event))}
-      noValidate
-      aria-label="Sign in"
-    >
+    <form onSubmit={submit} noValidate aria-label="Sign in">
       <Stack gap="md">
         <FormHeader
           title="Welcome!"
@@ -58,9 +59,9 @@ export function SignInForm({
           value={email}
           onValueChange={(value) => {
             onEmailChange(value);
-            form.clearFieldError("email");
+            setErrors((current) => ({ ...current, email: undefined }));
           }}
-          error={form.errors.email}
+          error={errors.email}
           // "webauthn" lets the browser offer this site's passkeys in the field's autofill (conditional UI).
           autoComplete="username webauthn"
           data-autofocus
@@ -70,7 +71,12 @@ export function SignInForm({
           autoComplete="current-password"
           placeholder="Your password"
           leftSection={<IconLock size={16} aria-hidden />}
-          {...form.getInputProps("password")}
+          value={password}
+          onChange={(event) => {
+            setPassword(event.currentTarget.value);
+            setErrors((current) => ({ ...current, password: undefined }));
+          }}
+          error={errors.password}
         />
         <Group justify="space-between" wrap="nowrap">
           <Checkbox
