@@ -496,10 +496,6 @@ export const featureRequests = pgTable(
     // selected projects and the filters checked on the rows the backward scan meets.
     index("feature_requests_organization_created_idx").on(table.organizationId, table.createdAt, table.id),
     index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
-    // The organization's calls in flight, counted against its concurrency limit on every call.
-    index("feature_requests_generating_organization_idx")
-      .on(table.organizationId)
-      .where(sql`${table.status} = 'generating'`),
   ],
 );
 

@@ -1,0 +1,2 @@
+-- Calls in flight are a counter on the organization (migration 0016), so nothing counts generating rows per organization any more; one index fewer to write on every call.
+DROP INDEX "feature_requests_generating_organization_idx";
