@@ -170,7 +170,7 @@ describe("the HTTP foundation", () => {
     it("serves index.html with no-cache for client routes (history fallback)", async () => {
       for (const url of ["/", "/home", "/organization/members?invitation=abc", "/no/such/page"]) {
         const response = await testApp.app.inject({ method: "GET", url });
-        expect(response.statusCode).toBe(200);
+        expect(response.statusCode, url).toBe(200);
         expect(response.headers["content-type"]).toContain("text/html");
         expect(response.headers["cache-control"]).toBe("no-cache");
         expect(response.body).toContain("<div id=root>");

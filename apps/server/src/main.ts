@@ -5,6 +5,7 @@ import { buildApp } from "./app";
 import { createDependencies } from "./app-dependencies";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase, pgliteDirFor } from "./db/client";
+import { warmImageCodecs } from "./providers/images/codecs";
 
 /** Beyond the drain's own deadline: the unwinding of stopped calls and closing the database. */
 const SHUTDOWN_SLACK_MS = 10_000;
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  // The image codecs load once the server answers, so they are not part of its start-up.
+  warmImageCodecs();
   app.log.info(
     `${PRODUCT_NAME} console (${config.appEnv}, ${database.kind}) ready on http://localhost:${config.port}`,
   );

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { hasBuiltWeb } from "../paths";
 import { sendError } from "./error-handler";
 
@@ -9,6 +9,10 @@ const SERVER_PREFIXES = ["/v1/", "/v1", "/healthz", "/dev/", "/docs/"];
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
+
+function sendIndex(reply: FastifyReply) {
+  return reply.header("cache-control", REVALIDATE).type("text/html; charset=utf-8").sendFile("index.html");
+}
 
 /**
  * Serves the built SPA: hashed files under /assets are cached for a year, everything else (index.html
@@ -20,7 +24,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDistDir,
-      wildcard: false,
+      // One wildcard route that looks files up when asked, not a route per built file (about 750 with
+      // their brotli and gzip copies): registering those was a tenth of the server's start-up (issue 16).
+      // A path with no file falls through to the not-found handler below.
+      wildcard: true,
       cacheControl: false,
       index: false,
       preCompressed: true,
@@ -29,6 +36,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
         res.header("cache-control", isHashedAsset ? IMMUTABLE : REVALIDATE);
       },
     });
+    // The root is a directory to the wildcard route; it is the console's first page.
+    app.get("/", async (_request, reply) => sendIndex(reply));
   } else {
     app.log.warn({ webDistDir }, "the web app is not built; run `npm run build` to serve the console");
   }
@@ -38,10 +47,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     const isServerPath = SERVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix));
     const acceptsHtml = request.method === "GET" || request.method === "HEAD";
     if (!isServerPath && acceptsHtml && hasWeb && !path.startsWith("/assets/")) {
-      return reply
-        .header("cache-control", REVALIDATE)
-        .type("text/html; charset=utf-8")
-        .sendFile("index.html");
+      return sendIndex(reply);
     }
     return sendError(reply, 404, {
       error: "route-not-found",

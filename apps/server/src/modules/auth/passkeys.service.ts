@@ -5,11 +5,9 @@ import {
   type Passkey,
   TOTP_ISSUER,
 } from "@prism/contract";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
@@ -27,6 +25,16 @@ import {
   insertPasskeyOnce,
   passkeysOfUser,
 } from "./passkeys.store";
+
+/**
+ * The WebAuthn library with its ASN.1 and X.509 stack is a fifth of the server's start-up when loaded
+ * eagerly (issue 16); it loads with the first passkey ceremony instead.
+ */
+let webAuthn: Promise<typeof import("@simplewebauthn/server")> | undefined;
+const loadWebAuthn = () => {
+  webAuthn ??= import("@simplewebauthn/server");
+  return webAuthn;
+};
 
 /** Where passkeys are bound: the relying party id is the console's host name, from PUBLIC_URL. */
 export interface RelyingParty {
@@ -79,6 +87,7 @@ export async function startPasskeyRegistration(
   user: { userId: string; email: string; firstName: string; lastName: string },
 ) {
   const existing = await passkeysOfUser(db, user.userId);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -106,6 +115,7 @@ export async function finishPasskeyRegistration(
 ): Promise<Passkey> {
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     verification = await verifyRegistrationResponse({
       response: input.response as unknown as RegistrationResponseJSON,
       expectedChallenge: spendChallenge(db, "register", userId),
@@ -138,6 +148,7 @@ export async function removePasskey(db: Executor, userId: string, passkeyId: str
 
 /** Options to sign in with any discoverable passkey of this site (no user named). */
 export async function startPasskeySignIn(db: Executor, rp: RelyingParty) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: "required" });
   await storeChallenge(db, { challenge: options.challenge, purpose: "authenticate", userId: null });
   return options;
@@ -158,6 +169,7 @@ export async function finishPasskeySignIn(
   if (!row) throw new AppError("passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
+    const { verifyAuthenticationResponse } = await loadWebAuthn();
     verification = await verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge: spendChallenge(db, "authenticate", null),

@@ -12,8 +12,6 @@ import {
   TWO_FACTOR_MAX_ATTEMPTS,
   TWO_FACTOR_NOT_ENABLED,
 } from "@prism/contract";
-import { generateSecret, generateURI, verify } from "otplib";
-import QRCode from "qrcode";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { clearRateLimit, consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
@@ -30,6 +28,13 @@ import {
   spendRecoveryCode,
   writePendingTotp,
 } from "./two-factor.store";
+
+/** TOTP and QR code libraries load with the first two-factor call, not at start-up (issue 16). */
+let otp: Promise<typeof import("otplib")> | undefined;
+const loadOtp = () => {
+  otp ??= import("otplib");
+  return otp;
+};
 
 /** Wrong codes per account, across sign-in, enabling and disabling: 5 tries, then a wait. */
 export const TWO_FACTOR_RATE_LIMIT: RateLimitRule = {
@@ -66,6 +71,7 @@ async function matchingStep(
   afterStep: number | null,
 ): Promise<number | null> {
   if (secret === undefined || !TOTP_CODE_PATTERN.test(code)) return null;
+  const { verify } = await loadOtp();
   const result = await verify({
     secret,
     token: code,
@@ -102,6 +108,7 @@ export async function startTwoFactorEnrolment(
 ): Promise<{ secret: string; otpauthUrl: string; qrCodeSvg: string }> {
   if (await hasTwoFactor(db, user.userId))
     throw new AppError("two-factor-already-enabled", TWO_FACTOR_ALREADY_ENABLED);
+  const { generateSecret, generateURI } = await loadOtp();
   const secret = generateSecret();
   // Conditional on no confirmed secret: a parallel enable that won keeps its secret.
   if (!(await writePendingTotp(db, user.userId, secrets.seal(user.userId, secret))))
@@ -113,6 +120,7 @@ export async function startTwoFactorEnrolment(
     digits: TOTP_DIGITS,
     period: TOTP_PERIOD_SECONDS,
   });
+  const { default: QRCode } = await import("qrcode");
   const qrCodeSvg = await QRCode.toString(otpauthUrl, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, otpauthUrl, qrCodeSvg };
 }

@@ -26,9 +26,9 @@ import {
   TRAINING_NO_IDENTITY,
 } from "@prism/contract";
 import type { FastifyBaseLogger } from "fastify";
-import sharp from "sharp";
 import type { Database } from "../../db/client";
 import { AppError } from "../../errors";
+import { loadSharp } from "../../providers/images/codecs";
 import {
   type FeatureProvider,
   ProviderError,
@@ -130,6 +130,7 @@ async function storeImage(
     await store.put(key, image, "image/png");
     return;
   }
+  const sharp = await loadSharp();
   const pipeline = sharp(image, { limitInputPixels: false }).rotate();
   const full =
     options.format === "jpeg"

@@ -15,9 +15,8 @@ import {
   UPSCALE_PIXELS_EXCEEDED,
 } from "@prism/contract";
 import type { FastifyRequest } from "fastify";
-import { fileTypeFromBuffer } from "file-type";
-import sharp from "sharp";
 import { AppError } from "../../errors";
+import { loadFileType, loadSharp } from "../../providers/images/codecs";
 import type { ProviderFile } from "../../providers/inference/feature-provider";
 import { type AudioFormat, measureAudioSeconds } from "./audio-length";
 
@@ -147,6 +146,7 @@ export async function validateFiles(
 }
 
 async function validateImage(input: FileInput, buffer: Buffer): Promise<ValidatedFile> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const type = await fileTypeFromBuffer(buffer);
   const mimeType = type ? IMAGE_TYPES.get(type.mime) : undefined;
   if (!mimeType) {
@@ -156,6 +156,7 @@ async function validateImage(input: FileInput, buffer: Buffer): Promise<Validate
   let height: number | undefined;
   try {
     // Only the header is read here; the pixel limit below, not sharp's default, decides.
+    const sharp = await loadSharp();
     ({ width, height } = await sharp(buffer, { limitInputPixels: false }).metadata());
   } catch {
     throw new AppError("unreadable-file", IMAGE_UNREADABLE.message);
@@ -188,6 +189,7 @@ const AUDIO_DEFAULT_CAP_SECONDS = 3_600;
  * billed per minute is what plays, whatever the file's metadata claims.
  */
 async function validateAudio(input: FileInput, buffer: Buffer): Promise<ValidatedFile> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const type = await fileTypeFromBuffer(buffer);
   const mimeType = type ? AUDIO_TYPES.get(type.mime) : undefined;
   const format = mimeType ? AUDIO_FORMATS[mimeType] : undefined;

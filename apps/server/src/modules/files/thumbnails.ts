@@ -1,5 +1,5 @@
 import { THUMBNAIL_MAX_SIDE, THUMBNAIL_SUFFIX } from "@prism/contract";
-import sharp from "sharp";
+import { loadSharp } from "../../providers/images/codecs";
 import type { FileStore, StoredObject } from "../../providers/storage/file-store";
 
 /**
@@ -12,6 +12,7 @@ export function isThumbnailKey(key: string): boolean {
 }
 
 export async function makeThumbnail(image: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(image, { limitInputPixels: false })
     .rotate()
     .resize(THUMBNAIL_MAX_SIDE, THUMBNAIL_MAX_SIDE, { fit: "inside", withoutEnlargement: true })

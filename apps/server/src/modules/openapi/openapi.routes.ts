@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { PRODUCT_NAME } from "@prism/contract";
-import scalarApiReference from "@scalar/fastify-api-reference";
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
 import type { ProviderRegistry } from "../../providers/inference/registry";
@@ -119,14 +118,37 @@ export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRout
       .send(referenceScript);
   });
 
-  // The plugin serves Scalar's bundle; its other routes (a page starting Scalar inline) answer with /docs.
-  app.register(scalarApiReference, {
-    routePrefix: SCALAR_PREFIX,
-    configuration: { url: "/v1/openapi.json" },
-    hooks: {
-      onRequest: async (request, reply) => {
-        if (request.url.split("?")[0] !== SCALAR_SCRIPT_PATH) return reply.redirect("/docs", 302);
-      },
-    },
+  // Scalar's browser bundle is a 4 MB string inside @scalar/fastify-api-reference, and importing the
+  // plugin costs a tenth of the server's start-up (issue 16). So the plugin is loaded with the first
+  // request for the bundle, on a server of its own that nobody connects to, and asked for the bundle
+  // once; this server keeps the answer. The plugin's other pages (which start Scalar from an inline
+  // script the CSP refuses) answer with /docs.
+  let scalarBundle: Promise<{ body: Buffer; contentType: string }> | undefined;
+  const loadScalarBundle = () => {
+    scalarBundle ??= (async () => {
+      const { default: scalarApiReference } = await import("@scalar/fastify-api-reference");
+      const holder = Fastify({ logger: false });
+      await holder.register(scalarApiReference, {
+        routePrefix: SCALAR_PREFIX,
+        configuration: { url: "/v1/openapi.json" },
+      });
+      const answer = await holder.inject({ method: "GET", url: SCALAR_SCRIPT_PATH });
+      await holder.close();
+      if (answer.statusCode !== 200) throw new Error(`Scalar's bundle answered ${answer.statusCode}`);
+      return {
+        body: answer.rawPayload,
+        contentType: String(answer.headers["content-type"] ?? "text/javascript; charset=utf-8"),
+      };
+    })();
+    scalarBundle.catch(() => {
+      scalarBundle = undefined;
+    });
+    return scalarBundle;
+  };
+  app.get(SCALAR_SCRIPT_PATH, async (_request, reply) => {
+    const { body, contentType } = await loadScalarBundle();
+    return reply.header("cache-control", "no-cache").type(contentType).send(body);
   });
+  app.get(`${SCALAR_PREFIX}/*`, async (_request, reply) => reply.redirect("/docs", 302));
+  app.get(SCALAR_PREFIX, async (_request, reply) => reply.redirect("/docs", 302));
 }

@@ -1,7 +1,8 @@
 import type { Feature, TranscriptionResult } from "@prism/contract";
 import type OpenAI from "openai";
 import type { ImagesResponse } from "openai/resources/images";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
+import { loadSharp } from "../images/codecs";
 import {
   type FeatureProvider,
   type ProviderAvailability,
@@ -166,6 +167,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
     const image = firstFile(input, "image");
     const mask = firstFile(input, "mask");
     const body = input.body as { prompt?: string };
+    const sharp = await loadSharp();
     const original = await sharp(image.buffer).metadata();
     if (!original.width || !original.height) {
       throw new ProviderError("invalid-input", "The image could not be read.");
@@ -295,6 +297,7 @@ function editSize(family: ModelFamily, width: number, height: number): { width: 
  * black PNG whose alpha is 0 inside the area (mask brighter than mid-grey) and 255 elsewhere.
  */
 export async function toOpenAiMask(mask: Buffer, width: number, height: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   const { data } = await sharp(mask)
     .flatten({ background: "#000000" })
     .resize(width, height, { fit: "fill" })
@@ -329,6 +332,7 @@ async function imageOf(response: ImagesResponse, signal: AbortSignal): Promise<B
 
 /** The result as a PNG of exactly the wanted size. */
 async function toPng(image: Buffer, width: number, height: number, fit: "cover" | "fill"): Promise<Buffer> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(image).metadata();
