@@ -513,8 +513,9 @@ export const METRICS_TOKEN_REQUIRED = "Send the metrics token as `Authorization:
 /** A feature call refused while the server drains for a restart; the answer carries Retry-After. */
 export const SERVER_RESTARTING = `This server is restarting. Please try again in ${RESTART_RETRY_AFTER_SECONDS} seconds.`;
 /** A feature call still running when a restart's deadline came: it was stopped and refunded. */
-export const CALL_INTERRUPTED_BY_RESTART =
-  "The server restarted while your request was running. You were not charged for it; please try again.";
+export const CALL_INTERRUPTED_BY_RESTART = `${notChargedText(
+  "The server restarted while your request was running.",
+)} Please try again.`;
 export const NOT_READY_DATABASE = "The database is unreachable.";
 export const NOT_READY_FILE_STORE = "The file store is unreachable.";
 export const NOT_READY_DRAINING = "This server is shutting down.";
