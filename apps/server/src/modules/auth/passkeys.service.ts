@@ -28,13 +28,9 @@ import {
 
 /**
  * The WebAuthn library with its ASN.1 and X.509 stack is a fifth of the server's start-up when loaded
- * eagerly (issue 16); it loads with the first passkey ceremony instead.
+ * eagerly (issue 16); each ceremony imports it, so it loads with the first one (the module loader keeps it).
  */
-let webAuthn: Promise<typeof import("@simplewebauthn/server")> | undefined;
-const loadWebAuthn = () => {
-  webAuthn ??= import("@simplewebauthn/server");
-  return webAuthn;
-};
+const loadWebAuthn = () => import("@simplewebauthn/server");
 
 /** Where passkeys are bound: the relying party id is the console's host name, from PUBLIC_URL. */
 export interface RelyingParty {

@@ -29,12 +29,11 @@ import {
   writePendingTotp,
 } from "./two-factor.store";
 
-/** TOTP and QR code libraries load with the first two-factor call, not at start-up (issue 16). */
-let otp: Promise<typeof import("otplib")> | undefined;
-const loadOtp = () => {
-  otp ??= import("otplib");
-  return otp;
-};
+/**
+ * The TOTP and QR code libraries load with the first two-factor call, not at start-up (issue 16); the
+ * module loader keeps them after that.
+ */
+const loadOtp = () => import("otplib");
 
 /** Wrong codes per account, across sign-in, enabling and disabling: 5 tries, then a wait. */
 export const TWO_FACTOR_RATE_LIMIT: RateLimitRule = {
