@@ -91,7 +91,8 @@ async function settled(dialog: Locator) {
  * ended in Generation Error.
  */
 async function waitForFinishedRow(page: Page, rows: number, timeout: number) {
-  await expect.poll(() => historyRows(page).count()).toBe(rows);
+  // The row shows once the uploads are sent, which on a loaded machine takes more than poll's 1 s.
+  await expect.poll(() => historyRows(page).count(), { timeout, interval: 250 }).toBe(rows);
   const first = historyRows(page).first();
   await expect
     .poll(() => first.getAttribute("data-status"), { timeout, interval: 500 })
