@@ -90,6 +90,7 @@ const statements = { count: 0 };
 
 const noOpProvider: FeatureProvider = {
   name: "http",
+  capacity: { slots: 64, scope: "shared" },
   supports: (feature: Feature) => feature.id === "image-background-removal",
   availability: async () => ({ available: true }),
   run: async (_feature, input) => ({
@@ -250,7 +251,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     PORT: "0",
     // The limits are checked on every call, as in production, but set high enough never to refuse one.
     API_KEY_REQUESTS_PER_MINUTE: "100000000",
-    ORGANIZATION_CONCURRENT_CALLS: "1000",
+    ORGANIZATION_QUEUED_CALLS: "1000",
   });
   const database = openDatabase({ databaseUrl });
   await database.migrate();

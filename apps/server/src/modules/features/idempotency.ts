@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   type FeatureCallResponse,
+  type RequestDetail,
   IDEMPOTENCY_IN_PROGRESS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -66,7 +67,7 @@ export function hashFeatureRequest(input: {
 
 export type IdempotencyClaim =
   | { kind: "claimed" }
-  | { kind: "replay"; status: number; body: FeatureCallResponse | null };
+  | { kind: "replay"; status: number; body: FeatureCallResponse | RequestDetail | null };
 
 /**
  * Claims `key` for this request, or returns the answer stored for it. A row still `running` after

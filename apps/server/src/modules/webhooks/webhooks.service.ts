@@ -40,7 +40,7 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
 }
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
-function newSecret(): string {
+export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
@@ -83,7 +83,7 @@ export async function createEndpoint(
     await lockOrganization(tx, organizationId);
     if ((await countEndpoints(tx, organizationId)) >= WEBHOOK_ENDPOINTS_MAX)
       throw new AppError("invalid-input", WEBHOOK_ENDPOINTS_LIMIT);
-    const secret = newSecret();
+    const secret = newWebhookSecret();
     const row = await insertEndpoint(tx, { organizationId, url: input.url, events: input.events, secret });
     await recordAudit(tx, {
       organizationId,
