@@ -17,10 +17,10 @@ import { registerAuditRoutes } from "./modules/audit/audit.routes";
 import { registerAccountSecurityRoutes } from "./modules/auth/account-security.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
-import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
 import type { GatewayDeps } from "./modules/features/call-deps";
 import { CallDispatcher } from "./modules/features/call-dispatcher";
 import { failCall } from "./modules/features/call-failure";
+import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
 import { InFlightCalls } from "./modules/features/in-flight-calls";
 import { renderCallWebhook } from "./modules/features/request-detail";
 import { registerRequestRoutes } from "./modules/features/requests.routes";
@@ -202,9 +202,14 @@ export async function buildApp(
         requestId,
         { code: "service-unavailable", reason: CALL_INTERRUPTED_BY_RESTART },
         { releaseSlot: true },
-      ).catch((error: unknown) => app.log.error({ err: error, requestId }, "could not refund an abandoned call at shutdown"));
+      ).catch((error: unknown) =>
+        app.log.error({ err: error, requestId }, "could not refund an abandoned call at shutdown"),
+      );
     }
-    app.log.info({ finished: calls.finished, abandoned: calls.abandoned.length + stragglers.length }, "drained");
+    app.log.info(
+      { finished: calls.finished, abandoned: calls.abandoned.length + stragglers.length },
+      "drained",
+    );
     await app.close();
   });
   app.addHook("onClose", async () => {

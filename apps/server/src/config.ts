@@ -142,7 +142,12 @@ const envSchema = z.object({
   MODEL_SERVER_URL: optionalUrl,
   MODEL_SERVER_API_KEY: optionalString,
   MODEL_SERVER_FEATURES: z.string().trim().default("all"),
-  MODEL_SERVER_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MODEL_SERVER_CONCURRENCY),
+  MODEL_SERVER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_MODEL_SERVER_CONCURRENCY),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_FEATURES: z.string().trim().default("image-generation,generative-fill,speech-to-text"),

@@ -450,7 +450,6 @@ export const autoRechargeSettings = pgTable("auto_recharge_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
-
 /**
  * Every feature call, from the playground or the public API: what was asked (files as stored URLs,
  * body fields), what came back, what it cost, and its state. The history list reads it newest first

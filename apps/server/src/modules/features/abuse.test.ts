@@ -2,9 +2,9 @@ import { request as httpRequest, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   AUDIO_TOO_LONG,
-  queuedCallsLimitedText,
   ERROR_DIALOGS,
   nonProductionFieldText,
+  queuedCallsLimitedText,
 } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

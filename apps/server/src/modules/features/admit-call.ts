@@ -31,8 +31,8 @@ import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { cachedBalance } from "../ledger/ledger.service";
 import { checkCallWebhookTarget } from "../webhooks/call-webhooks";
-import { type CallPreference, preferenceOf } from "./call-preference";
 import type { CallIdentity, FeatureCaller, GatewayDeps } from "./call-deps";
+import { type CallPreference, preferenceOf } from "./call-preference";
 import { findAdmissionState, findFinishedTraining } from "./feature-requests.store";
 import { claimIdempotencyKey, hashFeatureRequest, idempotencyKeyOf } from "./idempotency";
 import { releaseIdempotencyKey } from "./idempotency.store";
@@ -178,9 +178,13 @@ export async function admitCall(
     const parsed = feature.bodySchema.safeParse(featureFields);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new AppError("invalid-input", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`, {
-        field: issue?.path.join(".") || undefined,
-      });
+      throw new AppError(
+        "invalid-input",
+        `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+        {
+          field: issue?.path.join(".") || undefined,
+        },
+      );
     }
     const body = parsed.data as Record<string, unknown>;
     checkExtensionBounds(feature, files, body);

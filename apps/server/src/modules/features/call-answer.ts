@@ -10,7 +10,7 @@ import type { FastifyReply } from "fastify";
 import { cachedBalance } from "../ledger/ledger.service";
 import type { GatewayDeps } from "./call-deps";
 import type { RunOutcome } from "./call-dispatcher";
-import { cancelCallRefund, callErrorOf } from "./call-failure";
+import { callErrorOf, cancelCallRefund } from "./call-failure";
 import { queuePositionOf } from "./call-queue.store";
 import { findRequestRow, toHistoryRecord } from "./feature-requests.store";
 import { completeIdempotencyKey, releaseIdempotencyKey } from "./idempotency.store";
@@ -42,7 +42,8 @@ export async function answerCall(
     const ended = waitMs === 0 ? ({ ended: false } as const) : await waitForEnd(deps, submitted, waitMs);
     if (ended.ended) {
       if (!ended.outcome.ok) throw ended.outcome.error;
-      if (preference.mode === "async") reply.header(PREFERENCE_APPLIED_HEADER, `wait=${preference.waitSeconds}`);
+      if (preference.mode === "async")
+        reply.header(PREFERENCE_APPLIED_HEADER, `wait=${preference.waitSeconds}`);
       if (call.idempotency) await completeIdempotencyKey(deps.db, call.idempotency, 200, ended.outcome.value);
       return ended.outcome.value;
     }
@@ -98,7 +99,10 @@ async function waitForEnd(deps: GatewayDeps, submitted: SubmittedCall, timeoutMs
     if (row.status === "done") {
       const balanceMicros = await cachedBalance(deps.db, row.organizationId);
       const request = toHistoryRecord(row);
-      return { ended: true, outcome: { ok: true, value: { balance: microsToUsd(balanceMicros), cost: request.cost, request } } };
+      return {
+        ended: true,
+        outcome: { ok: true, value: { balance: microsToUsd(balanceMicros), cost: request.cost, request } },
+      };
     }
     if (row.status === "error" || row.status === "canceled") {
       const error = callErrorOf({

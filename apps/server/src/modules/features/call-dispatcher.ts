@@ -110,7 +110,10 @@ export class CallDispatcher {
 
   private async renew(): Promise<void> {
     try {
-      await renewRunnerLeases(this.deps.database.db, { runner: this.instanceId, leaseUntil: this.leaseUntil() });
+      await renewRunnerLeases(this.deps.database.db, {
+        runner: this.instanceId,
+        leaseUntil: this.leaseUntil(),
+      });
     } catch (error) {
       this.deps.log.warn({ err: error }, "could not renew the call leases");
     }
@@ -147,7 +150,9 @@ export class CallDispatcher {
         }
       } while (this.pumpAgain.has(poolName));
     })()
-      .catch((error: unknown) => this.deps.log.error({ err: error, pool: poolName }, "could not claim a call"))
+      .catch((error: unknown) =>
+        this.deps.log.error({ err: error, pool: poolName }, "could not claim a call"),
+      )
       .finally(() => this.pumping.delete(poolName));
     this.pumping.set(poolName, work);
   }
@@ -228,7 +233,8 @@ export class CallDispatcher {
         clearTimeout(timer);
         signal?.removeEventListener("abort", wake);
         waiters.delete(wake);
-        if (waiters.size === 0 && this.endWaiters.get(requestId) === waiters) this.endWaiters.delete(requestId);
+        if (waiters.size === 0 && this.endWaiters.get(requestId) === waiters)
+          this.endWaiters.delete(requestId);
         resolve();
       };
       const timer = setTimeout(wake, pollMs);

@@ -196,7 +196,9 @@ export async function sweepAbandonedRequests(
     // allows; running ones are judged by their lease, above); only one a crash left without a row is
     // refunded here.
     if ((await findRequestRow(db, id)) !== undefined) continue;
-    if (await failCall(db, id, { code: "feature-failed", reason: CALL_ABANDONED_REASON }, { releaseSlot: true })) {
+    if (
+      await failCall(db, id, { code: "feature-failed", reason: CALL_ABANDONED_REASON }, { releaseSlot: true })
+    ) {
       refunded += 1;
     }
   }

@@ -1,5 +1,5 @@
-import { PREFER_HEADER, PREFER_WAIT_MAX_SECONDS } from "@prism/contract";
 import type { IncomingHttpHeaders } from "node:http";
+import { PREFER_HEADER, PREFER_WAIT_MAX_SECONDS } from "@prism/contract";
 
 /**
  * How the caller wants the answer (RFC 7240 `Prefer`): `sync` waits for the call to end, as every call

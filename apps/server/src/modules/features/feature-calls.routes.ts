@@ -11,7 +11,11 @@ import { submitCall } from "./submit-call";
  * The feature endpoints (the catalog's), for the playground and the public API alike: admit (who,
  * inputs, price) → submit (reserve; start at once or queue) → answer (wait, or 202 as `Prefer` asks).
  */
-export function registerFeatureRoutes(app: FastifyInstance, deps: AppDependencies, gateway: GatewayDeps): void {
+export function registerFeatureRoutes(
+  app: FastifyInstance,
+  deps: AppDependencies,
+  gateway: GatewayDeps,
+): void {
   app.register(async (scope) => {
     await scope.register(multipart, {
       limits: {
@@ -33,7 +37,14 @@ export function registerFeatureRoutes(app: FastifyInstance, deps: AppDependencie
         // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
         const tracked = gateway.inFlight?.enter();
         try {
-          const admission = await admitCall(deps, { ...gateway, log: request.log }, feature, request, reply, tracked);
+          const admission = await admitCall(
+            deps,
+            { ...gateway, log: request.log },
+            feature,
+            request,
+            reply,
+            tracked,
+          );
           if (admission.kind === "replay") {
             reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(admission.status);
             return admission.body;

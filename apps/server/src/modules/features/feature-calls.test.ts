@@ -8,8 +8,8 @@ import { addSandboxCard } from "../../../test/money";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { featureRequests, jobs, organizations, usageDaily } from "../../db/schema";
 import { budgetReached } from "../alerts/alerts.store";
-import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
 import { reserveCall } from "../ledger/call-ledger.store";
+import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
 import { sweepAbandonedRequests } from "./call-failure";
 
 /**

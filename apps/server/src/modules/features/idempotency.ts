@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import {
   type FeatureCallResponse,
-  type RequestDetail,
   IDEMPOTENCY_IN_PROGRESS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_REUSED,
   IDEMPOTENCY_RETENTION_HOURS,
   idempotencyKeyInvalidText,
+  type RequestDetail,
 } from "@prism/contract";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/client";

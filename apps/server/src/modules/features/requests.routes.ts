@@ -23,13 +23,22 @@ import { findRequestOfProject } from "./feature-requests.store";
  * console, the calls of the project named in `x-authorization-project` (the playground permission, as
  * for making them). Another project's id answers the same 404 as an id that never existed.
  */
-export function registerRequestRoutes(app: FastifyInstance, deps: AppDependencies, gateway: GatewayDeps): void {
+export function registerRequestRoutes(
+  app: FastifyInstance,
+  deps: AppDependencies,
+  gateway: GatewayDeps,
+): void {
   const db = deps.database.db;
 
-  async function requireCallOfCaller(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
+  async function requireCallOfCaller(
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+  ) {
     const caller = await authenticateCaller(deps, request, reply, { readBudgetStop: false });
     const id = request.params.id;
-    const row = isUuid(id) ? await findRequestOfProject(db, { projectId: caller.projectId, requestId: id }) : undefined;
+    const row = isUuid(id)
+      ? await findRequestOfProject(db, { projectId: caller.projectId, requestId: id })
+      : undefined;
     if (!row) throw new AppError("not-found", REQUEST_NOT_FOUND);
     return row;
   }

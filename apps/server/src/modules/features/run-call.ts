@@ -152,7 +152,11 @@ async function announceStart(deps: GatewayDeps, call: CallRun): Promise<void> {
   await deps.db.transaction((tx) =>
     queueCallWebhook(
       tx,
-      { id: call.requestId, webhookUrl: call.webhook?.url ?? null, webhookEvents: [...(call.webhook?.events ?? [])] },
+      {
+        id: call.requestId,
+        webhookUrl: call.webhook?.url ?? null,
+        webhookEvents: [...(call.webhook?.events ?? [])],
+      },
       "start",
     ),
   );
@@ -233,7 +237,11 @@ function trainingAnswer(output: ProviderOutput): { identityId: string; status: I
  * Step three: the settlement, in one statement when nobody watches the call's end, or in a transaction
  * with its events, alerts, webhook and a training's follow-up when someone does.
  */
-async function settleRun(deps: GatewayDeps, call: CallRun, result: StoredResult): Promise<FeatureCallResponse> {
+async function settleRun(
+  deps: GatewayDeps,
+  call: CallRun,
+  result: StoredResult,
+): Promise<FeatureCallResponse> {
   const completedAt = new Date();
   const { training } = result;
   const trainingReady = training?.status === "ready" ? training : undefined;

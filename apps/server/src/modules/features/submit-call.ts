@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import {
   BUDGET_REACHED,
   ERROR_DIALOGS,
-  featureByEndpoint,
-  FILES_NOT_STORED_REASON,
   type FeatureCallResponse,
+  FILES_NOT_STORED_REASON,
+  featureByEndpoint,
 } from "@prism/contract";
 import { AppError } from "../../errors";
 import type { ProviderFile } from "../../providers/inference/feature-provider";
@@ -49,7 +49,9 @@ async function storeInputs(
       if (!key) throw new Error(`no key for input ${field}[${index}]`);
       writes.push(
         file.mimeType.startsWith("image/")
-          ? storeImage(deps.files, key, file.buffer, { format: file.mimeType === "image/jpeg" ? "jpeg" : "png" })
+          ? storeImage(deps.files, key, file.buffer, {
+              format: file.mimeType === "image/jpeg" ? "jpeg" : "png",
+            })
           : deps.files.put(key, file.buffer, file.mimeType),
       );
     }
@@ -100,7 +102,8 @@ export async function submitCall(deps: GatewayDeps, call: AdmittedCall): Promise
         webhookEvents: call.webhook ? [...call.webhook.events] : null,
       },
       start: {
-        takeSlot: (debited) => takeFreeSlotFor(requestId, { pool: pool.name, owner: pool.owner, runner, leaseUntil }, debited),
+        takeSlot: (debited) =>
+          takeFreeSlotFor(requestId, { pool: pool.name, owner: pool.owner, runner, leaseUntil }, debited),
         runner,
         leaseUntil,
       },
@@ -196,7 +199,10 @@ export async function runClaimedCall(
       { code: "feature-unavailable", reason: "No provider serves this feature any more." },
       { releaseSlot: true },
     );
-    return { ok: false, error: new AppError("feature-unavailable", "No provider serves this feature any more.") };
+    return {
+      ok: false,
+      error: new AppError("feature-unavailable", "No provider serves this feature any more."),
+    };
   }
   const files: Record<string, ProviderFile[]> = {};
   try {
@@ -205,16 +211,27 @@ export async function runClaimedCall(
       for (const key of keys) {
         const stored = await deps.files.get(key);
         if (!stored) throw new Error(`input ${key} is missing from the file store`);
-        const extension = stored.contentType.split("/")[1]?.replace("jpeg", "jpg").replace("mpeg", "mp3") ?? "bin";
-        files[field]?.push({ buffer: stored.data, mimeType: stored.contentType, filename: `${field}.${extension}` });
+        const extension =
+          stored.contentType.split("/")[1]?.replace("jpeg", "jpg").replace("mpeg", "mp3") ?? "bin";
+        files[field]?.push({
+          buffer: stored.data,
+          mimeType: stored.contentType,
+          filename: `${field}.${extension}`,
+        });
       }
     }
   } catch (error) {
     deps.log.error({ err: error, requestId: row.id }, "could not read a queued call's inputs");
-    await failCall(deps.db, row.id, { code: "feature-failed", reason: FILES_NOT_STORED_REASON }, { releaseSlot: true });
+    await failCall(
+      deps.db,
+      row.id,
+      { code: "feature-failed", reason: FILES_NOT_STORED_REASON },
+      { releaseSlot: true },
+    );
     return { ok: false, error: new AppError("feature-failed", FILES_NOT_STORED_REASON) };
   }
-  const identityId = typeof row.requestBody.identity_id === "string" ? row.requestBody.identity_id : undefined;
+  const identityId =
+    typeof row.requestBody.identity_id === "string" ? row.requestBody.identity_id : undefined;
   return runCall(
     deps,
     {
@@ -229,7 +246,9 @@ export async function runClaimedCall(
       priceMicros: row.priceMicros,
       files,
       body: row.requestBody,
-      ...(identityId && row.identityRequestId ? { identity: { identityId, requestId: row.identityRequestId } } : {}),
+      ...(identityId && row.identityRequestId
+        ? { identity: { identityId, requestId: row.identityRequestId } }
+        : {}),
       inputsStored: Promise.resolve({ ok: true }),
       ...(row.webhookUrl ? { webhook: { url: row.webhookUrl, events: row.webhookEvents ?? [] } } : {}),
     },

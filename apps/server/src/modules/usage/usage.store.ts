@@ -1,5 +1,5 @@
 import { featureByEndpoint, PLAYGROUND_CALLER, type RequestStatus, type UsageGroup } from "@prism/contract";
-import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rowsOf } from "../../db/client";
 import { apiKeys, featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
@@ -246,4 +246,3 @@ export async function statisticsOfProjects(
     .groupBy(usageDaily.endpoint, usageDaily.callType, usageDaily.day)
     .orderBy(usageDaily.day, usageDaily.endpoint, usageDaily.callType);
 }
-

@@ -1,9 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  CALL_WEBHOOK_EVENT_TYPES,
-  type CallWebhookEvent,
-  WEBHOOK_TARGET_REFUSED,
-} from "@prism/contract";
+import { CALL_WEBHOOK_EVENT_TYPES, type CallWebhookEvent, WEBHOOK_TARGET_REFUSED } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import type { featureRequests } from "../../db/schema";
 import { AppError } from "../../errors";
@@ -11,8 +7,8 @@ import { insertDelivery } from "../events/events.store";
 import { WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { enqueueJob } from "../jobs/job-queue.store";
 import { checkLiteralHost, TargetRefusedError } from "./ssrf-guard";
+import { newWebhookSecret } from "./webhook-secret";
 import { callWebhookSecretOf } from "./webhooks.store";
-import { newWebhookSecret } from "./webhooks.service";
 
 /**
  * Per-call webhooks (issue 29, decision 019): a feature call may name an https URL in its `webhook`

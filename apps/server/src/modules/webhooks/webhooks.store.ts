@@ -165,7 +165,11 @@ export async function findCallDelivery(
  * The organization's per-call webhook signing secret, made with `fresh` the first time it is asked
  * for (of two processes making it at once, the first insert wins and both read it).
  */
-export async function callWebhookSecretOf(tx: Executor, organizationId: string, fresh: string): Promise<string> {
+export async function callWebhookSecretOf(
+  tx: Executor,
+  organizationId: string,
+  fresh: string,
+): Promise<string> {
   await tx.insert(callWebhookSecrets).values({ organizationId, secret: fresh }).onConflictDoNothing();
   const [row] = await tx
     .select({ secret: callWebhookSecrets.secret })
@@ -180,7 +184,10 @@ export async function replaceCallWebhookSecret(tx: Executor, organizationId: str
   await tx
     .insert(callWebhookSecrets)
     .values({ organizationId, secret })
-    .onConflictDoUpdate({ target: callWebhookSecrets.organizationId, set: { secret, createdAt: new Date() } });
+    .onConflictDoUpdate({
+      target: callWebhookSecrets.organizationId,
+      set: { secret, createdAt: new Date() },
+    });
 }
 
 /** The newest per-call webhook deliveries of an organization's calls (the Webhooks page's log). */
