@@ -61,6 +61,7 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
         ...(inference.modelServer.apiKey ? { apiKey: inference.modelServer.apiKey } : {}),
         timeoutMs: inference.providerTimeoutMs,
         concurrency: inference.modelServer.concurrency,
+        probeTimeoutMs: inference.modelServer.probeTimeoutMs,
       }),
     );
   }

@@ -142,6 +142,7 @@ const envSchema = z.object({
   MODEL_SERVER_URL: optionalUrl,
   MODEL_SERVER_API_KEY: optionalString,
   MODEL_SERVER_FEATURES: z.string().trim().default("all"),
+  MODEL_SERVER_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   MODEL_SERVER_CONCURRENCY: z.coerce
     .number()
     .int()
@@ -252,7 +253,13 @@ export interface AppConfig {
     callLeaseMs: number;
     pricesFile: string | undefined;
     modelServer:
-      | { url: string; apiKey: string | undefined; features: "all" | string[]; concurrency: number }
+      | {
+          url: string;
+          apiKey: string | undefined;
+          features: "all" | string[];
+          concurrency: number;
+          probeTimeoutMs: number;
+        }
       | undefined;
     openai:
       | {
@@ -474,6 +481,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             apiKey: values.MODEL_SERVER_API_KEY,
             features: values.MODEL_SERVER_FEATURES === "all" ? "all" : listOf(values.MODEL_SERVER_FEATURES),
             concurrency: values.MODEL_SERVER_CONCURRENCY,
+            probeTimeoutMs: values.MODEL_SERVER_PROBE_TIMEOUT_MS,
           }
         : undefined,
       openai: values.OPENAI_API_KEY
