@@ -185,9 +185,10 @@ export async function notifyCallEvent(db: Executor, event: "cancel" | "ended", r
 
 /**
  * Calls the sweeper takes for abandoned: running ones whose runner's lease ran out (the process died
- * or lost the database for longer than the lease) or, for rows written before leases existed, still
- * running long after any timeout; queued ones whose inputs never got stored (the admitting process
- * died in between); and queued ones that waited longer than the queue allows.
+ * or lost the database for longer than the lease) or that started before `startedBefore` (their
+ * provider's timeout has long passed: a live runner would have ended them); queued ones whose inputs
+ * never got stored (the admitting process died in between); and queued ones that waited longer than
+ * the queue allows.
  */
 export async function findAbandonedCalls(
   db: Executor,
@@ -197,7 +198,7 @@ export async function findAbandonedCalls(
     await db.execute(sql`select id, status from ${featureRequests}
       where status in ('queued', 'generating') and created_at < ${input.now.toISOString()}::timestamptz
         and ((status = 'generating' and (lease_until < ${input.now.toISOString()}::timestamptz
-              or (lease_until is null and created_at < ${input.startedBefore.toISOString()}::timestamptz)))
+              or coalesce(started_at, created_at) < ${input.startedBefore.toISOString()}::timestamptz))
           or (status = 'queued' and queue_tag is null
               and created_at < ${input.unreadyBefore.toISOString()}::timestamptz)
           or (status = 'queued' and created_at < ${input.queuedBefore.toISOString()}::timestamptz))
