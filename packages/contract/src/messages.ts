@@ -353,6 +353,7 @@ export const ERROR_DIALOGS = {
   saveSettings: supportError("Error Saving Settings", "saving the settings"),
   transferOwnership: supportError("Error Transferring Ownership", "transferring the ownership"),
   webhooks: supportError("Webhook Error", "updating the webhooks"),
+  cancelRequest: ourSupportError("Error Canceling Request", "canceling the request"),
   alerts: supportError("Error Saving Alerts", "saving the alerts"),
   paymentMethodUpdate: supportError("Payment Method Update Failed", "updating the payment method"),
   paymentMethodDelete: supportError("Payment Method Delete Failed", "deleting the payment method"),
@@ -432,6 +433,12 @@ export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);
 /** The reason of a failed feature call when the provider gave none. */
 export const CALL_NOT_COMPLETED_REASON = "The request could not be completed.";
 
+/** A playground row whose call was canceled (refunded). */
+export const CANCELED_LABEL = "Canceled";
+/** A playground row waiting in the queue: where it stands (the first to start is position 1). */
+export function queuedLabel(position: number | null | undefined): string {
+  return position === null || position === undefined ? "Queued" : `Queued (position ${position + 1})`;
+}
 /** A synchronous call whose caller (or someone with access to it) canceled it before it ended. */
 export const CALL_CANCELED = notChargedText("The request was canceled before it finished.");
 /** Why a canceled call ended, as its record keeps it. */

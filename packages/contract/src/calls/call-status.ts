@@ -46,6 +46,11 @@ export function callStateOf(status: RequestStatus): CallState {
   return STATE_OF[status];
 }
 
+/** The request log's status of a call in a public state (the history rows keep the log's words). */
+export function requestStatusOfState(state: CallState): RequestStatus {
+  return (Object.keys(STATE_OF) as RequestStatus[]).find((status) => STATE_OF[status] === state) ?? "error";
+}
+
 export function isEndedState(state: CallState): state is "succeeded" | "failed" | "canceled" {
   return state === "succeeded" || state === "failed" || state === "canceled";
 }

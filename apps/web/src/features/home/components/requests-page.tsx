@@ -37,7 +37,13 @@ import { type RequestFilters, useRequests } from "../api/get-requests";
 import { HomeTabs } from "./home-tabs";
 
 const ALL = "all";
-const STATUS_COLORS: Record<RequestStatus, string> = { generating: "blue", done: "teal", error: "red" };
+const STATUS_COLORS: Record<RequestStatus, string> = {
+  queued: "gray",
+  generating: "blue",
+  done: "teal",
+  error: "red",
+  canceled: "gray",
+};
 
 const FEATURE_OPTIONS = [
   { value: ALL, label: "All features" },
