@@ -1,15 +1,16 @@
 import type { RequestDetail } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipart } from "../../../test/images";
-import { openStorage, readMoney, type SeededAccount, seedAccount } from "../../../test/process-fixtures";
+import {
+  openStorage,
+  type ProcessStorage,
+  readMoney,
+  type SeededAccount,
+  seedAccount,
+} from "../../../test/process-fixtures";
 import { eventually, type QueueModelServer, startQueueModelServer } from "../../../test/queue-model-server";
 import { startReverseProxy } from "../../../test/reverse-proxy";
-import {
-  createProcessStorage,
-  type ProcessStorage,
-  type ServerProcess,
-  startServerProcess,
-} from "../../../test/server-process";
+import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 
 /**
  * Issue 29's proxy case: behind a reverse proxy that gives up after three seconds (nginx's
