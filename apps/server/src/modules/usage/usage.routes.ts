@@ -26,7 +26,6 @@ import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
-  isUuid,
   NOT_FOUND_PROJECT,
   requireProjectAccess,
 } from "../access/access.service";
