@@ -1,0 +1,37 @@
+ALTER TABLE "audit_log" ADD COLUMN "actor_name" text;--> statement-breakpoint
+-- Custom SQL (not generated).
+-- Backfill: entries written before this column existed get the actor's name as it is now, the best
+-- record there is of who made them. The append-only trigger is set aside for this one update only.
+ALTER TABLE "audit_log" DISABLE TRIGGER "audit_log_append_only";--> statement-breakpoint
+UPDATE "audit_log" SET "actor_name" = trim("users"."first_name" || ' ' || "users"."last_name")
+  FROM "users" WHERE "users"."id" = "audit_log"."actor_user_id";--> statement-breakpoint
+UPDATE "audit_log" SET "actor_name" = "api_keys"."name"
+  FROM "api_keys" WHERE "api_keys"."id" = "audit_log"."actor_api_key_id";--> statement-breakpoint
+ALTER TABLE "audit_log" ENABLE TRIGGER "audit_log_append_only";--> statement-breakpoint
+-- Whether an organization's monthly budget stops calls now: its hard stop is on and this UTC month's
+-- settled spend (the rollup) plus the price of its calls still in flight is at or above the budget.
+-- VOLATILE plpgsql on purpose: each query inside takes a fresh snapshot, so when the reservation's
+-- update of the organization's row waited for a concurrent reservation and re-checks its conditions
+-- on the newest row, this sees that reservation's request row too. A subquery of the statement itself
+-- would read the snapshot taken before the wait, and concurrent calls would all pass the budget.
+CREATE OR REPLACE FUNCTION "prism_budget_reached"(organization uuid, first_day date, next_first_day date)
+RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  budget bigint;
+  settled bigint;
+  in_flight bigint;
+BEGIN
+  SELECT "monthly_budget_micros" INTO budget FROM "alert_settings"
+    WHERE "organization_id" = organization AND "budget_hard_stop" AND "monthly_budget_micros" IS NOT NULL;
+  IF budget IS NULL THEN
+    RETURN false;
+  END IF;
+  SELECT coalesce(sum("usage_daily"."cost_micros"), 0) INTO settled
+    FROM "usage_daily" INNER JOIN "projects" ON "projects"."id" = "usage_daily"."project_id"
+    WHERE "projects"."organization_id" = organization
+      AND "usage_daily"."day" >= first_day AND "usage_daily"."day" < next_first_day;
+  SELECT coalesce(sum("price_micros"), 0) INTO in_flight FROM "feature_requests"
+    WHERE "organization_id" = organization AND "status" = 'generating';
+  RETURN budget <= settled + in_flight;
+END
+$$;
