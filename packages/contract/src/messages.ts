@@ -54,6 +54,9 @@ export * from "./account-messages";
 
 export const REQUIRED_FIELDS_MISSING = "Please fill all the required fields";
 export const NAME_REQUIRED = "Please enter a name.";
+/** A name or another one-line field holding a line break, a tab or a text-direction control. */
+export const CONTROL_CHARACTERS_REFUSED =
+  "Line breaks, tabs and other control characters are not allowed here.";
 export const LOGOUT_CONFIRM = "Are you sure you want to logout?";
 export const LOGOUT_ALL_SESSIONS_CONFIRM = "Are you sure you want to logout from all sessions?";
 export const CONFIRM_YES = "Yes";
