@@ -3,6 +3,7 @@ import cookie from "@fastify/cookie";
 import { CALL_INTERRUPTED_BY_RESTART } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
+import type { TrustProxy } from "./config";
 import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
@@ -44,6 +45,19 @@ import { registerWebhookRoutes } from "./modules/webhooks/webhooks.routes";
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const JOB_LEASE_MS = 10 * 60_000;
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting that many peers counted
+ * from the socket: Fastify 5 ignores a bare number (it cannot tell a proxy from a client that reached
+ * the server directly), so the operator who sets one asserts that only the proxies reach the server.
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "boolean") return trust;
+  if ("hops" in trust) return (_address, hop) => hop < trust.hops;
+  return trust.addresses;
+}
+
 export interface BuildAppOptions {
   /** Pino logger options (a stream to write to, for tests reading the log), or false to silence logs. */
   logger?: false | { level: string; stream?: NodeJS.WritableStream };
@@ -78,7 +92,7 @@ export async function buildApp(
     logger:
       logger === false ? false : { ...logger, serializers: requestLogSerializers, mixin: requestIdMixin },
     childLoggerFactory: createRequestLogger,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     // A caller's request id is kept when it is sane, so logs can be joined across services.
     genReqId: (request) => {
