@@ -3,7 +3,7 @@ import cookie from "@fastify/cookie";
 import { CALL_INTERRUPTED_BY_RESTART } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
-import type { TrustProxy } from "./config";
+import type { AppConfig, TrustProxy } from "./config";
 import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
@@ -58,6 +58,26 @@ function fastifyTrustProxy(
   return trust.addresses;
 }
 
+/**
+ * Fastify turns Node's request timeout off (0), so a body sent one byte at a time held its connection
+ * open for good. A request must now arrive whole within REQUEST_TIMEOUT_MS (the largest legitimate
+ * upload on a slow line); Node answers 408 and closes the connection otherwise, and checks every
+ * connection often enough for that limit (each 30 s by default). An idle connection is closed after
+ * the longest legitimate silence: a body sent as slowly as allowed, then a call waiting for its model.
+ */
+function connectionLimits(config: AppConfig) {
+  const requestTimeout = config.requestTimeoutMs;
+  return {
+    requestTimeout,
+    connectionTimeout: requestTimeout + config.inference.providerTimeoutMs,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+  };
+}
+
 export interface BuildAppOptions {
   /** Pino logger options (a stream to write to, for tests reading the log), or false to silence logs. */
   logger?: false | { level: string; stream?: NodeJS.WritableStream };
@@ -94,6 +114,7 @@ export async function buildApp(
     childLoggerFactory: createRequestLogger,
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...connectionLimits(deps.config),
     // A caller's request id is kept when it is sane, so logs can be joined across services.
     genReqId: (request) => {
       const incoming = request.headers["x-request-id"];

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
   DEFAULT_ORGANIZATION_CONCURRENT_CALLS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   PRODUCT_NAME,
   PROVIDER_TIMEOUT_MAX_MS,
 } from "@prism/contract";
@@ -64,6 +65,12 @@ const envSchema = z.object({
     .min(0)
     .max(600_000)
     .default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(DEFAULT_REQUEST_TIMEOUT_MS),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST_DIR: optionalString,
 
@@ -179,6 +186,11 @@ export interface AppConfig {
    * refunded (new calls are refused at once).
    */
   shutdownTimeoutMs: number;
+  /**
+   * How long a request may take to arrive whole (headers and body): the largest legitimate upload on
+   * a slow line by default. A body trickling in slower is cut off with 408.
+   */
+  requestTimeoutMs: number;
   logLevel: string;
   webDistDir: string;
   mail: { smtpUrl: string | undefined; from: string };
@@ -434,6 +446,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken: values.METRICS_TOKEN,
     appSecret: values.APP_SECRET ?? DEVELOPMENT_APP_SECRET,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
