@@ -35,3 +35,17 @@ BEGIN
   RETURN budget <= settled + in_flight;
 END
 $$;
+--> statement-breakpoint
+-- Removing a member (or their leaving) now revokes the API keys they created. Keys of people who left
+-- before that still work: they are revoked here, each with an audit entry written as the system's.
+WITH "revoked" AS (
+  UPDATE "api_keys" SET "revoked_at" = now()
+  WHERE "revoked_at" IS NULL AND "created_by_user_id" IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM "organization_members"
+      WHERE "organization_members"."organization_id" = "api_keys"."organization_id"
+        AND "organization_members"."user_id" = "api_keys"."created_by_user_id")
+  RETURNING "id", "organization_id", "name", "last_four", "project_id")
+INSERT INTO "audit_log" ("organization_id", "action", "target_type", "target_id", "changes")
+SELECT "organization_id", 'api-key.revoked-with-member', 'api-key', "id"::text,
+  jsonb_build_object('before', jsonb_build_object('name', "name", 'lastFour', "last_four", 'projectId', "project_id"))
+FROM "revoked";
