@@ -30,8 +30,9 @@ BEGIN
     FROM "usage_daily" INNER JOIN "projects" ON "projects"."id" = "usage_daily"."project_id"
     WHERE "projects"."organization_id" = organization
       AND "usage_daily"."day" >= first_day AND "usage_daily"."day" < next_first_day;
+  -- A queued call (the durable queue's status) holds its reservation as a running one does.
   SELECT coalesce(sum("price_micros"), 0) INTO in_flight FROM "feature_requests"
-    WHERE "organization_id" = organization AND "status" = 'generating';
+    WHERE "organization_id" = organization AND "status" IN ('queued', 'generating');
   RETURN budget <= settled + in_flight;
 END
 $$;
