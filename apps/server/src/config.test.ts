@@ -94,6 +94,31 @@ describe("production configuration", () => {
   });
 });
 
+describe("TRUST_PROXY", () => {
+  it("takes the proxies' addresses or CIDR ranges, or a hop count, and believes nothing by default", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.10,2001:db8::/32" }).trustProxy).toEqual({
+      addresses: ["10.0.0.0/8", "192.168.1.10", "2001:db8::/32"],
+    });
+    for (const bad of ["yes", "10.0.0.0/33", "10.0.0.300", "::1/129", "proxy.internal", "11"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it("refuses true in production, saying what to set instead, and allows it elsewhere", () => {
+    expect(() => loadConfig({ ...PRODUCTION, TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: "true" believes every X-Forwarded-For entry.*Set the number of proxies in front of the server \(1 behind one load balancer\) or their addresses/,
+    );
+    expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: "10.0.0.0/8" }).trustProxy).toEqual({
+      addresses: ["10.0.0.0/8"],
+    });
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+  });
+});
+
 describe("seller details", () => {
   it("prints the product's name by default and splits the address at newlines or a literal \\n", () => {
     expect(loadConfig({}).seller).toEqual({ name: "Prism", addressLines: [], taxId: undefined });

@@ -54,6 +54,19 @@ export * from "./account-messages";
 
 export const REQUIRED_FIELDS_MISSING = "Please fill all the required fields";
 export const NAME_REQUIRED = "Please enter a name.";
+/** A name or another one-line field holding a line break, a tab or a text-direction control. */
+export const CONTROL_CHARACTERS_REFUSED =
+  "Line breaks, tabs and other control characters are not allowed here.";
+/**
+ * The Remove (or Leave) dialog's word on the member's keys, which go with them; null when they made none.
+ */
+export function memberKeysRevokedText(count: number, isYou: boolean): string | null {
+  if (count === 0) return null;
+  const keys = count === 1 ? "1 API key" : `${count} API keys`;
+  return isYou
+    ? `The ${keys} you created in it will be revoked: calls made with ${count === 1 ? "it" : "them"} will stop working.`
+    : `The ${keys} they created will be revoked with them: calls made with ${count === 1 ? "it" : "them"} will stop working.`;
+}
 export const LOGOUT_CONFIRM = "Are you sure you want to logout?";
 export const LOGOUT_ALL_SESSIONS_CONFIRM = "Are you sure you want to logout from all sessions?";
 export const CONFIRM_YES = "Yes";

@@ -879,6 +879,11 @@ export const auditLog = pgTable(
     /** The signed-in user who made the change; null for an API key or the system (webhooks, timers). */
     actorUserId: uuid("actor_user_id"),
     actorApiKeyId: uuid("actor_api_key_id"),
+    /**
+     * The actor's name when the entry was written (the user's first and last name, or the key's name):
+     * history reads as it happened, whatever the user or key is called later. Null for the system.
+     */
+    actorName: text("actor_name"),
     /** Dotted `<target>.<verb>`, one of the contract's AUDIT_ACTIONS. */
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),

@@ -7,7 +7,7 @@ import {
 } from "../account-security";
 import { defineCall } from "../define-call";
 import { userInfoSchema } from "../entities";
-import { emptyResponse, idSchema, isoDateTimeSchema } from "../fields";
+import { emptyResponse, idSchema, isoDateTimeSchema, singleLine } from "../fields";
 import { SHORT_CALL_TIMEOUT_MS } from "../limits";
 
 /**
@@ -171,7 +171,7 @@ export const passkeyRegistrationOptionsCall = defineCall({
 });
 
 export const registerPasskeyRequest = z.object({
-  name: z.string().trim().min(1, PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX_LENGTH),
+  name: singleLine(z.string().trim().min(1, PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX_LENGTH)),
   response: webauthnJsonSchema,
 });
 export const registerPasskeyResponse = z.object({ passkey: passkeySchema });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
-import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { emptyResponse, idSchema, isoDateTimeSchema, singleLine, usdSchema } from "../fields";
 import { listText } from "../messages";
 
 /** Webhook endpoints and alerts of an organization (issue 18). */
@@ -63,11 +63,9 @@ export const WEBHOOK_DISABLED_AFTER_FAILURES = "Disabled after a day of failed d
 /** Why a delivery failed: the receiver took longer than WEBHOOK_TIMEOUT_MS to answer. */
 export const WEBHOOK_RECEIVER_TIMED_OUT = "The receiver did not answer in time.";
 
-export const webhookUrlSchema = z
-  .string()
-  .trim()
-  .max(WEBHOOK_URL_MAX_LENGTH)
-  .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_URL_INVALID }));
+export const webhookUrlSchema = singleLine(z.string().trim().max(WEBHOOK_URL_MAX_LENGTH)).pipe(
+  z.url({ protocol: /^https?$/, error: WEBHOOK_URL_INVALID }),
+);
 
 const webhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))

@@ -4,11 +4,13 @@ import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from "j
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   latestCodeFor,
+  post,
   STRONG_PASSWORD,
   signUpAndConfirm,
   TestBrowser,
   uniqueEmail,
 } from "../../../test/accounts";
+import { CONTROL_CHARACTER_NAMES, expectControlCharactersRefused } from "../../../test/control-characters";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { users } from "../../db/schema";
@@ -317,5 +319,29 @@ describe("account abuse", () => {
         .find((value) => value?.startsWith("prism_session="));
       expect(header).toContain(`Max-Age=${REMEMBER_ME_SESSION_MS / 1000}`);
     });
+  });
+
+  it("refuses control characters in first and last names, at sign-up and on the profile", async () => {
+    const user = await signUpAndConfirm(testApp, { firstName: "Plain", lastName: "Name" });
+    for (const name of Object.values(CONTROL_CHARACTER_NAMES)) {
+      const email = uniqueEmail("control");
+      const browser = new TestBrowser(testApp);
+      for (const names of [
+        { firstName: name, lastName: "Name" },
+        { firstName: "Plain", lastName: name },
+      ]) {
+        expectControlCharactersRefused(
+          await browser.post("/v1/users/create", { ...names, email, password: STRONG_PASSWORD }),
+        );
+        expectControlCharactersRefused(
+          await post(testApp, "/v1/users/settings/update-profile", names, { session: user.session }),
+        );
+      }
+      // No account was started for the address, and no code mailed to it.
+      expect(await testApp.database.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+      expect((await testApp.deps.outbox.list()).filter((mail) => mail.to === email)).toHaveLength(0);
+    }
+    const [row] = await testApp.database.db.select().from(users).where(eq(users.email, user.email));
+    expect(row).toMatchObject({ firstName: "Plain", lastName: "Name" });
   });
 });

@@ -93,7 +93,12 @@ export interface CallReservationInput {
   start?: { takeSlot: (debited: SQL) => SQL; runner: string; leaseUntil: Date };
   /** The organization's calls in flight allowed (0: no limit). */
   concurrentLimit: number;
-  /** Whether the organization's monthly budget stops calls now (an expression over its id). */
+  /**
+   * Whether the organization's monthly budget stops calls now (an expression over its id). It counts
+   * the calls in flight and must read them afresh when the debit re-checks its conditions after
+   * waiting for a concurrent reservation's lock, which `prism_budget_reached` (a volatile function)
+   * does and a plain subquery of this statement would not: see alerts.store's `budgetReached`.
+   */
   budgetReached: SQL;
   /** The key's conditional spend charge (an `update ... returning`), when the key has caps. */
   keyCharge?: SQLWrapper;

@@ -4,6 +4,13 @@ import type { MailMessage } from "./mailer";
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/**
+ * A name someone chose (an organization, an inviter), as mails show it: in quotes, so it reads as a
+ * name and not as the mail's own words. Names hold no line breaks (the contract refuses them), so a
+ * quoted name cannot start lines of its own either.
+ */
+export const quotedName = (name: string) => `"${name}"`;
+
 /** One layout for every mail: a plain, readable card that renders in every client. */
 function layout(title: string, paragraphsHtml: string): string {
   return `<!doctype html>
@@ -73,20 +80,20 @@ export function invitationMail(
   organizationName: string,
   link: string,
 ): MailMessage {
-  const subject = `${inviterName} invited you to ${organizationName} on ${PRODUCT_NAME}`;
+  const subject = `${quotedName(inviterName)} invited you to ${quotedName(organizationName)} on ${PRODUCT_NAME}`;
   return {
     to,
     subject,
     text: [
       "Hello,",
       "",
-      `${inviterName} invited you to join the organization "${organizationName}" on ${PRODUCT_NAME}.`,
+      `${quotedName(inviterName)} invited you to join the organization ${quotedName(organizationName)} on ${PRODUCT_NAME}.`,
       `Open this link to accept: ${link}`,
       `The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.`,
     ].join("\n"),
     html: layout(
       subject,
-      `<p>Hello,</p><p><strong>${escapeHtml(inviterName)}</strong> invited you to join the organization <strong>${escapeHtml(organizationName)}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
+      `<p>Hello,</p><p><strong>${escapeHtml(quotedName(inviterName))}</strong> invited you to join the organization <strong>${escapeHtml(quotedName(organizationName))}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
     ),
   };
 }
@@ -97,7 +104,7 @@ export function autoRechargeFailedMail(
   amountUsd: number,
   reason: string,
 ): MailMessage {
-  const subject = `Auto recharge failed for ${organizationName}`;
+  const subject = `Auto recharge failed for ${quotedName(organizationName)}`;
   const amount = formatBalance(amountUsd);
   return {
     to,
@@ -105,12 +112,12 @@ export function autoRechargeFailedMail(
     text: [
       "Hello,",
       "",
-      `The automatic recharge of ${amount} for "${organizationName}" on ${PRODUCT_NAME} failed: ${reason}`,
+      `The automatic recharge of ${amount} for ${quotedName(organizationName)} on ${PRODUCT_NAME} failed: ${reason}`,
       "Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.",
     ].join("\n"),
     html: layout(
       subject,
-      `<p>Hello,</p><p>The automatic recharge of <strong>${amount}</strong> for <strong>${escapeHtml(organizationName)}</strong> failed: ${escapeHtml(reason)}</p><p>Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.</p>`,
+      `<p>Hello,</p><p>The automatic recharge of <strong>${amount}</strong> for <strong>${escapeHtml(quotedName(organizationName))}</strong> failed: ${escapeHtml(reason)}</p><p>Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.</p>`,
     ),
   };
 }
