@@ -1,3 +1,5 @@
+import { REMOVE_PASSKEY_LINK_PATH } from "@prism/contract";
+
 /** Every console route. Playground routes come from the feature catalog. */
 export const PATHS = {
   root: "/",
@@ -6,6 +8,8 @@ export const PATHS = {
   login: "/login",
   githubCallback: "/login-github-callback",
   terms: "/terms",
+  /** The passkey-added mail's removal link, which the server writes into that mail. */
+  removePasskey: REMOVE_PASSKEY_LINK_PATH,
   organizationGeneral: "/organization/general",
   organizationMembers: "/organization/members",
   organizationPayments: "/organization/payments",

@@ -116,6 +116,8 @@ export const listWebhooksCall = defineCall({
 export const insertWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/insert",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: z.object({ organizationId: idSchema, url: webhookUrlSchema, events: webhookEventsSchema }),
   /** `secret` (`whsec_…`) is shown this once; receivers verify signatures with it. */
   response: z.object({ endpoint: webhookEndpointSchema, secret: z.string() }),
@@ -124,6 +126,8 @@ export const insertWebhookCall = defineCall({
 export const updateWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/update",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: endpointRequest.extend({
     url: webhookUrlSchema,
     events: webhookEventsSchema,
