@@ -13,6 +13,7 @@ import {
   PASSWORD_STRONG,
   PASSWORDS_DO_NOT_MATCH,
   PROFILE_UPDATED,
+  REAUTHENTICATION_DIALOG,
   RECOVERY_CODE_COUNT,
   REQUIRED_FIELDS_MISSING,
   SESSION_SIGNED_OUT,
@@ -32,6 +33,7 @@ vi.mock("@simplewebauthn/browser", () => ({ startRegistration }));
 import { RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider, useSession } from "../../../lib/session";
 import { routeCalls } from "../../../test/msw";
+import { useReauthenticationDialog } from "../../auth/components/reauthentication-dialog";
 import { ProfilePage } from "./profile-page";
 
 const userInfo = {
@@ -70,6 +72,12 @@ const json = (status: number, body: unknown) =>
 let answers: Record<string, () => Response> = {};
 let bodiesTo: (path: string) => unknown[] = () => [];
 
+/** The signed-in shell's answer to `reauthentication-required`, as AppShellLayout mounts it. */
+function ReauthenticationHost() {
+  useReauthenticationDialog();
+  return null;
+}
+
 function UserName() {
   const { userInfo: current } = useSession();
   return <p data-testid="user-name">{current ? `${current.firstName} ${current.lastName}` : "signed out"}</p>;
@@ -82,6 +90,7 @@ async function renderProfile() {
         element: (
           <SessionProvider>
             <ModalsProvider>
+              <ReauthenticationHost />
               <UserName />
               <Outlet />
             </ModalsProvider>
@@ -190,6 +199,72 @@ describe("profile settings: Change Password", () => {
     await user.type(within(form).getByLabelText("New Password"), "Str0ng!pass");
     await user.type(within(form).getByLabelText("Confirm Password"), "Str0ng!pass{Enter}");
     expect(await screen.findByText(ERROR_DIALOGS.changePassword.title)).toBeInTheDocument();
+  });
+});
+
+describe("profile settings: Change Password asks who you are (issue 27)", () => {
+  const refusal = { error: "reauthentication-required", message: "Please confirm it is you." };
+
+  async function submitNewPassword(user: ReturnType<typeof userEvent.setup>) {
+    const form = screen.getByRole("form", { name: "Change Password" });
+    await user.type(within(form).getByLabelText("New Password"), "Str0ng!pass");
+    await user.type(within(form).getByLabelText("Confirm Password"), "Str0ng!pass{Enter}");
+  }
+
+  it("asks for the current password when the server wants a fresh proof, then changes the password", async () => {
+    let changeCalls = 0;
+    answers["/v1/users/change-password"] = () => (changeCalls++ === 0 ? json(403, refusal) : json(200, {}));
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: true, passkeyOptions: null });
+    let proofs = 0;
+    answers["/v1/users/reauthenticate"] = () =>
+      proofs++ === 0
+        ? json(400, { error: "invalid-password", message: "Invalid password" })
+        : json(200, { reauthenticatedUntil: "2026-01-01T00:10:00.000Z" });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    expect(within(dialog).getByText(REAUTHENTICATION_DIALOG.description)).toBeInTheDocument();
+    // Both proofs the account has are offered; the password first.
+    expect(within(dialog).getByText(REAUTHENTICATION_DIALOG.codeLabel)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(REAUTHENTICATION_DIALOG.passwordLabel), "guess{Enter}");
+    expect(await within(dialog).findByText("Invalid password")).toBeInTheDocument();
+    const field = within(dialog).getByLabelText(REAUTHENTICATION_DIALOG.passwordLabel);
+    await user.clear(field);
+    await user.type(field, "Current-passw0rd!{Enter}");
+
+    expect(await screen.findByText(PASSWORD_CHANGED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/reauthenticate")).toEqual([
+      { method: "password", password: "guess" },
+      { method: "password", password: "Current-passw0rd!" },
+    ]);
+    // The same call, sent again after the proof.
+    expect(bodiesTo("/v1/users/change-password")).toEqual([
+      { password: "Str0ng!pass" },
+      { password: "Str0ng!pass" },
+    ]);
+    await vi.waitFor(() =>
+      expect(screen.queryByRole("dialog", { name: REAUTHENTICATION_DIALOG.title })).not.toBeInTheDocument(),
+    );
+  });
+
+  it("changes nothing and shows no error when the user cancels", async () => {
+    answers["/v1/users/change-password"] = () => json(403, refusal);
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: false, passkeyOptions: null });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    expect(within(dialog).queryByText(REAUTHENTICATION_DIALOG.codeLabel)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: REAUTHENTICATION_DIALOG.cancel }));
+    await vi.waitFor(() =>
+      expect(screen.queryByRole("dialog", { name: REAUTHENTICATION_DIALOG.title })).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByText(ERROR_DIALOGS.changePassword.title)).not.toBeInTheDocument();
+    expect(screen.queryByText(PASSWORD_CHANGED)).not.toBeInTheDocument();
+    expect(bodiesTo("/v1/users/change-password")).toHaveLength(1);
+    expect(bodiesTo("/v1/users/reauthenticate")).toHaveLength(0);
   });
 });
 
