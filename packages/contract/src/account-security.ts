@@ -108,7 +108,7 @@ export const REMOVE_PASSKEY_PAGE = {
   title: "Remove a passkey",
   description:
     "If you did not add this passkey, remove it: it stops working at once and every device signed in to your account is signed out. Then change your password.",
-  button: "Remove the passkey and sign out everywhere",
+  button: "Remove passkey and sign out",
   done: "The passkey was removed and every device was signed out. Sign in and change your password.",
   invalid: "This link is no longer valid: the passkey was already removed.",
   signIn: "Go to Sign In",

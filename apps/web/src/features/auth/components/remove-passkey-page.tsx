@@ -15,8 +15,10 @@ export function RemovePasskeyPage() {
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const remove = useMutation({ mutationFn: () => api.passkeys.removeWithLink({ token }) });
+  // A link whose passkey is gone (or that was never one) stays dead: no button to press again.
+  const isDeadLink = isApiError(remove.error) && (remove.error.status === 404 || remove.error.status === 400);
   const failure = remove.error
-    ? isApiError(remove.error) && (remove.error.status === 404 || remove.error.status === 400)
+    ? isDeadLink
       ? REMOVE_PASSKEY_PAGE.invalid
       : isApiError(remove.error) && remove.error.code === "rate-limited"
         ? remove.error.message
@@ -41,9 +43,11 @@ export function RemovePasskeyPage() {
                 {failure}
               </Alert>
             ) : null}
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              {REMOVE_PASSKEY_PAGE.button}
-            </Button>
+            {isDeadLink ? null : (
+              <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+                {REMOVE_PASSKEY_PAGE.button}
+              </Button>
+            )}
           </>
         )}
         <Anchor component={Link} to={PATHS.login} size="sm" ta="center">
