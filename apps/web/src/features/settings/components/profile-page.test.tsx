@@ -15,6 +15,9 @@ import {
   PROFILE_UPDATED,
   REAUTHENTICATION_DIALOG,
   RECOVERY_CODE_COUNT,
+  RECOVERY_CODES_REGENERATED,
+  REGENERATE_RECOVERY_CODES,
+  REGENERATE_RECOVERY_CODES_CONFIRM,
   REQUIRED_FIELDS_MISSING,
   SESSION_SIGNED_OUT,
   TWO_FACTOR_CODE_REQUIRED,
@@ -356,6 +359,22 @@ describe("profile settings: Two-factor authentication", () => {
     expect(await screen.findByText(TWO_FACTOR_DISABLED)).toBeInTheDocument();
     expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "abcde-fghij" }]);
     expect(await within(section).findByRole("button", { name: "Enable" })).toBeInTheDocument();
+  });
+
+  it("generates new recovery codes after asking, and shows them once", async () => {
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: true, recoveryCodesLeft: 2 });
+    const fresh = Array.from({ length: RECOVERY_CODE_COUNT }, (_, index) => `new${index}-codes`);
+    answers["/v1/users/two-factor/regenerate-recovery-codes"] = () => json(200, { recoveryCodes: fresh });
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    expect(await within(section).findByText("2 of 10 recovery codes left.")).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: REGENERATE_RECOVERY_CODES }));
+    expect(await screen.findByText(REGENERATE_RECOVERY_CODES_CONFIRM)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Yes" }));
+    expect(await screen.findByText(RECOVERY_CODES_REGENERATED)).toBeInTheDocument();
+    const codes = await within(section).findByTestId("recovery-codes");
+    for (const code of fresh) expect(within(codes).getByText(code)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/regenerate-recovery-codes")).toEqual([{}]);
   });
 
   it("asks for a code before disabling, and shows a refused code on the field", async () => {
