@@ -12,10 +12,12 @@ export function useEnableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: enableTwoFactor,
-    onSuccess: async () => {
-      // Enabling signed out every other device, so the devices list changed too.
-      await queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey });
-      await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+    onSuccess: () => {
+      // Enabling signed out every other device, so the devices list changed too. Not awaited: the
+      // screen's own onSuccess (which shows the recovery codes) must run in the same update as the new
+      // status, before the enrolment form gives way to the "on" view.
+      void queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+      return queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey });
     },
   });
 }
