@@ -252,6 +252,25 @@ describe("profile settings: Change Password asks who you are (issue 27)", () => 
     );
   });
 
+  it("takes an authentication code instead of the password", async () => {
+    let changeCalls = 0;
+    answers["/v1/users/change-password"] = () => (changeCalls++ === 0 ? json(403, refusal) : json(200, {}));
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: true, passkeyOptions: null });
+    answers["/v1/users/reauthenticate"] = () =>
+      json(200, { reauthenticatedUntil: "2026-01-01T00:10:00.000Z" });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    await user.click(within(dialog).getByText(REAUTHENTICATION_DIALOG.codeLabel));
+    await user.type(
+      await within(dialog).findByRole("textbox", { name: REAUTHENTICATION_DIALOG.codeLabel }),
+      "123456{Enter}",
+    );
+    expect(await screen.findByText(PASSWORD_CHANGED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/reauthenticate")).toEqual([{ method: "code", code: "123456" }]);
+  });
+
   it("changes nothing and shows no error when the user cancels", async () => {
     answers["/v1/users/change-password"] = () => json(403, refusal);
     answers["/v1/users/reauthentication/options"] = () =>
