@@ -254,6 +254,8 @@ describe("playground: face swapping and identity inpainting", () => {
 
     // The rocket as the target: refused with its reason (modules/features/abuse.test.ts checks
     // that nothing is charged).
+    await page.goto("/playground/face-swapping");
+    await page.getByRole("heading", { name: "Face Swapping" }).waitFor();
     await page
       .locator('[aria-label="Source Image"] input[type=file]')
       .setInputFiles({ name: "astronaut.png", mimeType: "image/png", buffer: astronaut });
