@@ -1,10 +1,11 @@
 import { MantineProvider } from "@mantine/core";
-import { REMOVE_PASSKEY_PAGE } from "@prism/contract";
+import { REMOVE_PASSKEY_LINK_PATH, REMOVE_PASSKEY_PAGE } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
+import { PATHS } from "../../../lib/paths";
 import { routeCalls } from "../../../test/msw";
 import { RemovePasskeyPage } from "./remove-passkey-page";
 
@@ -26,6 +27,10 @@ function renderPage() {
 }
 
 describe("the passkey-added mail's removal page", () => {
+  it("is where the server's mail links to", () => {
+    expect(PATHS.removePasskey).toBe(REMOVE_PASSKEY_LINK_PATH);
+  });
+
   it("changes nothing on opening, and removes the passkey with the link's token on the button", async () => {
     const { bodiesTo } = routeCalls(() => json(200, {}));
     const user = renderPage();
