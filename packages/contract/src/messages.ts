@@ -13,6 +13,7 @@ import {
   INVALID_TWO_FACTOR_CODE,
   PASSKEY_CEREMONY_FAILED,
   PASSKEY_NOT_RECOGNISED,
+  REAUTHENTICATION_REQUIRED,
   TWO_FACTOR_ALREADY_ENABLED,
   TWO_FACTOR_ENROLMENT_REQUIRED,
   TWO_FACTOR_NOT_ENABLED,
@@ -438,6 +439,16 @@ export const NOT_CHARGED = "You were not charged for it.";
 export function notChargedText(reason: string): string {
   return `${reason} ${NOT_CHARGED}`;
 }
+/**
+ * Results the builtin engine refuses to make rather than charge for garbage (issue 27): the call answers
+ * 422 with the text, stores no result and charges nothing.
+ */
+export const NO_FACE_IN_SOURCE = "No face was found in the source image.";
+export const NO_FACE_IN_TARGET = "No face was found in the target image.";
+export const NO_FOREGROUND_FOUND =
+  "No subject was found in the image: removing its background would leave nothing.";
+export const NO_SPEECH_FOUND = "No speech was found in the audio.";
+
 /** A training the model server later reported failed: its charge is given back. */
 export const TRAINING_FAILED_REFUNDED = notChargedText("The training failed on the model server.");
 /** Why a feature call failed when its input files could not be written to the file store. */
@@ -483,6 +494,8 @@ export const ERROR_MESSAGES = {
   "invitation-invalid": INVITATION_INVALID,
   unauthenticated: "You are not signed in.",
   "invalid-credentials": INVALID_PASSWORD,
+  "invalid-password": INVALID_PASSWORD,
+  "reauthentication-required": REAUTHENTICATION_REQUIRED,
   "invalid-api-key": "The API key is missing or not valid.",
   "api-key-expired": API_KEY_EXPIRED,
   "key-spend-cap-reached": "This API key has reached its spend cap.",

@@ -70,6 +70,12 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     /** When the session last made a call, written at most every few minutes (the devices list). */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * The last sign-in proof (password, authenticator code or passkey) given with this session: at its
+     * sign-in, then by `users/reauthenticate`. Sensitive calls need it recent (decision 020); null for
+     * sessions opened before it was recorded, which must prove themselves first.
+     */
+    reauthenticatedAt: timestamp("reauthenticated_at", { withTimezone: true, mode: "date" }),
   },
   (table) => [
     uniqueIndex("sessions_token_hash_unique").on(table.tokenHash),
@@ -732,9 +738,15 @@ export const passkeys = pgTable(
       .default([]),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    /**
+     * SHA-256 of the token in the passkey-added mail's removal link (decision 020); null for passkeys
+     * added before the mail existed.
+     */
+    removalTokenHash: text("removal_token_hash"),
   },
   (table) => [
     uniqueIndex("passkeys_credential_id_unique").on(table.credentialId),
+    uniqueIndex("passkeys_removal_token_hash_unique").on(table.removalTokenHash),
     index("passkeys_user_id_idx").on(table.userId),
   ],
 );

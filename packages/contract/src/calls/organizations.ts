@@ -47,6 +47,7 @@ export const deleteOrganizationResponse = emptyResponse;
 export const deleteOrganizationCall = defineCall({
   path: "/v1/users/organizations/delete",
   auth: "session",
+  requiresReauthentication: true,
   request: deleteOrganizationRequest,
   response: deleteOrganizationResponse,
 });
@@ -62,6 +63,7 @@ export const changeOwnerResponse = z.object({
 export const changeOwnerCall = defineCall({
   path: "/v1/users/organizations/change-owner",
   auth: "session",
+  requiresReauthentication: true,
   request: changeOwnerRequest,
   response: changeOwnerResponse,
 });

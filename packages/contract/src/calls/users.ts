@@ -184,7 +184,10 @@ export const updateProfileCall = defineCall({
   response: updateProfileResponse,
 });
 
-/** The spec sends only the new password; the signed-in session is the proof of identity. */
+/**
+ * The spec sends only the new password; the current one (or another sign-in proof) is given to
+ * `users/reauthenticate` first, as for every sensitive call (decision 020).
+ */
 export const changePasswordRequest = z.object({
   password: passwordSchema,
 });
@@ -192,6 +195,7 @@ export const changePasswordResponse = emptyResponse;
 export const changePasswordCall = defineCall({
   path: "/v1/users/change-password",
   auth: "session",
+  requiresReauthentication: true,
   request: changePasswordRequest,
   response: changePasswordResponse,
 });

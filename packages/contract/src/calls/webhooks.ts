@@ -114,6 +114,8 @@ export const listWebhooksCall = defineCall({
 export const insertWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/insert",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: z.object({ organizationId: idSchema, url: webhookUrlSchema, events: webhookEventsSchema }),
   /** `secret` (`whsec_…`) is shown this once; receivers verify signatures with it. */
   response: z.object({ endpoint: webhookEndpointSchema, secret: z.string() }),
@@ -122,6 +124,8 @@ export const insertWebhookCall = defineCall({
 export const updateWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/update",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: endpointRequest.extend({
     url: webhookUrlSchema,
     events: webhookEventsSchema,
@@ -161,11 +165,13 @@ export const sendTestWebhookCall = defineCall({
 
 /**
  * Ours (issue 29): the secret that signs the organization's per-call webhooks (the `webhook` field of
- * a feature call), made on first use; receivers verify with it as with an endpoint's.
+ * a feature call), made on first use; receivers verify with it as with an endpoint's. Revealing it
+ * lets the holder forge the organization's call events: it needs a recent sign-in proof (issue 27).
  */
 export const getCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/call-secret",
   auth: "session",
+  requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
 });
@@ -174,6 +180,7 @@ export const getCallWebhookSecretCall = defineCall({
 export const rotateCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/rotate-call-secret",
   auth: "session",
+  requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
 });

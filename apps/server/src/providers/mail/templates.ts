@@ -131,3 +131,123 @@ export function organizationAlertMail(to: string, subject: string, lines: readon
     html: layout(subject, `<p>Hello,</p>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}`),
   };
 }
+
+/** Where and when a security change was made, as a security mail names it. */
+export interface SecurityEventOrigin {
+  /** "Chrome 126.0 on macOS 14.5", or "an unknown device". */
+  device: string;
+  ipAddress: string;
+  /** "Nov 27, 2026, 06:30 PM UTC". */
+  at: string;
+}
+
+/**
+ * A mail telling the account's owner of a security change (issue 27): what changed, from which device
+ * and address, and what to do if it was not them. Every user-supplied value is escaped in the HTML and
+ * quoted in the text.
+ */
+function securityMail(
+  to: string,
+  firstName: string,
+  subject: string,
+  whatHappened: string,
+  origin: SecurityEventOrigin,
+  ifNotYou: { text: string; link?: { label: string; url: string } },
+): MailMessage {
+  const where = `Device: ${origin.device}\nAddress: ${origin.ipAddress}\nTime: ${origin.at}`;
+  const button = ifNotYou.link
+    ? `<p style="text-align:center;padding:8px 0"><a href="${escapeHtml(ifNotYou.link.url)}" style="background:#c92a2a;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">${escapeHtml(ifNotYou.link.label)}</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(ifNotYou.link.url)}</p>`
+    : "";
+  return {
+    to,
+    subject,
+    text: [
+      `Hello ${firstName},`,
+      "",
+      whatHappened,
+      "",
+      where,
+      "",
+      `If this was you, there is nothing to do. If it was not you: ${ifNotYou.text}`,
+      ...(ifNotYou.link ? [`${ifNotYou.link.label}: ${ifNotYou.link.url}`] : []),
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello ${escapeHtml(firstName)},</p><p>${escapeHtml(whatHappened)}</p><p style="background:#f6f6fb;border-radius:8px;padding:12px 16px;font-size:14px">Device: ${escapeHtml(origin.device)}<br>Address: ${escapeHtml(origin.ipAddress)}<br>Time: ${escapeHtml(origin.at)}</p><p>If this was you, there is nothing to do. <strong>If it was not you:</strong> ${escapeHtml(ifNotYou.text)}</p>${button}`,
+    ),
+  };
+}
+
+const SECURE_YOUR_ACCOUNT = `sign in, change your password, and use "Logout from All Sessions" on your Profile page.`;
+
+export function passkeyAddedMail(
+  to: string,
+  firstName: string,
+  passkeyName: string,
+  origin: SecurityEventOrigin,
+  removalLink: string,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `A passkey was added to your ${PRODUCT_NAME} account`,
+    `The passkey "${passkeyName}" was added to your ${PRODUCT_NAME} account. It signs in without your password.`,
+    origin,
+    {
+      text: "remove it with the button below: it stops working at once and every device signed in to your account is signed out. Then change your password.",
+      link: { label: "Remove this passkey and sign out everywhere", url: removalLink },
+    },
+  );
+}
+
+export function passwordChangedMail(
+  to: string,
+  firstName: string,
+  origin: SecurityEventOrigin,
+  recoverLink: string,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `Your ${PRODUCT_NAME} password was changed`,
+    `The password of your ${PRODUCT_NAME} account was changed, and every other device was signed out.`,
+    origin,
+    {
+      text: "choose a new password with Recover Password on the sign-in page (it signs every device out), then check your passkeys and two-factor authentication on your Profile page.",
+      link: { label: "Recover your password", url: recoverLink },
+    },
+  );
+}
+
+export function twoFactorDisabledMail(
+  to: string,
+  firstName: string,
+  origin: SecurityEventOrigin,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `Two-factor authentication was turned off on your ${PRODUCT_NAME} account`,
+    `Two-factor authentication was turned off on your ${PRODUCT_NAME} account: a password alone now signs in.`,
+    origin,
+    { text: `${SECURE_YOUR_ACCOUNT} Then turn two-factor authentication on again.` },
+  );
+}
+
+export function recoveryCodeUsedMail(
+  to: string,
+  firstName: string,
+  codesLeft: number,
+  origin: SecurityEventOrigin,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `A recovery code was used on your ${PRODUCT_NAME} account`,
+    `One of your ${PRODUCT_NAME} recovery codes was used instead of an authentication code. ${codesLeft} ${codesLeft === 1 ? "code is" : "codes are"} left.`,
+    origin,
+    {
+      text: `someone knows your password and holds your recovery codes: ${SECURE_YOUR_ACCOUNT} Then generate new recovery codes.`,
+    },
+  );
+}
