@@ -20,8 +20,9 @@ describe("call registry", () => {
     // API key's details (issue 17); account security (issue 19): 5 two-factor, 2 devices, 6 passkey calls,
     // the audit log and the organization's two-factor requirement; Home's Requests view, 7 webhook calls
     // and 2 alert calls (issue 18); re-authentication (issue 27): its options and proof, new recovery
-    // codes and the passkey-added mail's removal link.
-    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1 + 5 + 2 + 6 + 2 + 1 + 7 + 2 + 4);
+    // codes and the passkey-added mail's removal link; per-call webhooks (issue 29): their secret, its
+    // rotation and their deliveries.
+    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1 + 5 + 2 + 6 + 2 + 1 + 7 + 2 + 4 + 3);
     const areaCount = Object.values(calls).reduce((sum, area) => sum + Object.keys(area).length, 0);
     expect(areaCount).toBe(allCalls.length);
   });
