@@ -90,6 +90,7 @@ const statements = { count: 0 };
 
 const noOpProvider: FeatureProvider = {
   name: "http",
+  capacity: 64,
   supports: (feature: Feature) => feature.id === "image-background-removal",
   availability: async () => ({ available: true }),
   run: async (_feature, input) => ({

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createEngine } from "@prism/engine";
 import type { FastifyBaseLogger } from "fastify";
@@ -11,7 +12,9 @@ import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
 import type { FeatureProvider } from "./providers/inference/feature-provider";
 import { createHttpProvider } from "./providers/inference/http-provider";
+import { loadModelMaps } from "./providers/inference/model-map";
 import { createOpenAiProvider } from "./providers/inference/openai-provider";
+import { createReplicateProvider } from "./providers/inference/replicate-provider";
 import { ProviderRegistry } from "./providers/inference/registry";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
@@ -78,13 +81,28 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
       }),
     );
   }
+  const hosted = inference.replicate || inference.fal || inference.stability || inference.comfyui;
+  // The operator's map is read (and refused when malformed) only when a platform will use it.
+  const models = hosted ? loadModelMaps(inference.modelsFile) : undefined;
+  if (models && inference.replicate) {
+    providers.push(
+      createReplicateProvider({
+        apiToken: inference.replicate.apiToken,
+        ...(inference.replicate.baseUrl ? { baseUrl: inference.replicate.baseUrl } : {}),
+        models: models.replicate,
+        capacity: inference.replicate.capacity,
+      }),
+    );
+  }
   if (inference.builtinEngine) {
+    const workers = config.inference.engineWorkers ?? availableParallelism();
     providers.push(
       createBuiltinProvider(
         createEngine({
           workers: config.inference.engineWorkers,
           jobTimeoutMs: config.inference.providerTimeoutMs,
         }),
+        workers,
       ),
     );
   }

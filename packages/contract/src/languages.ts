@@ -1,3 +1,4 @@
+import type { ProviderName } from "./providers";
 import { z } from "zod";
 import { DEFAULT_TRANSCRIPTION_LANGUAGE } from "./limits";
 
@@ -127,6 +128,6 @@ export function languageName(code: string): string | undefined {
  */
 export const BUILTIN_TRANSCRIPTION_LANGUAGES: readonly LanguageCode[] = ["en"];
 
-export function isLanguageAvailableOn(provider: "builtin" | "http" | "openai", code: string): boolean {
+export function isLanguageAvailableOn(provider: ProviderName, code: string): boolean {
   return provider !== "builtin" || (BUILTIN_TRANSCRIPTION_LANGUAGES as readonly string[]).includes(code);
 }

@@ -485,6 +485,13 @@ export const featureRequests = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
     /** The caller's address as the server saw it (TRUST_PROXY honoured), for the key's detail drawer. */
     clientIp: text("client_ip"),
+    /**
+     * What the upstream platform charged for the run, when it says (or its model map states a price):
+     * the operator's margin figures, never shown to customers.
+     */
+    upstreamCostMicros: bigint("upstream_cost_micros", { mode: "bigint" }),
+    /** The compute time the upstream platform reported for the run. */
+    upstreamComputeMs: integer("upstream_compute_ms"),
   },
   (table) => [
     // A key's spend (its caps, its column in the keys table) and its recent calls.

@@ -510,6 +510,7 @@ export async function runFeatureCall(
       responseFile,
       responseBody,
       completedAt,
+      ...(output.upstream ? { upstream: output.upstream } : {}),
       usage: {
         projectId: caller.projectId,
         endpoint: feature.endpoint,

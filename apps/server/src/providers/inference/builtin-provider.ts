@@ -27,9 +27,11 @@ function toProviderError(error: unknown): ProviderError {
  * The builtin CPU engine (packages/engine), run in worker threads: real results for the features a
  * CPU can honestly do; the others are not supported here.
  */
-export function createBuiltinProvider(engine: Engine): FeatureProvider {
+export function createBuiltinProvider(engine: Engine, capacity: number): FeatureProvider {
   return {
     name: "builtin",
+    // One call per worker thread: more would only wait inside the engine's pool.
+    capacity,
     supports: (feature) => isFeatureId(feature.id),
     async availability(feature: Feature) {
       if (!isFeatureId(feature.id))

@@ -1,4 +1,4 @@
-import type { Feature, FeatureResultBody } from "@prism/contract";
+import type { Feature, FeatureResultBody, IdentityStatus, ProviderName } from "@prism/contract";
 
 /** One uploaded file as the gateway validated it (type checked by content, not by name). */
 export interface ProviderFile {
@@ -16,7 +16,19 @@ export interface ProviderInput {
   identity?: { identityId: string; requestId: string };
 }
 
-export type ProviderOutput =
+/**
+ * What the upstream platform reported the run cost us, when it reports it (Replicate's and fal's
+ * compute time, a price the model map states per output). Kept on the request row for the operator's
+ * margin figures; never shown to customers.
+ */
+export interface UpstreamUsage {
+  /** Integer micro-dollars. */
+  costMicros?: bigint;
+  /** Whole milliseconds of compute the platform billed or measured. */
+  computeMs?: number;
+}
+
+export type ProviderOutput = (
   | {
       kind: "image";
       data: Buffer;
@@ -28,7 +40,8 @@ export type ProviderOutput =
        */
       encodedHere?: true;
     }
-  | { kind: "json"; body: FeatureResultBody };
+  | { kind: "json"; body: FeatureResultBody }
+) & { upstream?: UpstreamUsage };
 
 export type ProviderErrorCode = "failed" | "timeout" | "unavailable" | "invalid-input";
 
@@ -48,15 +61,35 @@ export interface ProviderAvailability {
   reason?: string;
 }
 
+/** The state of an AI Clone training a provider accepted. */
+export interface TrainingStatus {
+  status: IdentityStatus;
+}
+
 /**
  * Something that can run features: the builtin CPU engine, a model server speaking our HTTP
- * protocol (docs/model-server.md), or an OpenAI-compatible API. The registry picks one per feature.
+ * protocol (docs/model-server.md), an OpenAI-compatible API, or a hosted platform (Replicate, fal,
+ * Stability) or ComfyUI instances. The registry picks one per feature.
  */
 export interface FeatureProvider {
-  readonly name: "builtin" | "http" | "openai";
+  readonly name: ProviderName;
+  /**
+   * How many calls this provider may run at once across all server processes: the call queue hands
+   * run() a call only when one of these slots is free, so the provider never queues calls itself.
+   */
+  readonly capacity: number;
   /** Whether this provider implements the feature at all. */
   supports(feature: Feature): boolean;
   availability(feature: Feature): Promise<ProviderAvailability>;
+  /**
+   * Runs one call. `signal` aborts on the caller's cancel, the call's timeout and a shutdown: the
+   * provider then stops the upstream work with the platform's own cancel and rejects.
+   */
   run(feature: Feature, input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput>;
+  /**
+   * Where an AI Clone training it accepted stands (the job queue polls it until ready or failed).
+   * Absent: the provider's trainings are final when run() answers.
+   */
+  trainingStatus?(identityId: string, signal?: AbortSignal): Promise<TrainingStatus>;
   close?(): Promise<void>;
 }

@@ -2,7 +2,6 @@ import {
   FEATURES,
   type Feature,
   IDENTITY_REQUEST_HEADER,
-  type IdentityStatus,
   identityStatusSchema,
   transcriptionResultSchema,
 } from "@prism/contract";
@@ -13,6 +12,7 @@ import {
   ProviderError,
   type ProviderInput,
   type ProviderOutput,
+  type TrainingStatus,
 } from "./feature-provider";
 
 /**
@@ -31,14 +31,12 @@ export interface HttpProviderOptions {
   apiKey?: string;
   /** Longest a feature call may take before it fails with a timeout. */
   timeoutMs: number;
+  /** Calls the model server may run at once across all server processes (default 4). */
+  capacity?: number;
   /** How long a health answer is reused (default 30 s). */
   healthCacheMs?: number;
   /** Longest the health probe and the training status query may take (default 5 s). */
   probeTimeoutMs?: number;
-}
-
-export interface TrainingStatus {
-  status: IdentityStatus;
 }
 
 export interface HttpFeatureProvider extends FeatureProvider {
@@ -46,6 +44,8 @@ export interface HttpFeatureProvider extends FeatureProvider {
   /** The state of an AI Clone training the model server accepted (`GET <baseUrl>/pegasus-training/<id>`). */
   trainingStatus(identityId: string, signal?: AbortSignal): Promise<TrainingStatus>;
 }
+
+const DEFAULT_HTTP_CAPACITY = 4;
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp"]);
 /** Features whose result is a JSON body; every other feature answers with an image. */
@@ -107,6 +107,7 @@ export function createHttpProvider(options: HttpProviderOptions): HttpFeaturePro
 
   return {
     name: "http",
+    capacity: options.capacity ?? DEFAULT_HTTP_CAPACITY,
 
     supports(feature: Feature): boolean {
       return featureIds.has(feature.id);

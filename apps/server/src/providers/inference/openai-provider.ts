@@ -39,6 +39,8 @@ export interface OpenAiProviderOptions {
   timeoutMs: number;
   /** SDK retries on connection errors, 429 and 5xx (default 0: the gateway's caller waits). */
   maxRetries?: number;
+  /** Calls it may run at once across all server processes (default 8). */
+  capacity?: number;
 }
 
 /** What generative fill asks for when the caller gives no prompt (OpenAI requires one). */
@@ -236,6 +238,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
 
   return {
     name: "openai",
+    capacity: options.capacity ?? 8,
 
     supports(feature: Feature): boolean {
       return featureIds.has(feature.id);
