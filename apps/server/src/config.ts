@@ -24,7 +24,12 @@ const optionalUrl = optionalString.pipe(
 
 /** How many calls a provider may run at once across all server processes. */
 const concurrency = (fallback: number) =>
-  z.coerce.number({ message: "must be a whole number of at least 1" }).int().min(1).max(1000).default(fallback);
+  z.coerce
+    .number({ message: "must be a whole number of at least 1" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(fallback);
 
 /** An optional random secret, refused when shorter than `minLength` characters. */
 const randomSecret = (minLength: number) =>

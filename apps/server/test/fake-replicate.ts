@@ -106,7 +106,9 @@ export async function startFakeReplicate(options: FakeReplicateOptions = {}): Pr
       status: job.status,
       source: "api",
       created_at: new Date(job.createdAt).toISOString(),
-      ...(job.status === "succeeded" ? { metrics: { predict_time: (job.endsAt - job.startsAt) / 1000 } } : {}),
+      ...(job.status === "succeeded"
+        ? { metrics: { predict_time: (job.endsAt - job.startsAt) / 1000 } }
+        : {}),
       urls: { get: base, cancel: `${base}/cancel`, web: `https://replicate.com/p/${job.id}` },
       ...(job.destination ? { destination: job.destination } : {}),
     };
@@ -287,12 +289,18 @@ export async function startFakeReplicate(options: FakeReplicateOptions = {}): Pr
     const modelPath = /^\/v1\/models\/([\w.-]+)\/([\w.-]+)$/.exec(path);
     if (request.method === "GET" && modelPath) {
       const name = `${modelPath[1]}/${modelPath[2]}`;
-      if (!models.has(name)) return problem(response, 404, "Not found", "The requested resource could not be found.");
+      if (!models.has(name))
+        return problem(response, 404, "Not found", "The requested resource could not be found.");
       sendJson(response, 200, { owner: modelPath[1], name: modelPath[2], visibility: "private" });
       return;
     }
     if (route === "POST /v1/models") {
-      const body = JSON.parse(request.body) as { owner: string; name: string; visibility?: string; hardware?: string };
+      const body = JSON.parse(request.body) as {
+        owner: string;
+        name: string;
+        visibility?: string;
+        hardware?: string;
+      };
       if (!body.visibility || !body.hardware) {
         return problem(response, 422, "Invalid input", "visibility and hardware are required.");
       }
@@ -328,7 +336,12 @@ export async function startFakeReplicate(options: FakeReplicateOptions = {}): Pr
       }
       const known = model || versionModels.get(version ?? "");
       if (!known) {
-        return problem(response, 422, "Invalid version or not permitted", "The specified version does not exist (or perhaps you don't have permission to use it?)");
+        return problem(
+          response,
+          422,
+          "Invalid version or not permitted",
+          "The specified version does not exist (or perhaps you don't have permission to use it?)",
+        );
       }
       const job = createJob("prediction", known, version, body.input);
       const prefer = String(request.headers.prefer ?? "");
@@ -366,9 +379,20 @@ export async function startFakeReplicate(options: FakeReplicateOptions = {}): Pr
         return problem(response, 404, "Not found", "The destination model does not exist.");
       }
       if (!body.input || typeof body.input.input_images !== "string") {
-        return problem(response, 422, "Input validation failed", "- input.input_images: input_images is required");
+        return problem(
+          response,
+          422,
+          "Input validation failed",
+          "- input.input_images: input_images is required",
+        );
       }
-      const job = createJob("training", `${trainer[1]}/${trainer[2]}`, trainer[3]!, body.input, body.destination);
+      const job = createJob(
+        "training",
+        `${trainer[1]}/${trainer[2]}`,
+        trainer[3]!,
+        body.input,
+        body.destination,
+      );
       sendJson(response, 201, jobJson(job));
       return;
     }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { PROVIDER_NAMES } from "../providers";
 import { featureEndpointSchema } from "../catalog";
 import { defineCall } from "../define-call";
 import { historyRequestRecordSchema, trainedIdentitySchema } from "../entities";
 import { emptyResponse, idSchema, usdSchema } from "../fields";
+import { PROVIDER_NAMES } from "../providers";
 
 /** Playground history: the past feature calls of a project, their price, and the AI Clones. */
 

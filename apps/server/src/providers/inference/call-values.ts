@@ -72,7 +72,8 @@ export function callValues(
         const images = input.files.images ?? [];
         const entries: Record<string, Uint8Array> = {};
         images.forEach((file, index) => {
-          const extension = file.mimeType === "image/png" ? "png" : file.mimeType === "image/webp" ? "webp" : "jpg";
+          const extension =
+            file.mimeType === "image/png" ? "png" : file.mimeType === "image/webp" ? "webp" : "jpg";
           entries[`photo-${String(index + 1).padStart(2, "0")}.${extension}`] = new Uint8Array(file.buffer);
         });
         // Photos are compressed already: stored, not deflated again.
@@ -262,7 +263,11 @@ export function transcriptionOf(answer: unknown, requestedLanguage: string): Tra
       .flat()
       .find((value): value is string => typeof value === "string" && value !== "") ?? requestedLanguage;
   const segments: TranscriptionResult["segments"] = [];
-  const list = Array.isArray(record.segments) ? record.segments : Array.isArray(record.chunks) ? record.chunks : [];
+  const list = Array.isArray(record.segments)
+    ? record.segments
+    : Array.isArray(record.chunks)
+      ? record.chunks
+      : [];
   for (const item of list) {
     if (item === null || typeof item !== "object") continue;
     const segment = item as Record<string, unknown>;
@@ -271,11 +276,18 @@ export function transcriptionOf(answer: unknown, requestedLanguage: string): Tra
     const [from, to] = Array.isArray(segment.timestamp) ? segment.timestamp : [segment.start, segment.end];
     const start = Number(from ?? 0);
     const end = Number(to ?? start);
-    segments.push({ start: Number.isFinite(start) ? start : 0, end: Number.isFinite(end) ? end : start, text });
+    segments.push({
+      start: Number.isFinite(start) ? start : 0,
+      end: Number.isFinite(end) ? end : start,
+      text,
+    });
   }
   const whole = [record.transcription, record.text].find(
     (value): value is string => typeof value === "string" && value.trim() !== "",
   );
   if (segments.length === 0 && whole) segments.push({ start: 0, end: 0, text: whole.trim() });
-  return { language: language.toLowerCase().length <= 3 ? language.toLowerCase() : requestedLanguage, segments };
+  return {
+    language: language.toLowerCase().length <= 3 ? language.toLowerCase() : requestedLanguage,
+    segments,
+  };
 }

@@ -86,7 +86,6 @@ export interface ModelMaps {
 /** The trigger word the shipped trainers teach and the clone prompts use. */
 export const CLONE_TRIGGER_WORD = "TOK";
 const CLONE_PROMPT = `a photo of ${CLONE_TRIGGER_WORD}, {prompt}`;
-const CLONE_ARTISTIC_PROMPT = `an artistic portrait of ${CLONE_TRIGGER_WORD}, {prompt}`;
 /** What reimagine asks for when the caller gives no prompt (the feature has none). */
 export const REIMAGINE_PROMPT = "A faithful variation of this image with the same subject and composition.";
 export const TEXT_REMOVAL_PROMPT =
@@ -130,7 +129,12 @@ export const DEFAULT_REPLICATE_MODELS: HostedModelMap = {
   },
   "generative-fill": {
     model: "black-forest-labs/flux-fill-pro",
-    input: { image: "$image", mask: "$mask", prompt: "$prompt|Fill the masked area naturally.", output_format: "png" },
+    input: {
+      image: "$image",
+      mask: "$mask",
+      prompt: "$prompt|Fill the masked area naturally.",
+      output_format: "png",
+    },
     price: { perOutputUsd: 0.05 },
   },
   "object-removal": {
@@ -140,7 +144,12 @@ export const DEFAULT_REPLICATE_MODELS: HostedModelMap = {
   },
   "text-removal": {
     model: "black-forest-labs/flux-kontext-pro",
-    input: { input_image: "$image", prompt: TEXT_REMOVAL_PROMPT, output_format: "png", aspect_ratio: "match_input_image" },
+    input: {
+      input_image: "$image",
+      prompt: TEXT_REMOVAL_PROMPT,
+      output_format: "png",
+      aspect_ratio: "match_input_image",
+    },
     price: { perOutputUsd: 0.04 },
   },
   "image-extension": {
@@ -223,13 +232,23 @@ export const DEFAULT_FAL_MODELS: HostedModelMap = {
   },
   "pegasus-training": {
     model: "fal-ai/flux-lora-fast-training",
-    input: { images_data_url: "$images_zip", trigger_word: CLONE_TRIGGER_WORD, is_style: false, create_masks: true },
+    input: {
+      images_data_url: "$images_zip",
+      trigger_word: CLONE_TRIGGER_WORD,
+      is_style: false,
+      create_masks: true,
+    },
     output: "diffusers_lora_file.url",
     price: { perOutputUsd: 2 },
   },
   "generative-fill": {
     model: "fal-ai/flux-pro/v1/fill",
-    input: { image_url: "$image", mask_url: "$mask", prompt: "$prompt|Fill the masked area naturally.", output_format: "png" },
+    input: {
+      image_url: "$image",
+      mask_url: "$mask",
+      prompt: "$prompt|Fill the masked area naturally.",
+      output_format: "png",
+    },
     output: "images.0.url",
     price: { perOutputUsd: 0.05 },
   },
@@ -281,7 +300,13 @@ export const DEFAULT_FAL_MODELS: HostedModelMap = {
   },
   reimagine: {
     model: "fal-ai/flux/dev/image-to-image",
-    input: { image_url: "$image", prompt: REIMAGINE_PROMPT, strength: "$denoise", num_images: 1, output_format: "png" },
+    input: {
+      image_url: "$image",
+      prompt: REIMAGINE_PROMPT,
+      strength: "$denoise",
+      num_images: 1,
+      output_format: "png",
+    },
     output: "images.0.url",
     price: { perOutputUsd: 0.03 },
   },
@@ -308,7 +333,12 @@ export const DEFAULT_FAL_MODELS: HostedModelMap = {
 export const DEFAULT_STABILITY_MODELS: HostedModelMap = {
   "image-generation": {
     model: "stable-image/generate/core",
-    input: { prompt: "$prompt", negative_prompt: "$negative_prompt", aspect_ratio: "$aspect_ratio", output_format: "png" },
+    input: {
+      prompt: "$prompt",
+      negative_prompt: "$negative_prompt",
+      aspect_ratio: "$aspect_ratio",
+      output_format: "png",
+    },
     price: { perOutputUsd: 0.03 },
   },
   "pegasus-generation": {
@@ -318,7 +348,12 @@ export const DEFAULT_STABILITY_MODELS: HostedModelMap = {
   },
   "generative-fill": {
     model: "stable-image/edit/inpaint",
-    input: { image: "$image", mask: "$mask", prompt: "$prompt|Fill the masked area naturally.", output_format: "png" },
+    input: {
+      image: "$image",
+      mask: "$mask",
+      prompt: "$prompt|Fill the masked area naturally.",
+      output_format: "png",
+    },
     price: { perOutputUsd: 0.03 },
   },
   "object-removal": {
@@ -328,7 +363,14 @@ export const DEFAULT_STABILITY_MODELS: HostedModelMap = {
   },
   "image-extension": {
     model: "stable-image/edit/outpaint",
-    input: { image: "$image", up: "$top", down: "$bottom", left: "$left", right: "$right", output_format: "png" },
+    input: {
+      image: "$image",
+      up: "$top",
+      down: "$bottom",
+      left: "$left",
+      right: "$right",
+      output_format: "png",
+    },
     price: { perOutputUsd: 0.04 },
   },
   "image-background-removal": {
@@ -371,7 +413,13 @@ export const DEFAULT_COMFYUI_MODELS: ComfyModelMap = {
   },
   "generative-fill": {
     workflow: "builtin:inpaint",
-    inputs: { image: ["10", "image"], mask: ["11", "image"], prompt: ["6", "text"], seed: ["3", "seed"], denoise: ["3", "denoise"] },
+    inputs: {
+      image: ["10", "image"],
+      mask: ["11", "image"],
+      prompt: ["6", "text"],
+      seed: ["3", "seed"],
+      denoise: ["3", "denoise"],
+    },
     output: "9",
   },
   "object-removal": {

@@ -16,7 +16,7 @@ import { createReplicateProvider } from "./replicate-provider";
 import { PROVIDER_BUSY, RESULT_EXPIRED } from "./upstream";
 
 const CATALOGUE = Object.values(DEFAULT_REPLICATE_MODELS).flatMap((entry) =>
-  entry && entry.model.includes(":") ? [entry.model] : [],
+  entry?.model.includes(":") ? [entry.model] : [],
 );
 
 let fake: FakeReplicate;
@@ -57,7 +57,9 @@ describe("Replicate provider", () => {
       live(),
     );
 
-    const create = fake.server.requests.find((entry) => entry.path === "/v1/models/black-forest-labs/flux-dev/predictions");
+    const create = fake.server.requests.find(
+      (entry) => entry.path === "/v1/models/black-forest-labs/flux-dev/predictions",
+    );
     expect(create?.method).toBe("POST");
     expect(create?.headers.prefer).toBe("wait=1");
     expect(create?.headers.authorization).toBe(`Bearer ${fake.token}`);
@@ -82,7 +84,7 @@ describe("Replicate provider", () => {
     expect(fake.log.some((line) => line.startsWith("upload "))).toBe(true);
     const create = bodyOf("POST", "/v1/predictions");
     expect(create?.version).toBe("42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b");
-    expect(String((create?.input as { image: string }).image)).toMatch(/\/v1\/files\/\w+$/);
+    expect(String((create!.input as { image: string }).image)).toMatch(/\/v1\/files\/\w+$/);
     if (output.kind !== "image") throw new Error("expected an image");
     expect(await sharp(output.data).metadata()).toMatchObject({ width: 80, height: 60 });
   });
@@ -122,9 +124,10 @@ describe("Replicate provider", () => {
         AbortSignal.timeout(200),
       ),
     ).rejects.toMatchObject({ code: "timeout" });
+    // The caller has its answer; the prediction is cancelled once the blocked create returns its id.
+    await expect.poll(() => [...fake.jobs.values()][0]?.status, { timeout: 5_000 }).toBe("canceled");
     const [job] = [...fake.jobs.values()];
     expect(fake.log).toContain(`cancel ${job!.id}`);
-    expect(job!.status).toBe("canceled");
   });
 
   it("maps Replicate's 422 to invalid input with its detail", async () => {
@@ -205,7 +208,7 @@ describe("Replicate provider", () => {
     });
     const create = bodyOf("POST", "/v1/predictions");
     expect(create?.version).toBe("8099696689d249cf8b122d833c36ac3f75505c666a395ca40ef26f68e7d3d16e");
-    expect((create?.input as { language: string }).language).toBe("en");
+    expect((create!.input as { language: string }).language).toBe("en");
   });
 
   it("trains an AI Clone as a new version and generates and inpaints with it", async () => {
@@ -214,7 +217,11 @@ describe("Replicate provider", () => {
       pegasusTrainingFeature,
       {
         files: {
-          images: photos.map((buffer, index) => ({ buffer, mimeType: "image/png", filename: `${index}.png` })),
+          images: photos.map((buffer, index) => ({
+            buffer,
+            mimeType: "image/png",
+            filename: `${index}.png`,
+          })),
         },
         body: { description: "Me" },
       },
@@ -242,8 +249,10 @@ describe("Replicate provider", () => {
       live(),
     );
     expect(generated.kind).toBe("image");
-    const trainedVersion = String((training?.output as { version: string }).version).split(":")[1];
-    const runs = fake.server.requests.filter((entry) => entry.method === "POST" && entry.path === "/v1/predictions");
+    const trainedVersion = String((training!.output as { version: string }).version).split(":")[1];
+    const runs = fake.server.requests.filter(
+      (entry) => entry.method === "POST" && entry.path === "/v1/predictions",
+    );
     expect(JSON.parse(runs[0]!.body)).toMatchObject({
       version: trainedVersion,
       input: { prompt: "a photo of TOK, on a beach" },
@@ -263,7 +272,9 @@ describe("Replicate provider", () => {
     );
     if (inpainted.kind !== "image") throw new Error("expected an image");
     expect(await sharp(inpainted.data).metadata()).toMatchObject({ width: 48, height: 40 });
-    const inpaint = fake.server.requests.filter((entry) => entry.method === "POST" && entry.path === "/v1/predictions")[1];
+    const inpaint = fake.server.requests.filter(
+      (entry) => entry.method === "POST" && entry.path === "/v1/predictions",
+    )[1];
     const inpaintBody = JSON.parse(inpaint!.body) as { version: string; input: Record<string, string> };
     expect(inpaintBody.version).toBe(trainedVersion);
     expect(inpaintBody.input.prompt).toBe("a photo of TOK, smiling");

@@ -96,7 +96,9 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
 
   async function cancelPrediction(id: string): Promise<void> {
     const client = await clientFor(AbortSignal.timeout(CANCEL_TIMEOUT_MS));
-    await client.predictions.cancel(id, { signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) }).catch(() => undefined);
+    await client.predictions
+      .cancel(id, { signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) })
+      .catch(() => undefined);
   }
 
   /** The specification the call runs: the clone's when it names one and the entry has one. */
@@ -139,17 +141,23 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
     const client = await clientFor(signal);
     const target = modelTarget(model);
 
+    // The create request is not tied to the call's signal: a cancel that arrives while it blocks
+    // (Prefer: wait) answers the caller at once, and the prediction is cancelled as soon as the
+    // request returns its id.
+    const creating = client.predictions.create({
+      ...target,
+      input: modelInput,
+      wait: waitSeconds,
+      signal: AbortSignal.timeout(waitSeconds * 1000 + CREATE_GRACE_MS),
+    });
     let prediction: Prediction;
     try {
-      // The create request is not tied to the call's signal: a cancel that arrived while it blocked
-      // still needs the prediction's id to stop it upstream.
-      prediction = await client.predictions.create({
-        ...target,
-        input: modelInput,
-        wait: waitSeconds,
-        signal: AbortSignal.timeout(waitSeconds * 1000 + CREATE_GRACE_MS),
-      });
+      prediction = await untilAborted(creating, signal);
     } catch (error) {
+      if (signal.aborted) {
+        creating.then((created) => cancelPrediction(created.id)).catch(() => undefined);
+        throw new ProviderError("timeout", PROVIDER_TIMED_OUT);
+      }
       throw await mapError(error, signal, "Replicate could not start the prediction.");
     }
     try {
@@ -241,7 +249,10 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
     } catch (error) {
       throw await mapError(error, signal, "Replicate could not start the training.");
     }
-    return { kind: "json", body: { identityId: training.id, status: STATUS_OF[training.status] ?? "pending" } };
+    return {
+      kind: "json",
+      body: { identityId: training.id, status: STATUS_OF[training.status] ?? "pending" },
+    };
   }
 
   return {
@@ -265,6 +276,25 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
       }
     },
   };
+}
+
+/** The promise's value, or a rejection as soon as the signal aborts (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** `owner/name:version` runs that version; `owner/name` runs the official model's latest. */

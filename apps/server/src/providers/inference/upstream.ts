@@ -162,7 +162,7 @@ export function safeReason(text: unknown, fallback: string): string {
   const cleaned = text
     .replace(/https?:\/\/\S+/g, "")
     .replace(/\b(?:r8|sk|key|fal|Key)[_-][A-Za-z0-9_-]{8,}\b/g, "")
-    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\p{Cc}+/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
   if (cleaned === "") return fallback;
