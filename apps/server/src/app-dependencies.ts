@@ -10,6 +10,7 @@ import { PriceBook } from "./modules/features/prices";
 import { createMetrics, type Metrics, measuredMailer, measuredProvider } from "./modules/metrics/metrics";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
+import { createFalProvider } from "./providers/inference/fal-provider";
 import type { FeatureProvider } from "./providers/inference/feature-provider";
 import { createHttpProvider } from "./providers/inference/http-provider";
 import { loadModelMaps } from "./providers/inference/model-map";
@@ -91,6 +92,16 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
         ...(inference.replicate.baseUrl ? { baseUrl: inference.replicate.baseUrl } : {}),
         models: models.replicate,
         capacity: inference.replicate.capacity,
+      }),
+    );
+  }
+  if (models && inference.fal) {
+    providers.push(
+      createFalProvider({
+        apiKey: inference.fal.apiKey,
+        ...(inference.fal.baseUrl ? { baseUrl: inference.fal.baseUrl } : {}),
+        models: models.fal,
+        capacity: inference.fal.capacity,
       }),
     );
   }

@@ -1,4 +1,3 @@
-import type { UpstreamUsage } from "../../providers/inference/feature-provider";
 import { type Column, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { type Database, type Executor, rowsOf } from "../../db/client";
@@ -10,6 +9,7 @@ import {
   usageDaily,
   usageDailyKeys,
 } from "../../db/schema";
+import type { UpstreamUsage } from "../../providers/inference/feature-provider";
 import type { UsageChange } from "./feature-requests.store";
 
 /**

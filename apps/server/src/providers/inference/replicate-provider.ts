@@ -9,7 +9,6 @@ import {
   type ProviderInput,
   type ProviderOutput,
   type TrainingStatus,
-  type UpstreamUsage,
 } from "./feature-provider";
 import type { HostedModelEntry, HostedModelMap } from "./model-map";
 import {
@@ -23,7 +22,8 @@ import {
   retryingFetch,
   safeReason,
   timeoutOr,
-  usdToMicros,
+  untilAborted,
+  upstreamUsage,
 } from "./upstream";
 
 /**
@@ -183,7 +183,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
           : safeReason(prediction.error, "The model failed on Replicate."),
       );
     }
-    const upstream = upstreamOf(spec, prediction.metrics?.predict_time);
+    const upstream = upstreamUsage(spec.price, prediction.metrics?.predict_time);
     const value = valueAt(prediction.output, spec.output);
     if (feature.id === "speech-to-text") {
       const language = typeof input.body.language === "string" ? input.body.language : "";
@@ -278,25 +278,6 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Feat
   };
 }
 
-/** The promise's value, or a rejection as soon as the signal aborts (the work itself goes on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** `owner/name:version` runs that version; `owner/name` runs the official model's latest. */
 function modelTarget(model: string): { version: string } | { model: `${string}/${string}` } {
   const [name, version] = model.split(":");
@@ -326,18 +307,6 @@ async function uploadBlobs(value: unknown, upload: (blob: Blob) => Promise<strin
     return Object.fromEntries(entries);
   }
   return value;
-}
-
-function upstreamOf(spec: HostedModelEntry, predictSeconds: number | undefined): UpstreamUsage {
-  const usage: UpstreamUsage = {};
-  if (typeof predictSeconds === "number" && Number.isFinite(predictSeconds)) {
-    usage.computeMs = Math.round(predictSeconds * 1000);
-  }
-  if (spec.price?.perOutputUsd !== undefined) usage.costMicros = usdToMicros(spec.price.perOutputUsd);
-  else if (spec.price?.perSecondUsd !== undefined && usage.computeMs !== undefined) {
-    usage.costMicros = usdToMicros((spec.price.perSecondUsd * usage.computeMs) / 1000);
-  }
-  return usage;
 }
 
 function statusOf(error: unknown): number | undefined {

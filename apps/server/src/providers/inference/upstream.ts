@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { loadSharp } from "../images/codecs";
-import { ProviderError, type ProviderOutput } from "./feature-provider";
+import { ProviderError, type ProviderOutput, type UpstreamUsage } from "./feature-provider";
 
 /**
  * What every hosted adapter (Replicate, fal, Stability, ComfyUI) does the same way: fetch a result
@@ -256,4 +256,40 @@ function busyError(status: number): ProviderError {
 /** Micro-dollars from a dollar amount a platform or a model map states (rounded to the micro). */
 export function usdToMicros(usd: number): bigint {
   return BigInt(Math.round(usd * 1_000_000));
+}
+
+/** The promise's value, or a rejection as soon as the signal aborts (the work itself goes on). */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * What a run cost upstream: the map's price per result, else its price per second times the compute
+ * time the platform reported; with the compute time itself when there is one.
+ */
+export function upstreamUsage(
+  price: { perOutputUsd?: number | undefined; perSecondUsd?: number | undefined } | undefined,
+  seconds: number | undefined,
+): UpstreamUsage {
+  const usage: UpstreamUsage = {};
+  if (typeof seconds === "number" && Number.isFinite(seconds)) usage.computeMs = Math.round(seconds * 1000);
+  if (price?.perOutputUsd !== undefined) usage.costMicros = usdToMicros(price.perOutputUsd);
+  else if (price?.perSecondUsd !== undefined && usage.computeMs !== undefined) {
+    usage.costMicros = usdToMicros((price.perSecondUsd * usage.computeMs) / 1000);
+  }
+  return usage;
 }
