@@ -17,6 +17,7 @@ import { loadModelMaps } from "./providers/inference/model-map";
 import { createOpenAiProvider } from "./providers/inference/openai-provider";
 import { ProviderRegistry } from "./providers/inference/registry";
 import { createReplicateProvider } from "./providers/inference/replicate-provider";
+import { createStabilityProvider } from "./providers/inference/stability-provider";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
 import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
@@ -102,6 +103,16 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
         ...(inference.fal.baseUrl ? { baseUrl: inference.fal.baseUrl } : {}),
         models: models.fal,
         capacity: inference.fal.capacity,
+      }),
+    );
+  }
+  if (models && inference.stability) {
+    providers.push(
+      createStabilityProvider({
+        apiKey: inference.stability.apiKey,
+        ...(inference.stability.baseUrl ? { baseUrl: inference.stability.baseUrl } : {}),
+        models: models.stability,
+        capacity: inference.stability.capacity,
       }),
     );
   }

@@ -36,8 +36,12 @@ export function isAllowedResultUrl(url: URL, allowedHosts: readonly string[]): b
   const hostname = url.hostname.toLowerCase();
   return allowedHosts.some((allowed) => {
     const entry = allowed.toLowerCase();
+    // A configured base URL's entry carries its port and may be plain HTTP (a fake, a local proxy);
+    // a platform's own hosts are reached over HTTPS only.
+    if (entry.includes(":")) return host === entry;
+    if (url.protocol !== "https:") return false;
     if (entry.startsWith(".")) return hostname.endsWith(entry) || hostname === entry.slice(1);
-    return entry.includes(":") ? host === entry : hostname === entry && url.protocol === "https:";
+    return hostname === entry;
   });
 }
 
