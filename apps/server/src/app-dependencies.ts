@@ -10,6 +10,7 @@ import { PriceBook } from "./modules/features/prices";
 import { createMetrics, type Metrics, measuredMailer, measuredProvider } from "./modules/metrics/metrics";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
+import { createComfyProvider } from "./providers/inference/comfyui-provider";
 import { createFalProvider } from "./providers/inference/fal-provider";
 import type { FeatureProvider } from "./providers/inference/feature-provider";
 import { createHttpProvider } from "./providers/inference/http-provider";
@@ -86,6 +87,10 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
   const hosted = inference.replicate || inference.fal || inference.stability || inference.comfyui;
   // The operator's map is read (and refused when malformed) only when a platform will use it.
   const models = hosted ? loadModelMaps(inference.modelsFile) : undefined;
+  // Your own GPUs first: a platform bills each call, an instance already paid for does not.
+  if (models && inference.comfyui) {
+    providers.push(createComfyProvider({ urls: inference.comfyui.urls, models: models.comfyui }));
+  }
   if (models && inference.replicate) {
     providers.push(
       createReplicateProvider({

@@ -430,7 +430,12 @@ export async function runFeatureCall(
   try {
     output = await provider.run(
       feature,
-      { files: call.files, body: call.body, ...(call.identity ? { identity: call.identity } : {}) },
+      {
+        files: call.files,
+        body: call.body,
+        callId: requestId,
+        ...(call.identity ? { identity: call.identity } : {}),
+      },
       call.tracked
         ? AbortSignal.any([AbortSignal.timeout(deps.providerTimeoutMs), call.tracked.signal])
         : AbortSignal.timeout(deps.providerTimeoutMs),

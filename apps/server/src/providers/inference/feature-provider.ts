@@ -14,6 +14,8 @@ export interface ProviderInput {
   body: Record<string, unknown>;
   /** The identity (AI Clone) a call uses: its identity id and training request id. */
   identity?: { identityId: string; requestId: string };
+  /** Our id of the call (the request row's), for providers that can label upstream work with it. */
+  callId?: string;
 }
 
 /**
@@ -91,5 +93,7 @@ export interface FeatureProvider {
    * Absent: the provider's trainings are final when run() answers.
    */
   trainingStatus?(identityId: string, signal?: AbortSignal): Promise<TrainingStatus>;
+  /** Checks at start-up that the provider can serve what it was configured for; throws saying why not. */
+  verify?(): Promise<void>;
   close?(): Promise<void>;
 }
