@@ -41,6 +41,10 @@ export interface ModelBehaviour {
   failWith?: string;
   /** Input fields whose absence answers 422 at creation. */
   required?: string[];
+  /** The prediction's output is this URL instead of a file the fake serves (a hostile answer). */
+  outputUrl?: string;
+  /** The output file's bytes and type instead of a PNG. */
+  outputFile?: { data: Buffer; type: string };
 }
 
 export interface FakeReplicate {
@@ -167,9 +171,12 @@ export async function startFakeReplicate(options: FakeReplicateOptions = {}): Pr
         transcription: "Hello from the fake Replicate. Second segment.",
         detected_language: "english",
       };
+    } else if (rules.outputUrl) {
+      job.output = rules.outputUrl;
     } else {
       const key = `${job.id}/out-0.png`;
-      outputs.set(key, { data: await imageFor(job), expiresAt: now + fake.outputTtlMs, type: "image/png" });
+      const file = rules.outputFile ?? { data: await imageFor(job), type: "image/png" };
+      outputs.set(key, { ...file, expiresAt: now + fake.outputTtlMs });
       const url = `${fake.url}/delivery/${key}`;
       job.output = job.model.startsWith("black-forest-labs/flux-dev") ? [url] : url;
     }
