@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { billableUnits, type Feature } from "@prism/contract";
 import { createEngine } from "@prism/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
@@ -12,7 +13,7 @@ import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
 import { createComfyProvider } from "./providers/inference/comfyui-provider";
 import { createFalProvider } from "./providers/inference/fal-provider";
-import type { FeatureProvider } from "./providers/inference/feature-provider";
+import type { FeatureProvider, ProviderInput } from "./providers/inference/feature-provider";
 import { createHttpProvider } from "./providers/inference/http-provider";
 import { loadModelMaps } from "./providers/inference/model-map";
 import { createOpenAiProvider } from "./providers/inference/openai-provider";
@@ -55,7 +56,11 @@ export interface AppDependencies {
 }
 
 /** The providers this configuration asks for, in the order they are preferred. */
-export function createProviderRegistry(config: AppConfig, metrics?: Metrics): ProviderRegistry {
+export function createProviderRegistry(
+  config: AppConfig,
+  metrics?: Metrics,
+  prices?: PriceBook,
+): ProviderRegistry {
   const { inference } = config;
   // Remote providers were configured on purpose, so they come first; the CPU engine fills in.
   const providers: FeatureProvider[] = [];
@@ -134,9 +139,27 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
     );
   }
   return new ProviderRegistry(
-    metrics ? providers.map((provider) => measuredProvider(provider, metrics)) : providers,
+    metrics
+      ? providers.map((provider) =>
+          measuredProvider(
+            provider,
+            metrics,
+            prices ? (feature, input) => callPriceMicros(prices, feature, input) : undefined,
+          ),
+        )
+      : providers,
     config.inference.overrides,
   );
+}
+
+/** What a call that reached its provider is billed: the catalog's units at the feature's price. */
+function callPriceMicros(prices: PriceBook, feature: Feature, input: ProviderInput): bigint {
+  const price = prices.of(feature);
+  const unit =
+    input.identity && price.identityUnitMicros !== undefined ? price.identityUnitMicros : price.unitMicros;
+  // The gateway measured the audio's length before the call (uploads.ts); the provider sees the same file.
+  const seconds = (input.files.audio?.[0] as { durationSeconds?: number } | undefined)?.durationSeconds ?? 0;
+  return unit * BigInt(billableUnits(feature, seconds));
 }
 
 export function createDependencies(
@@ -157,11 +180,12 @@ export function createDependencies(
   const payments: PaymentsProvider = stripe
     ? new StripePaymentsProvider(stripe, database.db)
     : (sandboxPayments as SandboxPaymentsProvider);
+  const prices = PriceBook.fromFile(config.inference.pricesFile);
   return {
     files: config.s3 ? new S3FileStore(config.s3) : localFileStoreFor(config.dataDir),
-    registry: createProviderRegistry(config, metrics),
+    registry: createProviderRegistry(config, metrics, prices),
     metrics,
-    prices: PriceBook.fromFile(config.inference.pricesFile),
+    prices,
     payments,
     sandboxPayments,
     stripe,

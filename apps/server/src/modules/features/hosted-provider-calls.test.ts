@@ -80,6 +80,15 @@ describe("feature calls on Replicate", () => {
     expect(row).toMatchObject({ status: "done", provider: "replicate", upstreamCostMicros: 25_000n });
     expect(row?.upstreamComputeMs).toBeGreaterThanOrEqual(0);
     expect(row?.responseFile).toBeTruthy();
+
+    // The operator sees the margin per feature: what Replicate cost against what was billed.
+    const metrics = await testApp.app.inject({ method: "GET", url: "/metrics" });
+    expect(metrics.body).toContain(
+      'prism_upstream_cost_dollars_total{feature="image-generation",provider="replicate"} 0.025',
+    );
+    expect(metrics.body).toContain(
+      'prism_upstream_billed_dollars_total{feature="image-generation",provider="replicate"} 0.02',
+    );
   });
 
   it("answers 422 with Replicate's reason and refunds when Replicate refuses the input", async () => {
