@@ -88,3 +88,17 @@ export const PROVIDER_SETUPS: readonly ProviderSetup[] = [
 export function variablesThatLight(featureId: FeatureId): string[] {
   return PROVIDER_SETUPS.filter((setup) => setup.features.includes(featureId)).map((setup) => setup.variable);
 }
+
+/** The variables in prose: "A, B or C". */
+function listOfVariables(variables: readonly string[]): string {
+  if (variables.length <= 1) return variables.join("");
+  return `${variables.slice(0, -1).join(", ")} or ${variables.at(-1)}`;
+}
+
+/**
+ * The line that tells whoever runs the deployment how to turn a dark feature on, e.g. "Set
+ * REPLICATE_API_TOKEN, FAL_KEY or MODEL_SERVER_URL on the server to turn it on."
+ */
+export function featureLightingText(featureId: FeatureId): string {
+  return `Set ${listOfVariables(variablesThatLight(featureId))} on the server to turn it on.`;
+}

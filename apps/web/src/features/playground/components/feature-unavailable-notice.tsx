@@ -5,6 +5,7 @@ import {
   FEATURE_NEEDS_MODEL_SERVER_ADMIN,
   type Feature,
   type FeatureStatus,
+  featureLightingText,
   MODEL_SERVERS_DOCS_PATH,
 } from "@prism/contract";
 import { IconPlugConnectedX } from "@tabler/icons-react";
@@ -12,7 +13,8 @@ import { needsModelServer } from "../api/use-feature-status";
 
 /**
  * Why a feature's screen cannot run on this deployment, in plain words. A feature no provider serves
- * needs a model server: whoever runs the deployment gets a link to the API reference's page on them.
+ * needs a model server: whoever runs the deployment is told which variables turn it on (a hosted
+ * platform's key or a model server's address) and gets a link to the API reference's page on them.
  */
 export function FeatureUnavailableNotice({ feature, status }: { feature: Feature; status: FeatureStatus }) {
   const missingServer = needsModelServer(status);
@@ -32,7 +34,7 @@ export function FeatureUnavailableNotice({ feature, status }: { feature: Feature
         </Text>
         {missingServer ? (
           <Text size="sm" c="dimmed">
-            {FEATURE_NEEDS_MODEL_SERVER_ADMIN}{" "}
+            {FEATURE_NEEDS_MODEL_SERVER_ADMIN} {featureLightingText(feature.id)}{" "}
             <Anchor href={MODEL_SERVERS_DOCS_PATH} target="_blank" rel="noopener noreferrer" size="sm">
               How to connect a model server
             </Anchor>

@@ -229,6 +229,10 @@ describe("PlaygroundScreen", () => {
     const notice = await screen.findByTestId("feature-unavailable");
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER_ADMIN);
+    // Whoever runs the deployment learns which variables light it.
+    expect(notice).toHaveTextContent(
+      "Set REPLICATE_API_TOKEN, FAL_KEY, STABILITY_API_KEY or MODEL_SERVER_URL on the server to turn it on.",
+    );
     expect(notice).not.toHaveTextContent("No background removal model is installed.");
     expect(within(notice).getByRole("link", { name: "How to connect a model server" })).toHaveAttribute(
       "href",
