@@ -102,3 +102,6 @@ function listOfVariables(variables: readonly string[]): string {
 export function featureLightingText(featureId: FeatureId): string {
   return `Set ${listOfVariables(variablesThatLight(featureId))} on the server to turn it on.`;
 }
+
+/** What the playground's notice says before the variables that would light its feature. */
+export const LIGHTING_VARIABLES_LEAD = "Any one of these server variables does it:";

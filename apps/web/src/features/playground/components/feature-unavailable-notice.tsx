@@ -1,12 +1,13 @@
-import { Alert, Anchor, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Code, Group, Stack, Text } from "@mantine/core";
 import {
   ERROR_MESSAGES,
   FEATURE_NEEDS_MODEL_SERVER,
   FEATURE_NEEDS_MODEL_SERVER_ADMIN,
   type Feature,
   type FeatureStatus,
-  featureLightingText,
+  LIGHTING_VARIABLES_LEAD,
   MODEL_SERVERS_DOCS_PATH,
+  variablesThatLight,
 } from "@prism/contract";
 import { IconPlugConnectedX } from "@tabler/icons-react";
 import { needsModelServer } from "../api/use-feature-status";
@@ -34,11 +35,21 @@ export function FeatureUnavailableNotice({ feature, status }: { feature: Feature
         </Text>
         {missingServer ? (
           <Text size="sm" c="dimmed">
-            {FEATURE_NEEDS_MODEL_SERVER_ADMIN} {featureLightingText(feature.id)}{" "}
+            {FEATURE_NEEDS_MODEL_SERVER_ADMIN}{" "}
             <Anchor href={MODEL_SERVERS_DOCS_PATH} target="_blank" rel="noopener noreferrer" size="sm">
               How to connect a model server
             </Anchor>
           </Text>
+        ) : null}
+        {missingServer ? (
+          <Group gap={4} data-testid="lighting-variables">
+            <Text size="sm" c="dimmed">
+              {LIGHTING_VARIABLES_LEAD}
+            </Text>
+            {variablesThatLight(feature.id).map((variable) => (
+              <Code key={variable}>{variable}</Code>
+            ))}
+          </Group>
         ) : null}
       </Stack>
     </Alert>
