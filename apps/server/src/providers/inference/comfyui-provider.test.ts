@@ -93,7 +93,8 @@ describe("ComfyUI provider", () => {
       { files: {}, body: { prompt: "x" }, callId: "call-3" },
       controller.signal,
     );
-    setTimeout(() => controller.abort(), 150);
+    await expect.poll(() => fake.prompts.get("call-3")?.state, { timeout: 5_000 }).toBe("running");
+    controller.abort();
     await expect(running).rejects.toMatchObject({ code: "timeout" });
     expect(fake.log).toContain("interrupt call-3");
     expect(fake.prompts.get("call-3")?.state).toBe("error");
@@ -101,22 +102,44 @@ describe("ComfyUI provider", () => {
 
   it("deletes a prompt still waiting in the queue when the call is cancelled", async () => {
     fake.durationMs = 30_000;
-    const first = provider.run(
-      imageGenerationFeature,
-      { files: {}, body: { prompt: "a" }, callId: "busy" },
-      AbortSignal.timeout(400),
-    );
+    const firstController = new AbortController();
+    const first = provider
+      .run(
+        imageGenerationFeature,
+        { files: {}, body: { prompt: "a" }, callId: "busy" },
+        firstController.signal,
+      )
+      .catch((error: unknown) => error);
     const controller = new AbortController();
     const second = provider.run(
       imageGenerationFeature,
       { files: {}, body: { prompt: "b" }, callId: "waiting" },
       controller.signal,
     );
-    setTimeout(() => controller.abort(), 150);
+    await expect.poll(() => fake.prompts.get("waiting")?.state, { timeout: 5_000 }).toBe("pending");
+    controller.abort();
     await expect(second).rejects.toMatchObject({ code: "timeout" });
     expect(fake.log).toContain("delete waiting");
     expect(fake.prompts.get("waiting")?.state).toBe("deleted");
-    await expect(first).rejects.toMatchObject({ code: "timeout" });
+    firstController.abort();
+    expect(await first).toMatchObject({ code: "timeout" });
+    expect(fake.log).toContain("interrupt busy");
+  });
+
+  it("removes a prompt that reaches ComfyUI after the call was cancelled", async () => {
+    fake.durationMs = 30_000;
+    const controller = new AbortController();
+    const running = provider.run(
+      imageGenerationFeature,
+      { files: {}, body: { prompt: "late" }, callId: "late" },
+      controller.signal,
+    );
+    // Cancelled before ComfyUI has the prompt: the caller is answered at once, and the prompt, which
+    // starts as soon as it arrives on an idle instance, is interrupted when ComfyUI names it.
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: "timeout" });
+    await expect.poll(() => fake.prompts.get("late")?.state, { timeout: 5_000 }).toBe("error");
+    expect(fake.log).toContain("interrupt late");
   });
 
   it("reports a workflow that failed in execution", async () => {

@@ -19,6 +19,7 @@ import {
   pause,
   safeReason,
   timeoutOr,
+  untilAborted,
 } from "./upstream";
 
 /**
@@ -179,16 +180,26 @@ export function createComfyProvider(options: ComfyProviderOptions): ComfyFeature
     let queued = false;
     try {
       const prompt = await promptFor(base, entry, workflow, input, signal);
-      const response = await call(
-        base,
-        "/prompt",
-        {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ prompt, prompt_id: promptId, client_id: "prism" }),
-        },
-        signal,
-      );
+      // The submission is not tied to the call's signal: a cancel that arrives while it is on its way
+      // answers at once, and the prompt is removed or interrupted once ComfyUI has it.
+      const posting = fetch(`${base}/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt, prompt_id: promptId, client_id: "prism" }),
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
+      let response: Response;
+      try {
+        response = await untilAborted(posting, signal);
+      } catch (error) {
+        if (signal.aborted) {
+          posting
+            .then((answer) => answer.body?.cancel())
+            .catch(() => undefined)
+            .finally(() => stop(base, promptId));
+        }
+        throw timeoutOr(error, signal, "The ComfyUI instance is unreachable.");
+      }
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as { error?: { message?: unknown } };
         throw new ProviderError(
