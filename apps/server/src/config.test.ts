@@ -22,6 +22,27 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ TRUSTED_ORIGINS: "https://ok.example, nope" })).toThrow(/TRUSTED_ORIGINS/);
   });
 
+  it("turns a hosted platform on with its one variable, and checks the rest", () => {
+    const config = loadConfig({
+      REPLICATE_API_TOKEN: "r8_token",
+      FAL_KEY: "fal-key",
+      COMFYUI_URLS: "http://gpu-1:8188/, http://gpu-2:8188",
+      FEATURE_PROVIDERS: "image-upscaling=comfyui,speech-to-text=fal",
+    });
+    expect(config.inference.replicate).toEqual({ apiToken: "r8_token", baseUrl: undefined, capacity: 8 });
+    expect(config.inference.fal).toMatchObject({ apiKey: "fal-key", capacity: 8 });
+    expect(config.inference.stability).toBeUndefined();
+    expect(config.inference.comfyui).toEqual({ urls: ["http://gpu-1:8188", "http://gpu-2:8188"] });
+    expect(config.inference.overrides).toEqual({ "image-upscaling": "comfyui", "speech-to-text": "fal" });
+    expect(() => loadConfig({ COMFYUI_URLS: "gpu-1:8188" })).toThrow(
+      /COMFYUI_URLS: "gpu-1:8188" is not an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ REPLICATE_CONCURRENCY: "0" })).toThrow(/REPLICATE_CONCURRENCY/);
+    expect(() => loadConfig({ FEATURE_PROVIDERS: "reimagine=midjourney" })).toThrow(
+      /FEATURE_PROVIDERS: "reimagine=midjourney" must look like feature-id=builtin\|http\|openai\|replicate\|fal\|stability\|comfyui/,
+    );
+  });
+
   it("treats empty strings as unset, as .env files write them", () => {
     const config = loadConfig({ DATABASE_URL: "", PUBLIC_URL: "" });
     expect(config.databaseUrl).toBeUndefined();

@@ -8,7 +8,9 @@ import {
   DEFAULT_ORGANIZATION_QUEUED_CALLS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   PRODUCT_NAME,
+  PROVIDER_NAMES,
   PROVIDER_TIMEOUT_MAX_MS,
+  type ProviderName,
 } from "@prism/contract";
 import { z } from "zod";
 import { DEFAULT_WEB_DIST_DIR } from "./paths";
@@ -24,6 +26,15 @@ const optionalString = z
 const optionalUrl = optionalString.pipe(
   z.url({ message: "must be a full URL such as https://example.com" }).optional(),
 );
+
+/** How many calls a provider may run at once across all server processes. */
+const concurrency = (fallback: number) =>
+  z.coerce
+    .number({ message: "must be a whole number of at least 1" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(fallback);
 
 /** An optional random secret, refused when shorter than `minLength` characters. */
 const randomSecret = (minLength: number) =>
@@ -164,6 +175,17 @@ const envSchema = z.object({
   OPENAI_TRANSCRIPTION_MODEL: z.string().trim().default("whisper-1"),
   OPENAI_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_OPENAI_CONCURRENCY),
   FEATURE_PROVIDERS: optionalString,
+  PROVIDER_MODELS_FILE: optionalString,
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_API_URL: optionalUrl,
+  REPLICATE_CONCURRENCY: concurrency(8),
+  FAL_KEY: optionalString,
+  FAL_BASE_URL: optionalUrl,
+  FAL_CONCURRENCY: concurrency(8),
+  STABILITY_API_KEY: optionalString,
+  STABILITY_API_URL: optionalUrl,
+  STABILITY_CONCURRENCY: concurrency(4),
+  COMFYUI_URLS: optionalString,
 
   S3_BUCKET: optionalString,
   S3_REGION: z.string().trim().default("us-east-1"),
@@ -288,8 +310,15 @@ export interface AppConfig {
           concurrency: number;
         }
       | undefined;
+    /** Hosted platforms and ComfyUI, each on when its key or addresses are set. */
+    replicate: { apiToken: string; baseUrl: string | undefined; capacity: number } | undefined;
+    fal: { apiKey: string; baseUrl: string | undefined; capacity: number } | undefined;
+    stability: { apiKey: string; baseUrl: string | undefined; capacity: number } | undefined;
+    comfyui: { urls: string[] } | undefined;
+    /** The operator's model map (JSON) laid over the shipped one. */
+    modelsFile: string | undefined;
     /** Explicit provider per feature id, e.g. {"speech-to-text": "openai"}. */
-    overrides: Record<string, "builtin" | "http" | "openai">;
+    overrides: Record<string, ProviderName>;
   };
   /** Who issues the invoices: printed on every invoice and credit note. */
   seller: SellerDetails;
@@ -444,16 +473,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (Boolean(values.GITHUB_CLIENT_ID) !== Boolean(values.GITHUB_CLIENT_SECRET)) {
     problems.push("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: set both or neither");
   }
-  const overrides: Record<string, "builtin" | "http" | "openai"> = {};
+  const overrides: Record<string, ProviderName> = {};
   for (const pair of (values.FEATURE_PROVIDERS ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean)) {
     const [featureId, provider] = pair.split("=").map((part) => part.trim());
-    if (!featureId || (provider !== "builtin" && provider !== "http" && provider !== "openai")) {
-      problems.push(`FEATURE_PROVIDERS: "${pair}" must look like feature-id=builtin|http|openai`);
+    const known = PROVIDER_NAMES.find((name) => name === provider);
+    if (!featureId || !known) {
+      problems.push(`FEATURE_PROVIDERS: "${pair}" must look like feature-id=${PROVIDER_NAMES.join("|")}`);
     } else {
-      overrides[featureId] = provider;
+      overrides[featureId] = known;
     }
   }
   const listOf = (text: string) =>
@@ -461,6 +491,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .split(",")
       .map((entry) => entry.trim())
       .filter(Boolean);
+  const comfyUrls = listOf(values.COMFYUI_URLS ?? "").map((url) => url.replace(/\/+$/, ""));
+  for (const url of comfyUrls) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      problems.push(`COMFYUI_URLS: "${url}" is not an http(s) URL`);
+    }
+  }
   if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
     problems.push("STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither");
   }
@@ -559,6 +595,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             concurrency: values.OPENAI_CONCURRENCY,
           }
         : undefined,
+      replicate: values.REPLICATE_API_TOKEN
+        ? {
+            apiToken: values.REPLICATE_API_TOKEN,
+            baseUrl: values.REPLICATE_API_URL,
+            capacity: values.REPLICATE_CONCURRENCY,
+          }
+        : undefined,
+      fal: values.FAL_KEY
+        ? { apiKey: values.FAL_KEY, baseUrl: values.FAL_BASE_URL, capacity: values.FAL_CONCURRENCY }
+        : undefined,
+      stability: values.STABILITY_API_KEY
+        ? {
+            apiKey: values.STABILITY_API_KEY,
+            baseUrl: values.STABILITY_API_URL,
+            capacity: values.STABILITY_CONCURRENCY,
+          }
+        : undefined,
+      comfyui: comfyUrls.length > 0 ? { urls: comfyUrls } : undefined,
+      modelsFile: values.PROVIDER_MODELS_FILE ? toAbsolute(values.PROVIDER_MODELS_FILE) : undefined,
       overrides,
     },
     stripe:

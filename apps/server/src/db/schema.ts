@@ -508,6 +508,13 @@ export const featureRequests = pgTable(
     /** A per-call webhook: where its events go and which (`start`, `completed`). */
     webhookUrl: text("webhook_url"),
     webhookEvents: jsonb("webhook_events").$type<string[]>(),
+    /**
+     * What the upstream platform charged for the run, when it says (or its model map states a price):
+     * the operator's margin figures, never shown to customers.
+     */
+    upstreamCostMicros: bigint("upstream_cost_micros", { mode: "bigint" }),
+    /** The compute time the upstream platform reported for the run. */
+    upstreamComputeMs: integer("upstream_compute_ms"),
   },
   (table) => [
     // A key's spend (its caps, its column in the keys table) and its recent calls.

@@ -10,6 +10,7 @@ import {
   usageDaily,
   usageDailyKeys,
 } from "../../db/schema";
+import type { UpstreamUsage } from "../../providers/inference/feature-provider";
 import type { UsageChange } from "../features/feature-requests.store";
 
 /**
@@ -186,6 +187,8 @@ export interface CallSettlementInput {
   responseBody: unknown;
   completedAt: Date;
   usage: UsageChange;
+  /** The upstream platform's cost and compute time, kept on the row for the operator. */
+  upstream?: UpstreamUsage;
 }
 
 /** The settled request row (as the driver answers it) with the organization's balance after it. */
@@ -212,7 +215,9 @@ export async function settleCall(
       update ${featureRequests}
       set status = 'done', response_file = ${input.responseFile},
         response_body = ${input.responseBody === null ? null : sql.param(input.responseBody, featureRequests.responseBody)}::jsonb,
-        completed_at = ${input.completedAt.toISOString()}::timestamptz
+        completed_at = ${input.completedAt.toISOString()}::timestamptz,
+        upstream_cost_micros = ${input.upstream?.costMicros ?? null}::bigint,
+        upstream_compute_ms = ${input.upstream?.computeMs ?? null}::integer
       where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
         and not exists (select 1 from ${ledgerEntries} refunded
           where refunded.kind = 'refund' and refunded.reference = ${input.reference})

@@ -331,6 +331,10 @@ describe("PlaygroundScreen", () => {
     const notice = await screen.findByTestId("feature-unavailable");
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER_ADMIN);
+    // Whoever runs the deployment learns which variables light it.
+    expect(within(notice).getByTestId("lighting-variables")).toHaveTextContent(
+      "Any one of these server variables does it:REPLICATE_API_TOKENFAL_KEYSTABILITY_API_KEYMODEL_SERVER_URL",
+    );
     expect(notice).not.toHaveTextContent("No background removal model is installed.");
     expect(within(notice).getByRole("link", { name: "How to connect a model server" })).toHaveAttribute(
       "href",
