@@ -171,6 +171,6 @@ describe("ComfyUI provider", () => {
     expect(
       createComfyProvider({ urls: ["http://a:8188", "http://b:8188"], models: DEFAULT_COMFYUI_MODELS })
         .capacity,
-    ).toBe(2);
+    ).toEqual({ slots: 2, scope: "shared" });
   });
 });
