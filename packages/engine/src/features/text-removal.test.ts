@@ -131,7 +131,6 @@ async function displayCaption(id: string) {
 
 describe("display captions over a cluttered photo (issue 34)", () => {
   it.each([
-    ["c23", "black 44 px Liberation Sans Bold over the shelves and the handlebar"],
     ["c41", "white 52 px Liberation Serif Bold over the shelves"],
     ["c43", "black 36 px DejaVu Sans Bold over the garage's clutter"],
   ])("finds every word of %s (%s)", async (id) => {
