@@ -4,6 +4,7 @@
  * caption's pixels and outside them (grown by OUTSIDE_MARGIN), and the CPU time of the removal.
  */
 import type { Feature } from "../src/features/feature";
+import { fillMasked } from "../src/lib/fill";
 import type { RasterImage } from "../src/lib/image";
 import { decodeImage } from "../src/lib/image";
 import { type CaptionedCase, captionCase, grownText, loadCaptionCases, wordsFound } from "../test/captions";
@@ -37,6 +38,11 @@ export interface CaseResult {
   input: CaptionedCase;
   inputPsnr: number;
   scores: CaseScore[];
+  /**
+   * The engine's fill given the caption's true pixels as its mask (known from the truth): what the fill
+   * can reach when the letters are found exactly, the ceiling of any better letter mask.
+   */
+  trueMaskPsnr?: number;
 }
 
 async function cpuTimed<T>(work: () => Promise<T>): Promise<{ value: T; cpuSeconds: number }> {
@@ -68,6 +74,7 @@ export async function evaluateCaptionSet(
   versions: TextRemovalVersion[],
   only?: (id: string) => boolean,
   onCase?: (result: CaseResult) => void,
+  withTrueMask = false,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const caption of await loadCaptionCases()) {
@@ -75,11 +82,16 @@ export async function evaluateCaptionSet(
     const input = await captionCase(caption);
     const scores: CaseScore[] = [];
     for (const version of versions) scores.push(await scoreCase(input, version));
-    const result = {
+    const result: CaseResult = {
       input,
       inputPsnr: psnr(input.texted, input.clean, (p) => input.text[p] === 1),
       scores,
     };
+    if (withTrueMask) {
+      const mask = Uint8Array.from(input.text, (value) => value * 255);
+      const { rgb } = await fillMasked(input.texted, input.width, input.height, mask);
+      result.trueMaskPsnr = psnr(rgb, input.clean, (p) => input.text[p] === 1);
+    }
     onCase?.(result);
     results.push(result);
   }

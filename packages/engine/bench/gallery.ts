@@ -37,16 +37,31 @@ async function panel(image: Rgb, crop: Crop): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Panels side by side with a grey gap (white would merge with a mask's white), saved as a JPEG. */
-async function strip(file: string, images: Rgb[], crop: Crop): Promise<void> {
+/**
+ * Panels side by side (in rows of `columns`) with a grey gap (white would merge with a mask's white),
+ * saved as a JPEG.
+ */
+async function strip(file: string, images: Rgb[], crop: Crop, columns = images.length): Promise<void> {
   const gap = 6;
   const width = crop.width * crop.scale;
   const height = crop.height * crop.scale;
   const panels = await Promise.all(images.map((image) => panel(image, crop)));
+  const rows = Math.ceil(panels.length / columns);
   await sharp({
-    create: { width: panels.length * (width + gap) - gap, height, channels: 3, background: "#808080" },
+    create: {
+      width: columns * (width + gap) - gap,
+      height: rows * (height + gap) - gap,
+      channels: 3,
+      background: "#808080",
+    },
   })
-    .composite(panels.map((input, k) => ({ input, left: k * (width + gap), top: 0 })))
+    .composite(
+      panels.map((input, k) => ({
+        input,
+        left: (k % columns) * (width + gap),
+        top: Math.floor(k / columns) * (height + gap),
+      })),
+    )
     .jpeg({ quality: 84, mozjpeg: true })
     .toFile(`${OUT}${file}`);
   console.log(`docs/quality/${file}`);
@@ -172,7 +187,14 @@ async function captionFailures(): Promise<string[]> {
     if (!failed) return;
     const { width, height } = input;
     const texted = { data: input.texted, width, height };
-    const crop = around(input.text, width, height, 24, 1);
+    // The caption and whatever else the engine changed, so a change far from the caption shows too.
+    const shown = Uint8Array.from(input.text);
+    for (let p = 0; p < shown.length; p++) {
+      for (let c = 0; c < 3; c++) {
+        if (Math.abs(score.result[p * 3 + c]! - input.texted[p * 3 + c]!) > 24) shown[p] = 1;
+      }
+    }
+    const crop = around(shown, width, height, 24, 1);
     const file = `captions-${input.caption.id}.jpg`;
     pending.push(
       strip(
@@ -184,6 +206,7 @@ async function captionFailures(): Promise<string[]> {
           { ...texted, data: input.clean },
         ],
         crop,
+        2,
       ),
     );
     drawn.push(input.caption.id);
