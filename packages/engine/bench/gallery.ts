@@ -41,13 +41,19 @@ async function panel(image: Rgb, crop: Crop): Promise<Buffer> {
  * Panels side by side (in rows of `columns`) with a grey gap (white would merge with a mask's white),
  * saved as a JPEG.
  */
-async function strip(file: string, images: Rgb[], crop: Crop, columns = images.length): Promise<void> {
+async function strip(
+  file: string,
+  images: Rgb[],
+  crop: Crop,
+  columns = images.length,
+  maxWidth?: number,
+): Promise<void> {
   const gap = 6;
   const width = crop.width * crop.scale;
   const height = crop.height * crop.scale;
   const panels = await Promise.all(images.map((image) => panel(image, crop)));
   const rows = Math.ceil(panels.length / columns);
-  await sharp({
+  const grid = await sharp({
     create: {
       width: columns * (width + gap) - gap,
       height: rows * (height + gap) - gap,
@@ -62,6 +68,11 @@ async function strip(file: string, images: Rgb[], crop: Crop, columns = images.l
         top: Math.floor(k / columns) * (height + gap),
       })),
     )
+    .png()
+    .toBuffer();
+  // Resized in its own step: sharp would resize before compositing in one pipeline.
+  await sharp(grid)
+    .resize({ width: maxWidth, withoutEnlargement: true })
     .jpeg({ quality: 84, mozjpeg: true })
     .toFile(`${OUT}${file}`);
   console.log(`docs/quality/${file}`);
@@ -207,6 +218,7 @@ async function captionFailures(): Promise<string[]> {
         ],
         crop,
         2,
+        960,
       ),
     );
     drawn.push(input.caption.id);
