@@ -6,8 +6,8 @@ import {
 } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
+import { type ConsoleServer, startConsoleServer } from "./console-server";
 import { signUpOwner } from "./funded-owner";
-import { type ConsoleServer, startConsoleServer } from "./global-setup";
 import { expectPhoneLayout } from "./layout";
 import { MODEL_SERVER_FEATURES } from "./model-server";
 
