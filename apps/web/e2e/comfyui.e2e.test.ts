@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeComfy, startFakeComfy } from "../../server/test/fake-comfyui";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
-import { type ConsoleServer, startConsoleServer } from "./global-setup";
+import { type ConsoleServer, startConsoleServer } from "./console-server";
 import { openMaskPopup } from "./mask-drawing";
 import { EMPTY_HISTORY, historyRows } from "./playground-helpers";
 

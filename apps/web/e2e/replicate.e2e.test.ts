@@ -6,7 +6,7 @@ import { DEFAULT_REPLICATE_MODELS } from "../../server/src/providers/inference/m
 import { type FakeReplicate, startFakeReplicate } from "../../server/test/fake-replicate";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
-import { type ConsoleServer, startConsoleServer } from "./global-setup";
+import { type ConsoleServer, startConsoleServer } from "./console-server";
 import { openMaskPopup } from "./mask-drawing";
 import { EMPTY_HISTORY, historyRows, listTrainedClones } from "./playground-helpers";
 
