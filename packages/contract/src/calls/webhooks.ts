@@ -237,6 +237,7 @@ export const updateAlertsCall = defineCall({
 export const alertCalls = { get: getAlertsCall, update: updateAlertsCall } as const;
 
 export type InsertWebhookRequest = z.input<typeof insertWebhookCall.request>;
+export type ListCallWebhookDeliveriesResponse = z.infer<typeof listCallWebhookDeliveriesCall.response>;
 export type UpdateWebhookRequest = z.input<typeof updateWebhookCall.request>;
 export type UpdateAlertsRequest = z.input<typeof updateAlertsCall.request>;
 export type GetAlertsResponse = z.output<typeof getAlertsCall.response>;

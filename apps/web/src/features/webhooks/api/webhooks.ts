@@ -67,3 +67,30 @@ export function useQueueDelivery() {
       queryClient.invalidateQueries({ queryKey: deliveriesQueryKey(organizationId, endpointId) }),
   });
 }
+
+export const callDeliveriesQueryKey = (organizationId: string) =>
+  [...webhooksQueryKey(organizationId), "per-call", "deliveries"] as const;
+
+/** The newest per-call webhook deliveries; refreshed while one is still on its way. */
+export function useCallDeliveries(organizationId: string) {
+  return useQuery({
+    queryKey: callDeliveriesQueryKey(organizationId),
+    queryFn: ({ signal }) => api.webhooks.callDeliveries({ organizationId }, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.deliveries.some((delivery) => delivery.status === "pending") ? 2_000 : false,
+  });
+}
+
+/** Reveals the per-call webhook secret (made on first use); asks for a sign-in proof when needed. */
+export function useRevealCallSecret() {
+  return useMutation({
+    mutationFn: (organizationId: string) => api.webhooks.callSecret({ organizationId }),
+  });
+}
+
+/** Replaces the per-call webhook secret; the answer holds the new one. */
+export function useRotateCallSecret() {
+  return useMutation({
+    mutationFn: (organizationId: string) => api.webhooks.rotateCallSecret({ organizationId }),
+  });
+}

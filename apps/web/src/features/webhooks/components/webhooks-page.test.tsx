@@ -77,3 +77,43 @@ describe("WebhooksPage: Add endpoint", () => {
     await waitFor(() => expect(within(dialog).getByRole("button", { name: "Add endpoint" })).toBeDisabled());
   });
 });
+
+describe("WebhooksPage: per-call webhooks", () => {
+  const DELIVERY = {
+    id: "d-1",
+    eventId: "evt_1",
+    eventType: "request.completed",
+    status: "succeeded",
+    attempts: 1,
+    responseStatus: 204,
+    responseBody: "",
+    durationMs: 12,
+    lastAttemptAt: "2026-11-27T10:00:01.000Z",
+    nextAttemptAt: null,
+    createdAt: "2026-11-27T10:00:00.000Z",
+    requestId: "33333333-3333-4333-8333-333333333333",
+    url: "https://hooks.example.com/calls",
+  };
+
+  it("reveals the per-call signing secret on demand and lists the per-call deliveries", async () => {
+    const { bodiesTo } = stubApi({
+      "/v1/public-config": () => ({ body: CONFIG }),
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/organizations/webhooks/list": () => ({ body: { endpoints: [] } }),
+      "/v1/organizations/webhooks/call-deliveries": () => ({ body: { deliveries: [DELIVERY] } }),
+      "/v1/organizations/webhooks/call-secret": () => ({ body: { secret: "whsec_percall" } }),
+    });
+    renderWithSession(<WebhooksPage />);
+    const user = userEvent.setup();
+
+    const section = await screen.findByRole("region", { name: "Per-call webhooks" });
+    expect(within(section).queryByLabelText("Per-call signing secret")).not.toBeInTheDocument();
+    expect(bodiesTo("/v1/organizations/webhooks/call-secret")).toHaveLength(0);
+    expect(await within(section).findByText("https://hooks.example.com/calls")).toBeInTheDocument();
+    expect(within(section).getByText("request.completed")).toBeInTheDocument();
+
+    await user.click(within(section).getByRole("button", { name: "Reveal secret" }));
+    expect(await within(section).findByLabelText("Per-call signing secret")).toHaveValue("whsec_percall");
+    expect(bodiesTo("/v1/organizations/webhooks/call-secret")).toEqual([{ organizationId: "org-1" }]);
+  });
+});

@@ -44,6 +44,7 @@ import {
   useUpdateWebhook,
   useWebhooks,
 } from "../api/webhooks";
+import { CallWebhooksSection } from "./call-webhooks-section";
 
 const STATUS_COLORS = { pending: "yellow", succeeded: "teal", failed: "red" } as const;
 
@@ -365,7 +366,10 @@ export function WebhooksPage() {
           Only the owner of the organization manages its webhooks.
         </EmptyState>
       ) : (
-        <Endpoints key={selectedOrganization.id} organizationId={selectedOrganization.id} />
+        <Stack gap="xl" key={selectedOrganization.id}>
+          <Endpoints organizationId={selectedOrganization.id} />
+          <CallWebhooksSection organizationId={selectedOrganization.id} />
+        </Stack>
       )}
     </>
   );
