@@ -4,8 +4,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeComfy, startFakeComfy } from "../../server/test/fake-comfyui";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
-import { signUpFundedOwner } from "./funded-owner";
 import { type ConsoleServer, startConsoleServer } from "./console-server";
+import { signUpFundedOwner } from "./funded-owner";
 import { openMaskPopup } from "./mask-drawing";
 import { EMPTY_HISTORY, historyRows } from "./playground-helpers";
 

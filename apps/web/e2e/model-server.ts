@@ -19,6 +19,8 @@ import sharp from "sharp";
  *   answers `status` with `{"message"}`.
  * - `GET /__control/last/<feature>`: what the last call of that feature received (fields, files with
  *   their sizes, the identity header).
+ * - `POST /__control/hold` `{"feature"}`: calls of that feature wait, unanswered, until
+ *   `POST /__control/release` `{"feature"}` answers them all; `GET /__control/held/<feature>` counts them.
  */
 
 export const MODEL_SERVER_FEATURES = [
@@ -145,6 +147,8 @@ export async function startModelServer(): Promise<ModelServer> {
   const lastCalls = new Map<string, ReceivedCall>();
   /** Each accepted training's identity and when it was submitted. */
   const identities = new Map<string, number>();
+  /** Features whose calls wait for a release, with the calls waiting. */
+  const holds = new Map<string, (() => void)[]>();
 
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -165,6 +169,20 @@ export async function startModelServer(): Promise<ModelServer> {
         message: body.message ?? "The model failed.",
       });
       return sendJson(response, 200, {});
+    }
+    if (request.method === "POST" && (path === "/__control/hold" || path === "/__control/release")) {
+      const { feature } = JSON.parse((await readBody(request)).toString("utf8")) as { feature: string };
+      if (path === "/__control/hold") holds.set(feature, holds.get(feature) ?? []);
+      else {
+        const waiting = holds.get(feature) ?? [];
+        holds.delete(feature);
+        for (const go of waiting) go();
+      }
+      return sendJson(response, 200, {});
+    }
+    const heldMatch = /^\/__control\/held\/([\w-]+)$/.exec(path);
+    if (request.method === "GET" && heldMatch?.[1]) {
+      return sendJson(response, 200, { held: holds.get(heldMatch[1])?.length ?? 0 });
     }
     const lastMatch = /^\/__control\/last\/([\w-]+)$/.exec(path);
     if (request.method === "GET" && lastMatch?.[1]) {
@@ -208,6 +226,8 @@ export async function startModelServer(): Promise<ModelServer> {
       received.files[name] = await Promise.all(list.map(describeFile));
     }
     lastCalls.set(feature, received);
+    const waiting = holds.get(feature);
+    if (waiting) await new Promise<void>((go) => waiting.push(go));
 
     const failure = failures.get(feature);
     if (failure) {

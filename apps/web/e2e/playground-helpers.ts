@@ -177,7 +177,10 @@ export async function postFeatureForm(
 }
 
 /** The history rows of the open playground screen, newest first, optionally only those in `status`. */
-export function historyRows(page: Page, status?: "generating" | "done" | "error"): Locator {
+export function historyRows(
+  page: Page,
+  status?: "queued" | "generating" | "done" | "error" | "canceled",
+): Locator {
   return page.locator(
     status ? `[data-testid=history-row][data-status="${status}"]` : "[data-testid=history-row]",
   );

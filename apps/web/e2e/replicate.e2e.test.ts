@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REPLICATE_MODELS } from "../../server/src/providers/inference/model-map";
 import { type FakeReplicate, startFakeReplicate } from "../../server/test/fake-replicate";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
-import { signUpFundedOwner } from "./funded-owner";
 import { type ConsoleServer, startConsoleServer } from "./console-server";
+import { signUpFundedOwner } from "./funded-owner";
 import { openMaskPopup } from "./mask-drawing";
 import { EMPTY_HISTORY, historyRows, listTrainedClones } from "./playground-helpers";
 

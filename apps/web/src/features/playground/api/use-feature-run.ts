@@ -137,7 +137,9 @@ export function useFeatureRun({
             ...item,
             status: requestStatusOfState(detail.status),
             queuePosition: detail.queue_position,
-            ...(detail.started_date && item.status === "queued"
+            // A call that just left the queue, or a row the list gave without its start (a reload),
+            // counts from when a slot started it.
+            ...(detail.started_date && (item.status === "queued" || item.startedAt === undefined)
               ? { startedAt: Date.parse(detail.started_date) }
               : {}),
           }));
