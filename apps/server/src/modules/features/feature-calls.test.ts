@@ -88,7 +88,9 @@ describe("feature calls through the gateway", () => {
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES:
         "image-background-removal,image-extension,speech-to-text,image-upscaling,object-removal,pegasus-training,face-swapping",
-      PROVIDER_TIMEOUT_MS: "1000",
+      // Long enough that a loaded machine's calls finish in time (12 concurrent calls share four slots
+      // of the model server), short enough for the timeout tests, whose model never answers.
+      PROVIDER_TIMEOUT_MS: "4000",
     });
     owner = await signUpAndConfirm(testApp);
     organizationId = owner.userInfo.organizations[0].id;
