@@ -53,7 +53,9 @@ async function runMain(env: Record<string, string>): Promise<RunningMain> {
   });
   const exited = new Promise<number>((done) => child.once("exit", (code) => done(code ?? -1)));
   const ready = (async () => {
-    for (let attempt = 0; attempt < 300; attempt += 1) {
+    // A new embedded database is made and migrated first: on a loaded machine that takes a minute.
+    const deadline = Date.now() + PROCESS_TIMEOUT_MS - 15_000;
+    while (Date.now() < deadline) {
       if (child.exitCode !== null) return new Promise<never>(() => undefined);
       const healthy = await fetch(`http://127.0.0.1:${port}/healthz`)
         .then((response) => response.ok)
