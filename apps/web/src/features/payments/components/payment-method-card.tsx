@@ -183,11 +183,9 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
       <PaymentMethodModal
         organizationId={organizationId}
         clientSecret={clientSecret}
+        askBillingDetails={card === null}
         onClose={() => setClientSecret(null)}
-        onSaved={() => {
-          setClientSecret(null);
-          notify(CHANGES_SAVED);
-        }}
+        onSaved={() => setClientSecret(null)}
       />
     </Paper>
   );
