@@ -111,6 +111,10 @@ export const INVOICE_LINK_EXPIRED =
 export const RECHARGE_MINIMUM_HINT = `Minimum $${MIN_RECHARGE_USD}`;
 /** The recharge amount's hint: the minimum and our upper bound. */
 export const RECHARGE_LIMITS_HINT = `Minimum $${MIN_RECHARGE_USD}, maximum $${MAX_RECHARGE_USD.toLocaleString("en-US")}.`;
+/** Beside an amount that leaving the field raised to the minimum (the spec's clamp, said aloud). */
+export const RECHARGE_RAISED_TO_MINIMUM = `Raised to the $${MIN_RECHARGE_USD} minimum.`;
+/** Beside an amount above our upper bound, which is refused rather than lowered. */
+export const RECHARGE_ABOVE_MAXIMUM = `The maximum is $${MAX_RECHARGE_USD.toLocaleString("en-US")}. Please enter a smaller amount.`;
 
 // ---------------------------------------------------------------------------------------------------
 // Success notices.
