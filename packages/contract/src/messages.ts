@@ -413,6 +413,19 @@ export const ERROR_DIALOGS = {
   logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
 } as const satisfies Record<string, TitledMessage>;
 
+/** The way out of the Insufficient Balance dialog, for those who may pay: to the Payments page. */
+export const ADD_FUNDS_LABEL = "Add funds";
+/** Beside the price when the balance cannot pay for the call: said before the 402, not after. */
+export function balanceShortText(balanceUsd: number): string {
+  return `Your balance (${formatBalance(balanceUsd)}) does not cover this call.`;
+}
+/** The same, for members who cannot add funds themselves. */
+export const BALANCE_SHORT_ASK = "Ask someone who manages payments in your organization to add funds.";
+/** Ours: the title of a feature call refused by the monthly budget's hard stop (BUDGET_REACHED). */
+export const BUDGET_REACHED_TITLE = "Monthly Budget Reached";
+/** The budget dialog's way to the Payments page, where the budget is set. */
+export const OPEN_PAYMENTS_LABEL = "Open Payments";
+
 /** Confirm dialog titles of history deletes. */
 export const DELETE_IMAGE_TITLE = "Delete Image";
 export const DELETE_AI_CLONE_TITLE = "Delete AI Clone";

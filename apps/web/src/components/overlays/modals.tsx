@@ -7,6 +7,7 @@ import type { FormEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { productName } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
+import type { DialogAction } from "./error-dialog";
 
 // Promise-returning dialogs of the shell. Each settles exactly once, whichever
 // way the modal closes (button, Escape, click outside), so callers can simply `await` the answer.
@@ -42,29 +43,64 @@ function openSettled<T>(
   });
 }
 
-function InfoBody({ html, onClose }: { html: string; onClose: () => void }) {
+function InfoBody({
+  html,
+  action,
+  onClose,
+}: {
+  html: string;
+  action?: DialogAction | undefined;
+  onClose: () => void;
+}) {
+  const navigate = useNavigate();
   return (
     <Stack gap="lg">
       <Typography>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: only the app's own fixed message strings are passed here, never user or server text. */}
         <div className="prism-modal-html" dangerouslySetInnerHTML={{ __html: html }} />
       </Typography>
-      <Group justify="flex-end">
-        <Button onClick={onClose} data-autofocus>
-          Close
-        </Button>
+      <Group justify="flex-end" gap="sm">
+        {action ? (
+          <>
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button
+              data-autofocus
+              onClick={() => {
+                onClose();
+                navigate(action.to);
+              }}
+            >
+              {action.label}
+            </Button>
+          </>
+        ) : (
+          <Button onClick={onClose} data-autofocus>
+            Close
+          </Button>
+        )}
       </Group>
     </Stack>
   );
 }
 
 /**
- * Title plus an HTML message and a Close button. `html` must be a trusted app string (from the
- * contract's messages or this code base), never text that came from a user or the server.
+ * Title plus an HTML message and a Close button, with the dialog's way out (`action`) beside it when it
+ * has one. `html` must be a trusted app string (from the contract's messages or this code base), never
+ * text that came from a user or the server.
  */
-export function openInfoModal({ title, html }: { title: string; html: string }): Promise<void> {
+export function openInfoModal({
+  title,
+  html,
+  action,
+}: {
+  title: string;
+  html: string;
+  action?: DialogAction | undefined;
+}): Promise<void> {
   return openSettled<void>(undefined, { title }, (answer) => (
-    <InfoBody html={html} onClose={() => answer(undefined)} />
+    <InfoBody html={html} action={action} onClose={() => answer(undefined)} />
   ));
 }
 

@@ -2,6 +2,8 @@ import type { Feature, HistoryRequestRecord } from "@prism/contract";
 import type { SnippetValue } from "@prism/contract/snippets";
 import { useEffect, useRef, useState } from "react";
 import { openInfoModal } from "../../../components/overlays/modals";
+import { PATHS } from "../../../lib/paths";
+import { useCan } from "../../../lib/permissions";
 import { runFailureOf } from "../lib/run-failure";
 import { callFeature } from "./call-feature";
 import { fromRecord, type HistoryItem, type PlaygroundHistory } from "./use-history";
@@ -53,6 +55,7 @@ export function useFeatureRun({
 }): FeatureRun {
   const [running, setRunning] = useState(0);
   const previews = useRef(new Map<string, string[]>());
+  const canPay = useCan("organization.payments");
 
   const release = (key: string) => {
     for (const url of previews.current.get(key) ?? []) URL.revokeObjectURL(url);
@@ -93,7 +96,7 @@ export function useFeatureRun({
       release(key);
       onSuccess?.(answer.request);
     } catch (error) {
-      const failure = runFailureOf(error, feature);
+      const failure = runFailureOf(error, feature, { canPay, paymentsPath: PATHS.organizationPayments });
       if (failure.row === "remove") {
         history.remove(key);
         release(key);

@@ -1,4 +1,6 @@
 import {
+  ADD_FUNDS_LABEL,
+  BALANCE_SHORT_ASK,
   backgroundRemovalFeature,
   DELETE_IMAGE_TITLE,
   ERROR_DIALOGS,
@@ -9,6 +11,7 @@ import {
   HISTORY_EMPTY,
   identityInpaintingFeature,
   MODEL_SERVERS_DOCS_PATH,
+  type Organization,
 } from "@prism/contract";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -51,11 +54,16 @@ function stubPlayground(options: {
   requests?: unknown[];
   pages?: { requests: unknown[]; hasMoreItems: boolean }[];
   featureAnswer?: () => Promise<Response>;
+  balance?: number;
+  /** The member's rights; the owner's by default. */
+  permissions?: Organization["permissions"];
 }) {
   let page = 0;
   const feature = options.feature ?? backgroundRemovalFeature;
+  const organization = ownedOrganization({ balance: options.balance ?? 5 });
+  if (options.permissions) organization.permissions = options.permissions;
   const stub = stubApi({
-    "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+    "/v1/users/me": () => ({ body: userWith(organization) }),
     "/v1/users/playground/feature-status": () => ({
       body: {
         features: [
@@ -89,7 +97,7 @@ const json = (status: number, body: unknown) =>
 
 function renderScreen(props: Partial<PlaygroundScreenProps> = {}) {
   const file = new File([new Uint8Array([1, 2, 3])], "subject.png", { type: "image/png" });
-  renderWithSession(
+  return renderWithSession(
     <PlaygroundScreen
       feature={backgroundRemovalFeature}
       actionLabel="Remove Background"
@@ -198,6 +206,60 @@ describe("PlaygroundScreen", () => {
     const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
     expect(within(dialog).getByText(ERROR_DIALOGS.insufficientBalance.message)).toBeInTheDocument();
     expect(screen.queryByTestId("history-row")).not.toBeInTheDocument();
+  });
+
+  it("offers Add funds in the Insufficient Balance dialog, which leads to Payments", async () => {
+    stubPlayground({
+      featureAnswer: async () =>
+        json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
+    });
+    const router = renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
+    expect(within(dialog).getByRole("button", { name: "Close" })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: ADD_FUNDS_LABEL }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/organization/payments"));
+  });
+
+  it("says before the click when the balance does not cover the price, with the way to add funds", async () => {
+    stubPlayground({ balance: 0 });
+    renderScreen();
+    const notice = await screen.findByTestId("balance-notice");
+    expect(notice).toHaveTextContent("Your balance ($0.00) does not cover this call.");
+    expect(within(notice).getByRole("link", { name: ADD_FUNDS_LABEL })).toHaveAttribute(
+      "href",
+      "/organization/payments",
+    );
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeEnabled();
+  });
+
+  it("asks members who cannot pay to turn to those who can, with no Add funds", async () => {
+    const permissions = { ...ownedOrganization().permissions, owner: false };
+    permissions.organization = { ...permissions.organization, payments: false };
+    stubPlayground({
+      balance: 0,
+      permissions,
+      featureAnswer: async () =>
+        json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    const notice = await screen.findByTestId("balance-notice");
+    expect(notice).toHaveTextContent(BALANCE_SHORT_ASK);
+    expect(within(notice).queryByRole("link")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
+    expect(within(dialog).queryByRole("button", { name: ADD_FUNDS_LABEL })).toBeNull();
+  });
+
+  it("has no balance notice when the balance covers the price", async () => {
+    stubPlayground({ balance: 5 });
+    renderScreen();
+    await screen.findByText(HISTORY_EMPTY);
+    await screen.findByTestId("price-line");
+    expect(screen.queryByTestId("balance-notice")).toBeNull();
   });
 
   it("marks the row Generation Error when the feature fails", async () => {

@@ -21,6 +21,7 @@ import { type FeatureRequest, useFeatureRun } from "../api/use-feature-run";
 import { useFeatureStatus } from "../api/use-feature-status";
 import { type HistoryItem, usePlaygroundHistory } from "../api/use-history";
 import { comparisonOf } from "../lib/comparison";
+import { BalanceNotice } from "./balance-notice";
 import { FeatureUnavailableNotice } from "./feature-unavailable-notice";
 import { HistoryPanel, type RowImage } from "./history-panel";
 
@@ -250,6 +251,9 @@ export function PlaygroundScreen({
                   </Text>
                 )}
               </Group>
+              {unavailable ? null : (
+                <BalanceNotice cost={priceInfo === undefined ? undefined : priceInfo.price * count} />
+              )}
               {actionNotice}
               <Button
                 size="md"
