@@ -245,6 +245,18 @@ export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
 export const IMAGE_TYPE_REFUSED = `Only ${listText(ACCEPTED_IMAGE_EXTENSIONS, "and")} images are accepted.`;
 /** Ours: an upload whose content is none of the accepted audio formats. */
 export const AUDIO_TYPE_REFUSED = `Only ${listText(ACCEPTED_AUDIO_EXTENSIONS, "and")} audio files are accepted.`;
+/** Ours: the title of an upload of another kind of file (a WAV dropped on an image input). */
+export const FILE_TYPE_NOT_ACCEPTED_TITLE = "File Type Not Accepted";
+/** A file that is not one of the accepted images, said with the types that are. */
+export const IMAGE_TYPE_NOT_ACCEPTED: TitledMessage = {
+  title: FILE_TYPE_NOT_ACCEPTED_TITLE,
+  message: IMAGE_TYPE_REFUSED,
+};
+/** A file that is not one of the accepted audio formats, said with the formats that are. */
+export const AUDIO_TYPE_NOT_ACCEPTED: TitledMessage = {
+  title: FILE_TYPE_NOT_ACCEPTED_TITLE,
+  message: AUDIO_TYPE_REFUSED,
+};
 export const IMAGE_UNREADABLE: TitledMessage = {
   title: "Error Reading Image",
   message: "An error occurred while reading the image. Please try with a different one.",

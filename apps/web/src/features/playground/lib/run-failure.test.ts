@@ -91,6 +91,9 @@ describe("runFailureOf", () => {
     expect(
       runFailureOf(new ApiError(415, "unsupported-file-type", "Not audio."), transcriptionFeature).dialog
         ?.title,
+    ).toBe("File Type Not Accepted");
+    expect(
+      runFailureOf(new ApiError(415, "unreadable-file", "Broken."), transcriptionFeature).dialog?.title,
     ).toBe(AUDIO_UNREADABLE.title);
     expect(
       runFailureOf(new ApiError(413, "audio-too-long", "Too long."), transcriptionFeature).dialog?.title,

@@ -6,6 +6,7 @@ import {
   BUDGET_REACHED_TITLE,
   ERROR_DIALOGS,
   type Feature,
+  FILE_TYPE_NOT_ACCEPTED_TITLE,
   IMAGE_SIZE_LIMIT_TITLE,
   IMAGE_UNREADABLE,
   OPEN_PAYMENTS_LABEL,
@@ -35,8 +36,9 @@ const NO_PAYMENTS: RunFailureOptions = { canPay: false, paymentsPath: "" };
 const UPLOAD_ERROR_STATUSES = new Set([413, 415, 422]);
 
 export function uploadErrorTitle(code: string, feature: Pick<Feature, "inputs">): string {
+  if (code === "unsupported-file-type") return FILE_TYPE_NOT_ACCEPTED_TITLE;
   if (feature.inputs.files.some((input) => input.kind === "audio")) {
-    if (code === "unreadable-file" || code === "unsupported-file-type") return AUDIO_UNREADABLE.title;
+    if (code === "unreadable-file") return AUDIO_UNREADABLE.title;
     if (code === "file-too-large" || code === "payload-too-large") return AUDIO_TOO_LARGE.title;
     if (code === "audio-too-long") return AUDIO_TOO_LONG.title;
   }
