@@ -157,6 +157,12 @@ describe("organizations", () => {
     await expect
       .poll(() => page.getByRole("button", { name: /^Organization: / }).innerText())
       .toContain(organizationName);
+    // The newcomer landed in the organization that invited them, with no "Ivan's Organization" of their own.
+    expect(
+      await post<{ organizations: { name: string }[] }>(page, baseUrl, "/v1/users/me").then((me) =>
+        me.organizations.map((organization) => organization.name),
+      ),
+    ).toEqual([organizationName]);
     expect(await organizationMenu(page)).toEqual(["Members", "Billing"]);
     const nav = page.getByRole("navigation", { name: "Main" });
     expect(await nav.getByText("Playground", { exact: true }).count()).toBe(0);

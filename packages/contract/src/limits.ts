@@ -116,6 +116,12 @@ export const VERIFICATION_CODE_TTL_MS = 15 * MINUTE_MS;
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 5;
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Our choice: how long an invitation link stays valid. */
+/**
+ * The cookie the console keeps an invitation link's id in across sign-up and sign-in (the spec's
+ * `invitationId`); the server reads it when an account is activated, so an invitee is not given an
+ * organization of their own before the Join prompt.
+ */
+export const INVITATION_COOKIE = "invitationId";
 export const INVITATION_TTL_DAYS = 7;
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 /** Our choice: how many addresses one invite may carry. */
