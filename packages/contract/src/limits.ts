@@ -183,6 +183,8 @@ export const RESEND_CODE_COOLDOWN_SECONDS = 30;
 
 /** Our choice: the spec shows the invoice pager but not its page size. */
 export const INVOICES_PAGE_SIZE = 10;
+/** An invoice's PDF link works once, and only this long: enough to open, too short to leak usefully. */
+export const INVOICE_LINK_TTL_MINUTES = 5;
 /** Our choice: "page size is decided by the server". */
 export const HISTORY_PAGE_SIZE = 20;
 /** Pagination shows every page link up to this many pages; beyond, first, last and a window. */

@@ -26,6 +26,7 @@ import {
   BALANCE_DECIMALS,
   BYTES_PER_MB,
   COST_DECIMALS,
+  INVOICE_LINK_TTL_MINUTES,
   MAX_AUDIO_BYTES,
   MAX_AUDIO_SECONDS,
   MAX_IMAGE_BYTES,
@@ -107,6 +108,12 @@ export const PAYMENT_UNCONFIRMED =
 /** Ours: invoice links open once and only for a few minutes. */
 export const INVOICE_LINK_EXPIRED =
   "This invoice link has expired or was already used. Please open the invoice again from the console.";
+/** The page a browser tab shows for such a link: its title, and how to get a new link. */
+export const INVOICE_LINK_EXPIRED_TITLE = "This invoice link has expired";
+export const INVOICE_LINK_RENEW = `To get a new link, open Invoices in the console and choose View beside the invoice. Each link opens the invoice once, within ${INVOICE_LINK_TTL_MINUTES} minutes.`;
+export const OPEN_INVOICES_LABEL = "Open your invoices";
+/** The console's Invoices page (the spec's route), where mails and expired links send people. */
+export const INVOICES_PAGE_PATH = "/organization/invoices";
 /** Shown beside every recharge and auto-recharge amount, whose smaller values are raised to it. */
 export const RECHARGE_MINIMUM_HINT = `Minimum $${MIN_RECHARGE_USD}`;
 /** The recharge amount's hint: the minimum and our upper bound. */

@@ -1,3 +1,5 @@
+import { INVOICES_PAGE_PATH } from "@prism/contract";
+
 /** Every console route. Playground routes come from the feature catalog. */
 export const PATHS = {
   root: "/",
@@ -10,7 +12,7 @@ export const PATHS = {
   organizationMembers: "/organization/members",
   organizationPayments: "/organization/payments",
   organizationBilling: "/organization/billing",
-  organizationInvoices: "/organization/invoices",
+  organizationInvoices: INVOICES_PAGE_PATH,
   organizationWebhooks: "/organization/webhooks",
   organizationAuditLog: "/organization/audit-log",
   organizationSecurity: "/organization/security",

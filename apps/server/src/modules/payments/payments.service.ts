@@ -3,6 +3,7 @@ import {
   BALANCE_DECIMALS,
   DEFAULT_AUTORECHARGE,
   formatMicros,
+  INVOICES_PAGE_PATH,
   microsToUsd,
   PAYMENT_METHOD_REQUIRED,
   PAYMENT_UNCONFIRMED,
@@ -317,7 +318,7 @@ async function queueReceiptMails(
         kind: payment.kind,
         card: payment.cardLast4 ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
         invoiceNumber: invoiceNumber ?? null,
-        invoicesUrl: `${input.appOrigin}/organization/invoices`,
+        invoicesUrl: `${input.appOrigin}${INVOICES_PAGE_PATH}`,
         paidAt: new Date(),
       }),
   });
