@@ -47,18 +47,35 @@ export function formatDateTime(value: string | number | Date, timeZone?: string)
   return dateTimeFormat(timeZone).format(date);
 }
 
-const shortDateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "2-digit",
+/**
+ * The console's one date format, the spec's (month abbreviation, two-digit day, year), as the date
+ * pickers write it with dayjs: "Nov 03, 2026". Months alone read "Nov 2026".
+ */
+export const DATE_FORMAT = "MMM DD, YYYY";
+export const MONTH_FORMAT = "MMM YYYY";
+
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
   day: "2-digit",
   year: "numeric",
   timeZone: "UTC",
 });
 
-/** "11/03/2026": the invoice date, read and shown in UTC so the calendar day never shifts. */
-export function formatShortDate(value: string | number | Date): string {
+/**
+ * "Nov 03, 2026": a calendar day (the invoice date), read and shown in UTC so the day never shifts; the
+ * same words as `formatDateTime` without the time.
+ */
+export function formatDate(value: string | number | Date): string {
   const date = parseUtcTimestamp(value);
   if (Number.isNaN(date.getTime())) return INVALID;
-  return shortDateFormat.format(date);
+  return dateFormat.format(date);
+}
+
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+
+/** "Nov 2026": a month of the year (1 to 12). */
+export function formatMonth({ year, month }: { year: number; month: number }): string {
+  return monthFormat.format(new Date(Date.UTC(year, month - 1, 1)));
 }
 
 /** "$1,234.50": balances, invoices, recharge amounts (the contract's exact rounding). */

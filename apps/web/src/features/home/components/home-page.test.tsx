@@ -10,8 +10,9 @@ import {
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatMonth } from "../../../lib/format";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../../test/session-harness";
-import { formatYearMonth, shiftMonth } from "../lib/usage";
+import { shiftMonth } from "../lib/usage";
 import { HomePage } from "./home-page";
 
 afterEach(() => {
@@ -53,7 +54,7 @@ function pickerTexts(): string[] {
 }
 
 describe("HomePage", () => {
-  it("keeps the three month pickers in sync and reloads the statistics for the chosen month", async () => {
+  it("drives the whole page with one month picker, in the console's month format", async () => {
     const { bodiesTo } = stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
       "/v1/users/statistics/get": () => ({ body: STATISTICS }),
@@ -65,17 +66,16 @@ describe("HomePage", () => {
     const now = new Date();
     const thisMonth = { year: now.getFullYear(), month: now.getMonth() + 1 };
     const previous = shiftMonth(thisMonth, -1);
-    const twoBack = shiftMonth(thisMonth, -2);
 
     await usageRow("Background Removal");
-    expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(thisMonth)));
+    expect(pickerTexts()).toEqual([formatMonth(thisMonth)]);
     expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
       statisticsQueryDate(thisMonth.year, thisMonth.month),
     );
 
     const user = userEvent.setup();
-    await user.click(screen.getByRole("button", { name: "Chart month: previous month" }));
-    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(previous))), SLOW);
+    await user.click(screen.getByRole("button", { name: "Month: previous month" }));
+    await waitFor(() => expect(pickerTexts()).toEqual([formatMonth(previous)]), SLOW);
     await waitFor(
       () =>
         expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
@@ -83,19 +83,35 @@ describe("HomePage", () => {
         ),
       SLOW,
     );
-
-    await user.click(screen.getByRole("button", { name: "Table month: previous month" }));
-    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(twoBack))), SLOW);
-    await waitFor(
-      () =>
-        expect(bodiesTo("/v1/users/statistics/get").at(-1)?.queryDate).toBe(
-          statisticsQueryDate(twoBack.year, twoBack.month),
-        ),
-      SLOW,
-    );
     expect(bodiesTo("/v1/users/statistics/get").at(-1)?.projectIds).toEqual([
       "11111111-1111-4111-8111-111111111111",
     ]);
+  }, 20_000);
+
+  it("stacks the features' cost per day, names the unit of one feature's bars, and totals in cents", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
+      "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    const row = await usageRow("Background Removal");
+    const month = new Date().toLocaleString("en-US", { month: "long", year: "numeric" });
+    expect(screen.getByTestId("usage-chart-caption")).toHaveTextContent(
+      `Cost per day of ${month}, by feature`,
+    );
+    // The table's cost column keeps the spec's 3 decimals; the total is money, with 2.
+    expect(within(row).getByText("$0.020")).toBeInTheDocument();
+    expect(screen.getByTestId("total-cost")).toHaveTextContent(/^\$0\.02$/);
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("combobox", { name: "Feature" }));
+    await user.click(await screen.findByRole("option", { name: "Background Removal", hidden: true }));
+    await waitFor(() =>
+      expect(screen.getByTestId("usage-chart-caption")).toHaveTextContent(`Calls per day of ${month}`),
+    );
   }, 20_000);
 
   it("shows a friendly empty state and no pie for a month without usage", async () => {
@@ -109,7 +125,7 @@ describe("HomePage", () => {
     renderWithSession(<HomePage />);
     expect((await screen.findAllByText(/^No usage in /)).length).toBeGreaterThan(0);
     expect(screen.queryByTestId("usage-pie")).not.toBeInTheDocument();
-    expect(screen.getByTestId("total-cost")).toHaveTextContent("$0.000");
+    expect(screen.getByTestId("total-cost")).toHaveTextContent(/^\$0\.00$/);
   });
 
   it("says what a unit is for each feature and marks it with its chart colour", async () => {
@@ -168,8 +184,8 @@ describe("HomePage", () => {
     const now = new Date();
     const previous = shiftMonth({ year: now.getFullYear(), month: now.getMonth() + 1 }, -1);
     const user = userEvent.setup();
-    await user.click(screen.getByRole("button", { name: "Usage month: previous month" }));
-    await waitFor(() => expect(pickerTexts()).toEqual(Array(3).fill(formatYearMonth(previous))), SLOW);
+    await user.click(screen.getByRole("button", { name: "Month: previous month" }));
+    await waitFor(() => expect(pickerTexts()).toEqual([formatMonth(previous)]), SLOW);
     await usageRow("Background Removal");
 
     const monthText = `${previous.year}-${String(previous.month).padStart(2, "0")}`;
