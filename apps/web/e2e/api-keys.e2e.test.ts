@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
+import { expectTextNotClipped } from "./layout";
 
 /** A feature call with an API key, as a contractor's script makes it (not the browser's session). */
 async function callWithKey(baseUrl: string, apiKey: string, endpoint: string, form: FormData) {
@@ -72,6 +73,20 @@ describe("API keys with limits end to end", () => {
       .poll(() => row.getByTestId("api-key-spend").textContent())
       .toMatch(/^\$0\.0[1-9] of \$20\.00$/);
     await session.screenshot("api-keys-02-table-with-spend");
+
+    // At 1440 px every limit reads whole, headers keep to one line, and Delete holds only Delete.
+    for (const badge of await row.getByTestId("api-key-limits").locator(".mantine-Badge-root").all()) {
+      await expectTextNotClipped(badge, `the limit "${await badge.innerText()}"`);
+    }
+    for (const header of await page.getByRole("table", { name: "API keys" }).locator("th").all()) {
+      const { height, lineHeight } = await header.evaluate((cell) => ({
+        height:
+          cell.querySelector("*")?.getBoundingClientRect().height ?? cell.getBoundingClientRect().height,
+        lineHeight: Number.parseFloat(getComputedStyle(cell).lineHeight),
+      }));
+      expect.soft(height, `the header "${await header.innerText()}" wraps`).toBeLessThan(lineHeight * 1.5);
+    }
+    expect(await row.locator("td").last().getByRole("button").count()).toBe(1);
 
     await row.getByRole("button", { name: "Details of Contractor" }).click();
     const drawer = page.getByRole("dialog", { name: "API Key Contractor" });

@@ -258,8 +258,12 @@ describe("organizations", () => {
     const myRow = page.getByTestId(`member-${manager.email}`);
     const ownEdit = myRow.getByRole("button", { name: /^Edit permissions/ });
     expect(await ownEdit.isDisabled()).toBe(true);
+    await myRow
+      .getByTestId("member-actions-note")
+      .getByText("You cannot change your own permissions.")
+      .waitFor();
     await myRow.locator("span", { has: page.getByRole("button", { name: /^Edit permissions/ }) }).hover();
-    await page.getByText("You cannot change your own permissions.").waitFor();
+    await expect.poll(() => page.getByText("You cannot change your own permissions.").count()).toBe(2);
     expect(
       await page
         .getByTestId(`member-${owner.email.toLowerCase()}`)

@@ -80,6 +80,11 @@ export const LEAVE_ORGANIZATION_REFUSED =
 /** Why a member's own row offers no permission change (the server refuses it with `forbidden`). */
 export const EDIT_OWN_PERMISSIONS_REFUSED = "You cannot change your own permissions.";
 export const OWNER_PERMISSIONS_FIXED = "The owner's permissions cannot be changed.";
+/** Under the owner's own greyed-out Edit permissions and Leave: why, and the way out. */
+export const OWN_OWNER_ROW_NOTE =
+  "You own this organization, with every right. To leave it, first transfer the ownership to another member.";
+/** Under the owner's greyed-out buttons as other members see them. */
+export const OWNER_ROW_NOTE = "The owner's permissions cannot be changed, and the owner cannot be removed.";
 /** Why a box of the permission dialog is off limits: a member grants only rights they hold. */
 export const GRANT_NOT_HELD = "You can only grant rights you hold yourself.";
 /** Under the permission boxes when some are off limits (touch screens show no tooltips). */
