@@ -154,6 +154,8 @@ export const API_KEYS_EMPTY =
   "No API keys have been created yet. Generate a new key to start making API requests.";
 export const HISTORY_EMPTY =
   "You haven't used this section yet. Start now using the options in the left panel!";
+/** The same where the panels are stacked (a phone): the options are above the history, not left of it. */
+export const HISTORY_EMPTY_STACKED = "You haven't used this section yet. Start now using the options above!";
 export const INVOICE_STATUS_PAID = "Paid";
 export const GENERATION_ERROR_LABEL = "Generation Error";
 export const TRANSCRIPTION_ERROR = "There was an error processing the transcription.";
@@ -207,6 +209,11 @@ export function chargeNoticeText(priceUsd: number): string {
 // ---------------------------------------------------------------------------------------------------
 // Upload limits.
 // ---------------------------------------------------------------------------------------------------
+
+/** The console's first page after sign-in (the spec's /home), where the API reference leads back. */
+export const CONSOLE_HOME_PATH = "/home";
+/** The API reference page's way back to the console. */
+export const DOCS_BACK_TO_CONSOLE = "Back to the console";
 
 /** Where the API reference explains model servers, for those who run a deployment. */
 export const MODEL_SERVERS_DOCS_ANCHOR = "description/model-servers";

@@ -88,7 +88,9 @@ describe("formatCost", () => {
 
 describe("formatDuration", () => {
   it("shows minutes and two-digit seconds", () => {
-    expect(formatDuration(2.79)).toBe("0:03");
+    // Whole seconds, as the audio player next to it counts them.
+    expect(formatDuration(2.79)).toBe("0:02");
+    expect(formatDuration(59.999)).toBe("0:59");
     expect(formatDuration(75)).toBe("1:15");
     expect(formatDuration(300)).toBe("5:00");
     expect(formatDuration(0)).toBe("0:00");

@@ -88,8 +88,11 @@ export function formatCost(amount: number): string {
   return Number.isFinite(amount) ? formatContractCost(amount) : INVALID;
 }
 
-/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
+/**
+ * "m:ss" of a duration in seconds, counting whole seconds as the browsers' media players do (2.8 s reads
+ * "0:02" there), so the duration written beside a player agrees with the player's own.
+ */
 export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
+  const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }

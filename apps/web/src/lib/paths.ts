@@ -1,9 +1,9 @@
-import { INVOICES_PAGE_PATH } from "@prism/contract";
+import { CONSOLE_HOME_PATH, INVOICES_PAGE_PATH } from "@prism/contract";
 
 /** Every console route. Playground routes come from the feature catalog. */
 export const PATHS = {
   root: "/",
-  home: "/home",
+  home: CONSOLE_HOME_PATH,
   homeRequests: "/home/requests",
   login: "/login",
   githubCallback: "/login-github-callback",

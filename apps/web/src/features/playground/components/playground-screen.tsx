@@ -2,6 +2,7 @@ import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } fro
 import { useMediaQuery } from "@mantine/hooks";
 import {
   chargeNoticeText,
+  downloadFileName,
   type Feature,
   type HistoryRequestRecord,
   type PriceInfo,
@@ -289,7 +290,9 @@ export function PlaygroundScreen({
             rowDetails={rowDetails}
             comparison={(item) => comparisonOf(feature, item)}
             actions={{
-              downloadName: feature.downloadName,
+              downloadName: feature.downloadName
+                ? (item) => downloadFileName(feature, item.request_date) ?? feature.downloadName ?? ""
+                : null,
               downloadUrl: rowDownloadUrl,
               onDelete: (item) => void deleteItem(item),
               onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item), rowHeaders?.(item)),
