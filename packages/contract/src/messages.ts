@@ -221,8 +221,33 @@ export const MODEL_SERVERS_DOCS_PATH = `/docs#${MODEL_SERVERS_DOCS_ANCHOR}`;
 /** Why a feature cannot run when no provider serves it on this deployment: it needs a GPU model server. */
 export const FEATURE_NEEDS_MODEL_SERVER =
   "This feature needs an AI model server, and this deployment does not have one connected yet.";
-/** The line for whoever runs the deployment, followed by a link to MODEL_SERVERS_DOCS_PATH. */
-export const FEATURE_NEEDS_MODEL_SERVER_ADMIN = "Run this deployment? Connect a model server to turn it on.";
+/**
+ * The server settings that give a feature a provider, by feature id: any one of them turns it on. One
+ * place for the console's instructions to owners; each provider adapter adds its own variables here.
+ */
+export const FEATURE_PROVIDER_VARIABLES: Readonly<Record<string, readonly string[]>> = {
+  "image-generation": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
+  "generative-fill": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
+  "speech-to-text": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
+};
+/** The variable that serves every feature: a model server speaking our protocol. */
+export const MODEL_SERVER_VARIABLE = "MODEL_SERVER_URL";
+
+/**
+ * The instructions an owner sees under a feature no provider serves, followed by a link to
+ * MODEL_SERVERS_DOCS_PATH: which settings turn it on.
+ */
+export function featureOperatorInstructions(featureId: string): string {
+  const variables = FEATURE_PROVIDER_VARIABLES[featureId] ?? [MODEL_SERVER_VARIABLE];
+  return `To turn it on, whoever runs this server sets ${listText(variables, "or")} and restarts it.`;
+}
+/** The same situation as members who do not run the service read it: what it means for them. */
+export const FEATURE_NOT_AVAILABLE_YET =
+  "This feature is not available here yet, so nothing can be run or charged on this page. The other features work as usual.";
+/** The title of the notice, to members and owners alike. */
+export function featureUnavailableTitle(featureName: string): string {
+  return `${featureName} is unavailable`;
+}
 /** The short badge of such a feature in the sidebar and the API reference. */
 export const NEEDS_MODEL_SERVER_BADGE = "Needs a model server";
 /** The badge of a feature that has a provider which cannot run it right now. */

@@ -26,7 +26,7 @@ import { BrandMark } from "../../components/brand-mark";
 import { needsModelServer, useFeatureStatuses } from "../../features/playground/api/use-feature-status";
 import { productName, useIsProduction } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
-import { hasPermission, type PermissionPath } from "../../lib/permissions";
+import { hasPermission, type PermissionPath, useCan } from "../../lib/permissions";
 import { useSession } from "../../lib/session";
 import { buildNavigation, type NavSection, sectionForPath } from "./navigation";
 
@@ -65,7 +65,9 @@ const ENDPOINT_OF_ROUTE: ReadonlyMap<string, string> = new Map(
  * It sits under the label, which keeps its full width.
  */
 function UnavailableBadge({ missingServer, reason }: { missingServer: boolean; reason: string | null }) {
-  const label = missingServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+  // "Needs a model server" is for the owner, who may run the service; members read "Unavailable".
+  const isOwner = useCan("owner");
+  const label = missingServer && isOwner ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
   return (
     <Tooltip label={reason ?? label} withArrow multiline w={220} disabled={missingServer || !reason}>
       <Badge

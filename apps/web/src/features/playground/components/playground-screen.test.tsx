@@ -5,7 +5,7 @@ import {
   DELETE_IMAGE_TITLE,
   ERROR_DIALOGS,
   FEATURE_NEEDS_MODEL_SERVER,
-  FEATURE_NEEDS_MODEL_SERVER_ADMIN,
+  FEATURE_NOT_AVAILABLE_YET,
   type Feature,
   GENERATION_ERROR_LABEL,
   HISTORY_EMPTY,
@@ -289,18 +289,43 @@ describe("PlaygroundScreen", () => {
     expect(await screen.findByTestId("history-row")).toHaveAttribute("data-status", "done");
   });
 
-  it("says a feature no provider serves needs a model server, and links to how to connect one", async () => {
+  it("tells the owner a feature no provider serves needs a model server, what turns it on, and the guide", async () => {
     stubPlayground({ available: false, provider: null });
     renderScreen();
     const notice = await screen.findByTestId("feature-unavailable");
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
-    expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER_ADMIN);
+    expect(within(notice).getByTestId("operator-instructions")).toHaveTextContent(
+      "To turn it on, whoever runs this server sets MODEL_SERVER_URL and restarts it.",
+    );
+    expect(notice).not.toHaveTextContent("Run this deployment?");
     expect(notice).not.toHaveTextContent("No background removal model is installed.");
     expect(within(notice).getByRole("link", { name: "How to connect a model server" })).toHaveAttribute(
       "href",
       MODEL_SERVERS_DOCS_PATH,
     );
     expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+  });
+
+  it("disables what cannot run: the inputs, with no price and no Show API Call for a call that cannot run", async () => {
+    stubPlayground({ available: false, provider: null });
+    renderScreen({ form: <input aria-label="Prompt" /> });
+    await screen.findByTestId("feature-unavailable");
+    expect(screen.getByRole("textbox", { name: "Prompt" })).toBeDisabled();
+    expect(screen.queryByTestId("price-line")).toBeNull();
+    expect(screen.queryByText(/will be charged/)).toBeNull();
+    expect(screen.queryByRole("button", { name: "Show API Call" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+  });
+
+  it("speaks to a member, not an operator: no deployment talk, no server settings", async () => {
+    const permissions = { ...ownedOrganization().permissions, owner: false };
+    stubPlayground({ available: false, provider: null, permissions });
+    renderScreen();
+    const notice = await screen.findByTestId("feature-unavailable");
+    expect(notice).toHaveTextContent(FEATURE_NOT_AVAILABLE_YET);
+    expect(notice).not.toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
+    expect(notice).not.toHaveTextContent(/deployment|MODEL_SERVER_URL|Run this/);
+    expect(within(notice).queryByRole("link")).toBeNull();
   });
 
   it("offers a finished edit as a before/after comparison on a slider", async () => {

@@ -70,6 +70,9 @@ export interface PlaygroundScreenProps {
   rowDownloadUrl?: (item: HistoryItem) => string | undefined;
 }
 
+/** A plain box for the disabled inputs of a feature that cannot run (a fieldset's own look removed). */
+const UNAVAILABLE_FIELDSET = { border: 0, margin: 0, padding: 0, minWidth: 0 } as const;
+
 /** How often rows that are still changing on the server are re-read (cheap: one page, one call). */
 export const HISTORY_REFRESH_MS = 12_000;
 
@@ -232,26 +235,33 @@ export function PlaygroundScreen({
                 >
                   {feature.name} needs a larger screen to draw masks. Please open this page on a computer.
                 </Alert>
+              ) : unavailable ? (
+                // What cannot run cannot be filled in either: the inputs stay visible, disabled.
+                <fieldset disabled style={UNAVAILABLE_FIELDSET} data-testid="unavailable-form">
+                  {form}
+                </fieldset>
               ) : (
                 form
               )}
-              <Divider />
-              <Group justify="space-between" gap="xs">
-                <Text size="sm" c="dimmed">
-                  Price
-                </Text>
-                {priceInfo === undefined ? (
-                  statusLoading ? (
-                    <Skeleton height={14} width={120} />
-                  ) : (
-                    <Text size="sm">—</Text>
-                  )
-                ) : (
-                  <Text size="sm" fw={500} data-testid="price-line">
-                    {priceLine(priceInfo.price, priceInfo)}
+              {unavailable ? null : <Divider />}
+              {unavailable ? null : (
+                <Group justify="space-between" gap="xs">
+                  <Text size="sm" c="dimmed">
+                    Price
                   </Text>
-                )}
-              </Group>
+                  {priceInfo === undefined ? (
+                    statusLoading ? (
+                      <Skeleton height={14} width={120} />
+                    ) : (
+                      <Text size="sm">—</Text>
+                    )
+                  ) : (
+                    <Text size="sm" fw={500} data-testid="price-line">
+                      {priceLine(priceInfo.price, priceInfo)}
+                    </Text>
+                  )}
+                </Group>
+              )}
               {unavailable ? null : (
                 <BalanceNotice cost={priceInfo === undefined ? undefined : priceInfo.price * count} />
               )}
@@ -265,19 +275,21 @@ export function PlaygroundScreen({
               >
                 {actionLabel}
               </Button>
-              <Button
-                variant="subtle"
-                size="xs"
-                leftSection={<IconCode size={14} aria-hidden />}
-                onClick={() => {
-                  void Promise.resolve(buildRequest()).then(
-                    (request) => showApiCall(request.files, request.body, request.headers),
-                    () => undefined,
-                  );
-                }}
-              >
-                Show API Call
-              </Button>
+              {unavailable ? null : (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  leftSection={<IconCode size={14} aria-hidden />}
+                  onClick={() => {
+                    void Promise.resolve(buildRequest()).then(
+                      (request) => showApiCall(request.files, request.body, request.headers),
+                      () => undefined,
+                    );
+                  }}
+                >
+                  Show API Call
+                </Button>
+              )}
             </Stack>
           </Paper>
         </Grid.Col>
