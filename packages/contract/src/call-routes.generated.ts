@@ -233,6 +233,10 @@ export const callRoutes = {
       path: "/v1/users/requests/list",
       auth: "session",
     },
+    get: {
+      path: "/v1/users/requests/get",
+      auth: "session",
+    },
   },
   twoFactor: {
     status: {
