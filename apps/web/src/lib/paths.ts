@@ -22,3 +22,17 @@ export const PATHS = {
   settingsProfile: "/settings/profile",
   docs: "/docs",
 } as const;
+
+/**
+ * Navigation state that asks the Payments page to open the Add Payment Method dialog on arrival (the
+ * welcome popup's and the first steps' "Add a card").
+ */
+export const ADD_CARD_STATE = { addCard: true } as const;
+
+/** Whether a location's state carries ADD_CARD_STATE. */
+export function asksToAddCard(state: unknown): boolean {
+  return typeof state === "object" && state !== null && (state as { addCard?: unknown }).addCard === true;
+}
+
+/** The sample picture the console serves for a first API call (Home's first steps). */
+export const SAMPLE_IMAGE_PATH = "/samples/cat.jpg";

@@ -512,6 +512,10 @@ describe("authorization", () => {
         memberRefused: true,
       },
     ],
+    // Any member may read the checklist: the member has no rights at all and is still let in.
+    "/v1/users/organizations/first-steps": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: false },
+    ],
     "/v1/users/requests/get": [
       {
         payload: () => ({ organizationId: world.organizationId, requestId: world.requestId }),

@@ -1,5 +1,6 @@
 import {
   ARCHIVE_LAST_ORGANIZATION,
+  type FirstSteps,
   fullPermissions,
   MEMBER_NOT_FOUND,
   type Organization,
@@ -7,13 +8,19 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { requireMembership, requireOwner, requirePermission } from "../access/access.service";
+import {
+  NOT_FOUND_ORGANIZATION,
+  requireMembership,
+  requireOwner,
+  requirePermission,
+} from "../access/access.service";
 import { hasSecondFactor } from "../access/access.store";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { toOrganizationEntity } from "../users/users.service";
 import { hasAnyMembership, listActiveMemberships } from "../users/users.store";
 import {
   archiveOrganizationRow,
+  findFirstSteps,
   findOrganization,
   insertOrganizationWithOwner,
   setBillingDetails,
@@ -30,6 +37,23 @@ import {
 export async function ensureOwnOrganization(tx: Executor, user: { id: string; firstName: string }) {
   if (await hasAnyMembership(tx, user.id)) return;
   await insertOrganizationWithOwner(tx, { name: `${user.firstName}'s Organization`, ownerId: user.id });
+}
+
+/** How far the organization has come on Home's first steps; any member may see it. */
+export async function getFirstSteps(
+  db: Database,
+  userId: string,
+  organizationId: string,
+): Promise<FirstSteps> {
+  await requireMembership(db, userId, organizationId);
+  const steps = await findFirstSteps(db, organizationId);
+  if (!steps) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  return {
+    cardAdded: Boolean(steps.cardAdded),
+    recharged: Boolean(steps.recharged),
+    apiKeyCreated: Boolean(steps.apiKeyCreated),
+    apiCallMade: Boolean(steps.apiCallMade),
+  };
 }
 
 export async function createOrganization(db: Database, userId: string, name: string): Promise<Organization> {

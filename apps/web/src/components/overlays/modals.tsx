@@ -6,7 +6,7 @@ import { IconSparkles } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { productName } from "../../lib/env";
-import { PATHS } from "../../lib/paths";
+import { ADD_CARD_STATE, PATHS } from "../../lib/paths";
 import type { DialogAction } from "./error-dialog";
 
 // Promise-returning dialogs of the shell. Each settles exactly once, whichever
@@ -237,7 +237,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
         data-autofocus
         onClick={() => {
           onDone();
-          navigate(PATHS.organizationPayments);
+          navigate(PATHS.organizationPayments, { state: ADD_CARD_STATE });
         }}
       >
         Add a Payment Method
@@ -246,7 +246,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The first-visit welcome; its button goes to /organization/payments. */
+/** The first-visit welcome; its button goes to /organization/payments with the card dialog open. */
 export function openWelcomeModal(): Promise<void> {
   return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
     <WelcomeBody onDone={() => answer(undefined)} />

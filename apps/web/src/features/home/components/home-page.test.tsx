@@ -53,11 +53,101 @@ function pickerTexts(): string[] {
   return screen.getAllByTestId("month-picker").map((picker) => picker.textContent ?? "");
 }
 
+const ALL_STEPS = { cardAdded: true, recharged: true, apiKeyCreated: true, apiCallMade: true };
+const NO_STEPS = { cardAdded: false, recharged: false, apiKeyCreated: false, apiCallMade: false };
+
+describe("Home's first steps", () => {
+  afterEach(() => localStorage.clear());
+
+  it("lists the four steps of a new organization, ticks those done, and gives a ready first call", async () => {
+    const steps = { ...NO_STEPS, cardAdded: true };
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: [] } }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+      "/v1/users/organizations/first-steps": () => ({ body: steps }),
+    });
+    renderWithSession(<HomePage />);
+    const card = await screen.findByRole("region", { name: "First steps" }, SLOW);
+    const items = within(card).getAllByTestId("first-step");
+    expect(items.map((item) => item.getAttribute("data-done"))).toEqual(["true", "false", "false", "false"]);
+    expect(card).toHaveTextContent("1 of 4 done");
+    const code = within(card).getByTestId("first-call-code").textContent ?? "";
+    expect(code).toContain(`curl -o cat.jpg '${window.location.origin}/samples/cat.jpg'`);
+    expect(code).toContain(`${window.location.origin}/v1/images/background-removal`);
+    expect(code).toContain('-H "Authorization: Bearer $PRISM_API_KEY"');
+    expect(code).toContain("-F 'image=@cat.jpg'");
+
+    // A done step offers nothing more; the others lead where they are done.
+    expect(within(items[0] as HTMLElement).queryByRole("button")).toBeNull();
+    expect(within(items[1] as HTMLElement).getByRole("link", { name: "Recharge" })).toHaveAttribute(
+      "href",
+      "/organization/payments",
+    );
+    expect(within(items[2] as HTMLElement).getByRole("link", { name: "Create a key" })).toHaveAttribute(
+      "href",
+      "/projects/api-keys",
+    );
+  }, 20_000);
+
+  it("takes “Add a card” to Payments with the card dialog asked for", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: [] } }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+      "/v1/users/organizations/first-steps": () => ({ body: NO_STEPS }),
+    });
+    const router = renderWithSession(<HomePage />);
+    const card = await screen.findByRole("region", { name: "First steps" }, SLOW);
+    await userEvent.setup().click(within(card).getByRole("button", { name: "Add a card" }));
+    expect(router.state.location.pathname).toBe("/organization/payments");
+    expect(router.state.location.state).toEqual({ addCard: true });
+  }, 20_000);
+
+  it("goes away when hidden, and stays hidden for this organization", async () => {
+    stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: [] } }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+      "/v1/users/organizations/first-steps": () => ({ body: NO_STEPS }),
+    });
+    renderWithSession(<HomePage />);
+    const card = await screen.findByRole("region", { name: "First steps" }, SLOW);
+    await userEvent.setup().click(within(card).getByRole("button", { name: "Hide" }));
+    expect(screen.queryByRole("region", { name: "First steps" })).toBeNull();
+    expect(localStorage.getItem("firstStepsDismissed:org-1")).toBe("true");
+  }, 20_000);
+
+  it("is not shown once every step is done", async () => {
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: [] } }),
+      "/v1/payments/get-payment-info": () => ({
+        body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
+      }),
+      "/v1/users/organizations/first-steps": () => ({
+        body: { cardAdded: true, recharged: true, apiKeyCreated: true, apiCallMade: true },
+      }),
+    });
+    renderWithSession(<HomePage />);
+    await waitFor(() => expect(bodiesTo("/v1/users/organizations/first-steps")).toHaveLength(1), SLOW);
+    await screen.findAllByText(/^No usage in /);
+    expect(screen.queryByRole("region", { name: "First steps" })).toBeNull();
+  }, 20_000);
+});
+
 describe("HomePage", () => {
   it("drives the whole page with one month picker, in the console's month format", async () => {
     const { bodiesTo } = stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
       "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/users/organizations/first-steps": () => ({ body: ALL_STEPS }),
       "/v1/payments/get-payment-info": () => ({
         body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
       }),
@@ -92,6 +182,7 @@ describe("HomePage", () => {
     stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
       "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/users/organizations/first-steps": () => ({ body: ALL_STEPS }),
       "/v1/payments/get-payment-info": () => ({
         body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
       }),
@@ -118,6 +209,7 @@ describe("HomePage", () => {
     stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
       "/v1/users/statistics/get": () => ({ body: { statistics: [], endpoints: STATISTICS.endpoints } }),
+      "/v1/users/organizations/first-steps": () => ({ body: ALL_STEPS }),
       "/v1/payments/get-payment-info": () => ({
         body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
       }),
@@ -175,6 +267,7 @@ describe("HomePage", () => {
     stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: 5 })) }),
       "/v1/users/statistics/get": () => ({ body: STATISTICS }),
+      "/v1/users/organizations/first-steps": () => ({ body: ALL_STEPS }),
       "/v1/payments/get-payment-info": () => ({
         body: { payment: {}, autorecharge: { enabled: false, threshold: 0, amount: 0 } },
       }),

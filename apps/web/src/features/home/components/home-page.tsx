@@ -32,6 +32,7 @@ import {
   type YearMonth,
 } from "../lib/usage";
 import { ExportCsvButtons } from "./export-csv-buttons";
+import { FirstStepsCard } from "./first-steps";
 import { HomeTabs } from "./home-tabs";
 import { MonthPicker } from "./month-picker";
 
@@ -133,6 +134,7 @@ export function HomePage() {
         }
       />
       <Stack gap="lg">
+        <FirstStepsCard key={selectedOrganization?.id ?? "none"} />
         <Paper withBorder p="lg" radius="md" component="section" aria-label="Usage per day">
           <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
             <Stack gap={2}>

@@ -256,6 +256,27 @@ describe("PaymentMethodCard adding a card in the sandbox", { timeout: 40_000 }, 
   });
 });
 
+describe("PaymentMethodCard reached from Add a Payment Method", () => {
+  it("opens the card dialog on arrival for an organization with no card, once", async () => {
+    const { bodiesTo } = stubPayments("sandbox");
+    const router = renderWithSession(<PaymentMethodCard />, "/organization/payments", { addCard: true });
+    await screen.findByRole("dialog", { name: /Add Payment Method/ });
+    expect(bodiesTo("/v1/payments/start-setup-payment")).toEqual([{ organizationId: "org-1" }]);
+    // The request is used up: a reload of the page does not open the dialog again.
+    await vi.waitFor(() => expect(router.state.location.state).toBeNull());
+  });
+
+  it("opens nothing when the organization already has a card", async () => {
+    const { bodiesTo } = stubPayments("sandbox", {
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+    });
+    renderWithSession(<PaymentMethodCard />, "/organization/payments", { addCard: true });
+    await screen.findByText("Mastercard •••• 4444");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(bodiesTo("/v1/payments/start-setup-payment")).toEqual([]);
+  });
+});
+
 describe("PaymentMethodCard on the home page", () => {
   it("offers Add in the empty state, opening the add-card form there", async () => {
     const { bodiesTo } = stubPayments("sandbox");

@@ -118,6 +118,25 @@ describe("PlaygroundScreen", () => {
     expect(screen.getByTestId("price-line")).toHaveTextContent("$0.010 will be charged");
   });
 
+  it("points to the options above, not the left panel, where the panels stack (a phone)", async () => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: query.includes("max-width"),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    stubPlayground({});
+    renderScreen();
+    expect(
+      await screen.findByText("You haven't used this section yet. Start now using the options above!"),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(HISTORY_EMPTY)).toBeNull();
+  });
+
   it("sends the file with the project header, shows the generating row, then the result and the new balance", async () => {
     let answer: (response: Response) => void = () => {};
     const { featureCalls } = stubPlayground({
