@@ -31,6 +31,8 @@ export const theme = createTheme({
       styles: { title: { fontWeight: 600, fontSize: "var(--mantine-font-size-lg)" } },
     },
     Menu: { defaultProps: { radius: "md", shadow: "md" } },
+    // A link inside a sentence is told apart by more than its colour (WCAG 1.4.1, axe's link-in-text-block).
+    Anchor: { defaultProps: { underline: "always" } },
     Paper: { defaultProps: { radius: "lg" } },
     Card: { defaultProps: { radius: "lg" } },
   },

@@ -136,7 +136,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           <Link
             to={PATHS.home}
             style={{ color: "inherit", textDecoration: "none" }}
-            aria-label={`${productName()} home`}
+            aria-label={`${productName()} Console, home`}
           >
             <BrandMark />
           </Link>

@@ -2,7 +2,7 @@ import "@mantine/dates/styles.css";
 import { ActionIcon, Group } from "@mantine/core";
 import { MonthPickerInput } from "@mantine/dates";
 import { IconCalendarMonth, IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
-import { MONTH_FORMAT } from "../../../lib/format";
+import { formatMonth, MONTH_FORMAT } from "../../../lib/format";
 import { formatYearMonth, shiftMonth, type YearMonth } from "../lib/usage";
 
 /**
@@ -33,7 +33,7 @@ export function MonthPicker({
         <IconChevronLeft size={16} aria-hidden />
       </ActionIcon>
       <MonthPickerInput
-        aria-label={label}
+        aria-label={`${label}: ${formatMonth(value)}`}
         value={`${formatYearMonth(value)}-01`}
         valueFormat={MONTH_FORMAT}
         maxDate={`${formatYearMonth(maxMonth)}-01`}
