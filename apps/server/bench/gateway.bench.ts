@@ -34,11 +34,11 @@ import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
 import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/client";
-import { credit } from "../src/modules/ledger/ledger.service";
 import type { FeatureProvider } from "../src/providers/inference/feature-provider";
 import { createHttpProvider } from "../src/providers/inference/http-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
 import { multipart } from "../test/images";
+import { createBenchAccount } from "./bench-account";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -90,6 +90,7 @@ const statements = { count: 0 };
 
 const noOpProvider: FeatureProvider = {
   name: "http",
+  capacity: { slots: 64, scope: "shared" },
   supports: (feature: Feature) => feature.id === "image-background-removal",
   availability: async () => ({ available: true }),
   run: async (_feature, input) => ({
@@ -250,7 +251,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
     PORT: "0",
     // The limits are checked on every call, as in production, but set high enough never to refuse one.
     API_KEY_REQUESTS_PER_MINUTE: "100000000",
-    ORGANIZATION_CONCURRENT_CALLS: "1000",
+    ORGANIZATION_QUEUED_CALLS: "1000",
   });
   const database = openDatabase({ databaseUrl });
   await database.migrate();
@@ -270,54 +271,17 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   const origin = { origin: base, "content-type": "application/json" };
 
   // A signed-up owner with a funded organization and a key, made through the public calls.
-  const email = `bench-${Date.now()}@example.com`;
-  const created = await fetch(`${base}/v1/users/create`, {
-    method: "POST",
-    headers: origin,
-    body: JSON.stringify({ firstName: "Bench", lastName: "Mark", email, password: "Bench-mark1!" }),
+  const account = await createBenchAccount(base, deps, { label: "gateway", fundsMicros: 10_000_000_000n });
+  const { organizationId, projectId, cookie } = account;
+  const apiKey = await account.createKey("bench");
+  const limitedKey = await account.createKey("bench limited", {
+    endpoints: ["/v1/images/background-removal", "/v1/images/upscaling"],
+    monthlySpendCap: 100_000,
+    lifetimeSpendCap: 1_000_000,
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    allowedIps: ["10.0.0.0/8", "127.0.0.0/8", "::1"],
+    requestsPerMinute: 100_000,
   });
-  // The code confirms only with the sign-up cookie of the same "browser".
-  const signUpCookie = created.headers.get("set-cookie")?.split(";")[0] ?? "";
-  const code = (await deps.outbox.list())[0]?.text.match(/\b(\d{6})\b/)?.[1];
-  const confirmed = await fetch(`${base}/v1/users/confirm`, {
-    method: "POST",
-    headers: { ...origin, cookie: signUpCookie },
-    body: JSON.stringify({ email, verificationCode: code }),
-  });
-  const cookie =
-    confirmed.headers
-      .getSetCookie()
-      .find((value) => value.startsWith("prism_session="))
-      ?.split(";")[0] ?? "";
-  const me = (await confirmed.json()) as { organizations: { id: string; projects: { id: string }[] }[] };
-  const organizationId = me.organizations[0]?.id ?? "";
-  const projectId = me.organizations[0]?.projects[0]?.id ?? "";
-  await database.db.transaction((tx) =>
-    credit(tx, { organizationId, amountMicros: 10_000_000_000n, reference: `bench-funds:${organizationId}` }),
-  );
-  const keyResponse = await fetch(`${base}/v1/users/api-keys/insert`, {
-    method: "POST",
-    headers: { ...origin, cookie },
-    body: JSON.stringify({ projectId, apiKeyName: "bench" }),
-  });
-  const apiKey = ((await keyResponse.json()) as { apiKey: { content: string } }).apiKey.content;
-  const limitedKeyResponse = await fetch(`${base}/v1/users/api-keys/insert`, {
-    method: "POST",
-    headers: { ...origin, cookie },
-    body: JSON.stringify({
-      projectId,
-      apiKeyName: "bench limited",
-      limits: {
-        endpoints: ["/v1/images/background-removal", "/v1/images/upscaling"],
-        monthlySpendCap: 100_000,
-        lifetimeSpendCap: 1_000_000,
-        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-        allowedIps: ["10.0.0.0/8", "127.0.0.0/8", "::1"],
-        requestsPerMinute: 100_000,
-      },
-    }),
-  });
-  const limitedKey = ((await limitedKeyResponse.json()) as { apiKey: { content: string } }).apiKey.content;
 
   const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
     .png()

@@ -60,6 +60,8 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
         features: inference.modelServer.features,
         ...(inference.modelServer.apiKey ? { apiKey: inference.modelServer.apiKey } : {}),
         timeoutMs: inference.providerTimeoutMs,
+        concurrency: inference.modelServer.concurrency,
+        probeTimeoutMs: inference.modelServer.probeTimeoutMs,
       }),
     );
   }
@@ -75,6 +77,7 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
           transcription: inference.openai.transcriptionModel,
         },
         timeoutMs: inference.providerTimeoutMs,
+        concurrency: inference.openai.concurrency,
       }),
     );
   }

@@ -17,10 +17,15 @@ import { registerAuditRoutes } from "./modules/audit/audit.routes";
 import { registerAccountSecurityRoutes } from "./modules/auth/account-security.routes";
 import { registerAuthRoutes } from "./modules/auth/auth.routes";
 import { registerDevMailboxRoutes } from "./modules/dev/mailbox.routes";
+import type { GatewayDeps } from "./modules/features/call-deps";
+import { CallDispatcher } from "./modules/features/call-dispatcher";
+import { failCall } from "./modules/features/call-failure";
 import { registerFeatureRoutes } from "./modules/features/feature-calls.routes";
-import { failRequest } from "./modules/features/feature-calls.service";
 import { InFlightCalls } from "./modules/features/in-flight-calls";
-import { abandonedAfterMs, startRequestSweeper } from "./modules/features/sweeper";
+import { renderCallWebhook } from "./modules/features/request-detail";
+import { registerRequestRoutes } from "./modules/features/requests.routes";
+import { runClaimedCall } from "./modules/features/submit-call";
+import { startRequestSweeper } from "./modules/features/sweeper";
 import { trainingJobHandlers } from "./modules/features/training";
 import { registerAbsoluteFileUrls } from "./modules/files/absolute-file-urls";
 import { registerFileRoutes } from "./modules/files/files.routes";
@@ -43,6 +48,8 @@ import { registerWebhookRoutes } from "./modules/webhooks/webhooks.routes";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const JOB_LEASE_MS = 10 * 60_000;
+/** After the drain's deadline aborts the calls still running, how long they get to refund themselves. */
+const SHUTDOWN_UNWIND_MS = 5_000;
 
 export interface BuildAppOptions {
   /** Pino logger options (a stream to write to, for tests reading the log), or false to silence logs. */
@@ -117,21 +124,34 @@ export async function buildApp(
   registerAlertRoutes(app, deps);
   registerWebhookRoutes(app, deps);
   registerAuditRoutes(app, deps);
-  const gateway = {
+  const inFlight = new InFlightCalls();
+  // The call queue's side in this process (decision 019): its slots, the calls it claims and runs.
+  const dispatcher = new CallDispatcher({
+    database: deps.database,
+    providers: deps.registry.all,
+    runClaimed: async (row, signal) => {
+      await runClaimedCall(gateway, row, signal);
+    },
+    leaseMs: deps.config.inference.callLeaseMs,
+    log: app.log,
+  });
+  const gateway: GatewayDeps = {
     db: deps.database.db,
     files: deps.files,
     registry: deps.registry,
     prices: deps.prices,
+    dispatcher,
     providerTimeoutMs: deps.config.inference.providerTimeoutMs,
-    organizationConcurrentCalls: deps.config.limits.organizationConcurrentCalls,
-    abandonedAfterMs: abandonedAfterMs(deps),
-    inFlight: new InFlightCalls(),
+    organizationQueuedCalls: deps.config.limits.organizationQueuedCalls,
+    inFlight,
     log: app.log,
     afterCharge: (organizationId: string) =>
       triggerAutoRechargeIfNeeded(moneyDeps(deps, app.log), organizationId),
+    allowPrivateWebhooks: !deps.config.isProduction,
   };
   registerAbsoluteFileUrls(app, deps.config.publicUrl);
   registerFeatureRoutes(app, deps, gateway);
+  registerRequestRoutes(app, deps, gateway);
   registerFileRoutes(app, deps);
   registerPlaygroundRoutes(app, deps, gateway);
   registerUsageRoutes(app, deps);
@@ -145,6 +165,8 @@ export async function buildApp(
       metrics: deps.metrics,
       allowPrivateTargets: !deps.config.isProduction,
       timeoutMs: options.webhookTimeoutMs,
+      renderCallWebhook: (requestId, eventType) =>
+        renderCallWebhook(deps.database.db, requestId, eventType, deps.config.appOrigin),
     }),
   };
   const jobWorker = new JobWorker(deps.database.db, jobHandlers, app.log, {
@@ -159,28 +181,42 @@ export async function buildApp(
 
   await registerSpa(app, deps.config.webDistDir);
 
+  await dispatcher.start();
   const sweeper = startRequestSweeper(deps, app.log);
   app.decorate("shutdown", async () => {
     draining = true;
     clearInterval(sweeper);
     clearInterval(reconciler);
     const deadlineMs = deps.config.shutdownTimeoutMs;
-    app.log.info({ running: gateway.inFlight.size, deadlineMs }, "draining: new feature calls are refused");
-    const [calls] = await Promise.all([gateway.inFlight.drain(deadlineMs), jobWorker.stop({ deadlineMs })]);
+    app.log.info({ running: inFlight.size, deadlineMs }, "draining: new feature calls are refused");
+    const [calls, stragglers] = await Promise.all([
+      inFlight.drain(deadlineMs),
+      dispatcher.drain(deadlineMs, SHUTDOWN_UNWIND_MS),
+      jobWorker.stop({ deadlineMs }),
+    ]);
     // Calls that did not even unwind after the abort: refunded here, since this process will not be
     // around to settle them (a settle that still came later would find the refund and fail the call).
-    for (const requestId of calls.abandoned) {
-      await failRequest(deps.database.db, requestId, CALL_INTERRUPTED_BY_RESTART).catch((error: unknown) =>
+    for (const requestId of new Set([...calls.abandoned, ...stragglers])) {
+      await failCall(
+        deps.database.db,
+        requestId,
+        { code: "service-unavailable", reason: CALL_INTERRUPTED_BY_RESTART },
+        { releaseSlot: true },
+      ).catch((error: unknown) =>
         app.log.error({ err: error, requestId }, "could not refund an abandoned call at shutdown"),
       );
     }
-    app.log.info({ finished: calls.finished, abandoned: calls.abandoned.length }, "drained");
+    app.log.info(
+      { finished: calls.finished, abandoned: calls.abandoned.length + stragglers.length },
+      "drained",
+    );
     await app.close();
   });
   app.addHook("onClose", async () => {
     clearInterval(sweeper);
     clearInterval(reconciler);
     await jobWorker.stop();
+    await dispatcher.close();
     await deps.registry.close();
     await deps.database.close();
   });

@@ -1,7 +1,10 @@
 import { isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
-  DEFAULT_ORGANIZATION_CONCURRENT_CALLS,
+  DEFAULT_CALL_QUEUE_TIMEOUT_MS,
+  DEFAULT_MODEL_SERVER_CONCURRENCY,
+  DEFAULT_OPENAI_CONCURRENCY,
+  DEFAULT_ORGANIZATION_QUEUED_CALLS,
   PRODUCT_NAME,
   PROVIDER_TIMEOUT_MAX_MS,
 } from "@prism/contract";
@@ -107,11 +110,23 @@ const envSchema = z.object({
   ENGINE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(PROVIDER_TIMEOUT_MAX_MS).default(300_000),
   REQUEST_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-  ORGANIZATION_CONCURRENT_CALLS: z.coerce
+  ORGANIZATION_QUEUED_CALLS: z.coerce
     .number({ message: "must be a whole number (0 for no limit)" })
     .int()
     .min(0)
-    .default(DEFAULT_ORGANIZATION_CONCURRENT_CALLS),
+    .default(DEFAULT_ORGANIZATION_QUEUED_CALLS),
+  CALL_QUEUE_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(1_000)
+    .max(7 * 24 * 3_600_000)
+    .default(DEFAULT_CALL_QUEUE_TIMEOUT_MS),
+  CALL_LEASE_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(400)
+    .max(3_600_000)
+    .default(60_000),
   AUTH_LIMITS_PER_IP_SCALE: z.coerce
     .number({ message: "must be a whole number of at least 1" })
     .int()
@@ -127,11 +142,19 @@ const envSchema = z.object({
   MODEL_SERVER_URL: optionalUrl,
   MODEL_SERVER_API_KEY: optionalString,
   MODEL_SERVER_FEATURES: z.string().trim().default("all"),
+  MODEL_SERVER_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  MODEL_SERVER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_MODEL_SERVER_CONCURRENCY),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_FEATURES: z.string().trim().default("image-generation,generative-fill,speech-to-text"),
   OPENAI_IMAGE_MODEL: z.string().trim().default("gpt-image-1"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().trim().default("whisper-1"),
+  OPENAI_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_OPENAI_CONCURRENCY),
   FEATURE_PROVIDERS: optionalString,
 
   S3_BUCKET: optionalString,
@@ -205,8 +228,8 @@ export interface AppConfig {
     | undefined;
   /** Limits that keep one caller from taking the gateway for itself; 0 turns one off. */
   limits: {
-    /** Feature calls one organization may have running at once, across every server process. */
-    organizationConcurrentCalls: number;
+    /** Feature calls one organization may have queued or running at once, across every server process. */
+    organizationQueuedCalls: number;
     /** Requests one API key may make per minute, across every server process. */
     apiKeyRequestsPerMinute: number;
     /** Multiplies the per-IP sign-in and sign-up throttles (never the per-email ones). */
@@ -221,8 +244,23 @@ export interface AppConfig {
      * this much older than the provider timeout.
      */
     sweepIntervalMs: number;
+    /** Longest a call may wait queued before it is failed and refunded. */
+    queueTimeoutMs: number;
+    /**
+     * How long a running call's process may go without renewing its hold before the call counts as
+     * abandoned (the process died) and is refunded; renewed every quarter of it.
+     */
+    callLeaseMs: number;
     pricesFile: string | undefined;
-    modelServer: { url: string; apiKey: string | undefined; features: "all" | string[] } | undefined;
+    modelServer:
+      | {
+          url: string;
+          apiKey: string | undefined;
+          features: "all" | string[];
+          concurrency: number;
+          probeTimeoutMs: number;
+        }
+      | undefined;
     openai:
       | {
           apiKey: string;
@@ -230,6 +268,7 @@ export interface AppConfig {
           features: string[];
           imageModel: string;
           transcriptionModel: string;
+          concurrency: number;
         }
       | undefined;
     /** Explicit provider per feature id, e.g. {"speech-to-text": "openai"}. */
@@ -424,7 +463,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         }
       : undefined,
     limits: {
-      organizationConcurrentCalls: values.ORGANIZATION_CONCURRENT_CALLS,
+      organizationQueuedCalls: values.ORGANIZATION_QUEUED_CALLS,
       apiKeyRequestsPerMinute: values.API_KEY_REQUESTS_PER_MINUTE,
       authLimitsPerIpScale: values.AUTH_LIMITS_PER_IP_SCALE,
     },
@@ -433,12 +472,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       engineWorkers: values.ENGINE_WORKERS,
       providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
       sweepIntervalMs: values.REQUEST_SWEEP_INTERVAL_MS,
+      queueTimeoutMs: values.CALL_QUEUE_TIMEOUT_MS,
+      callLeaseMs: values.CALL_LEASE_MS,
       pricesFile: values.PRICES_FILE ? toAbsolute(values.PRICES_FILE) : undefined,
       modelServer: values.MODEL_SERVER_URL
         ? {
             url: values.MODEL_SERVER_URL.replace(/\/+$/, ""),
             apiKey: values.MODEL_SERVER_API_KEY,
             features: values.MODEL_SERVER_FEATURES === "all" ? "all" : listOf(values.MODEL_SERVER_FEATURES),
+            concurrency: values.MODEL_SERVER_CONCURRENCY,
+            probeTimeoutMs: values.MODEL_SERVER_PROBE_TIMEOUT_MS,
           }
         : undefined,
       openai: values.OPENAI_API_KEY
@@ -448,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             features: listOf(values.OPENAI_FEATURES),
             imageModel: values.OPENAI_IMAGE_MODEL,
             transcriptionModel: values.OPENAI_TRANSCRIPTION_MODEL,
+            concurrency: values.OPENAI_CONCURRENCY,
           }
         : undefined,
       overrides,

@@ -332,6 +332,18 @@ export const callRoutes = {
       path: "/v1/organizations/webhooks/send-test",
       auth: "session",
     },
+    callSecret: {
+      path: "/v1/organizations/webhooks/call-secret",
+      auth: "session",
+    },
+    rotateCallSecret: {
+      path: "/v1/organizations/webhooks/rotate-call-secret",
+      auth: "session",
+    },
+    callDeliveries: {
+      path: "/v1/organizations/webhooks/call-deliveries",
+      auth: "session",
+    },
   },
   alerts: {
     get: {

@@ -157,7 +157,13 @@ export const endpointDescriptorSchema = z.object({
 });
 export type EndpointDescriptor = z.infer<typeof endpointDescriptorSchema>;
 
-export const REQUEST_STATUSES = ["generating", "done", "error"] as const;
+/**
+ * A call's state in the request log: `queued` (admitted and paid for, waiting for a slot of its
+ * provider), `generating` (a provider is running it), then `done`, `error` (refunded) or `canceled`
+ * (refunded). The spec's playground knows `generating`, done and error; the public API names them
+ * with REQUEST_PUBLIC_STATUS.
+ */
+export const REQUEST_STATUSES = ["queued", "generating", "done", "error", "canceled"] as const;
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
 

@@ -62,6 +62,10 @@ export const ERROR_STATUS = {
   "identity-not-ready": 409,
   /** A call with this Idempotency-Key is still running and did not finish while the retry waited. */
   "idempotency-in-progress": 409,
+  /** The call was canceled (by its caller) before it finished; it was refunded. */
+  "request-canceled": 409,
+  /** Cancel asked of a call that has already ended (succeeded, failed or canceled). */
+  "request-ended": 409,
   "two-factor-already-enabled": 409,
   "two-factor-not-enabled": 409,
   // 405 / 413 / 415 / 422 / 429.

@@ -288,8 +288,30 @@ export const API_KEY_MAX_REQUESTS_PER_MINUTE = 100_000;
 export const API_KEY_MAX_SPEND_CAP_USD = 1_000_000;
 /** Calls shown in an API key's detail drawer. */
 export const API_KEY_RECENT_CALLS = 20;
-/** Feature calls one organization may have running at once (ORGANIZATION_CONCURRENT_CALLS). */
-export const DEFAULT_ORGANIZATION_CONCURRENT_CALLS = 10;
+/**
+ * Feature calls one organization may have queued or running at once (ORGANIZATION_QUEUED_CALLS): the
+ * queue takes a burst and runs it as capacity frees (decision 019); beyond this it answers 429.
+ */
+export const DEFAULT_ORGANIZATION_QUEUED_CALLS = 1_000;
+/** Calls a model server takes at once across every server process (MODEL_SERVER_CONCURRENCY). */
+export const DEFAULT_MODEL_SERVER_CONCURRENCY = 4;
+/** Calls an OpenAI-compatible API takes at once across every server process (OPENAI_CONCURRENCY). */
+export const DEFAULT_OPENAI_CONCURRENCY = 8;
+/** Longest a call may wait in the queue before it is failed and refunded (CALL_QUEUE_TIMEOUT_MS). */
+export const DEFAULT_CALL_QUEUE_TIMEOUT_MS = 3_600_000;
+/**
+ * `Prefer: respond-async` asks for `202 Accepted` at once; `Prefer: wait=N` waits up to N seconds
+ * (at most this many) for the call to end before answering 202 (RFC 7240).
+ */
+export const PREFER_WAIT_MAX_SECONDS = 60;
+export const PREFER_HEADER = "prefer";
+export const PREFERENCE_APPLIED_HEADER = "preference-applied";
+/** Per-call webhook events (`webhook_events_filter`): when the call starts running, and when it ends. */
+export const CALL_WEBHOOK_EVENTS = ["start", "completed"] as const;
+export type CallWebhookEvent = (typeof CALL_WEBHOOK_EVENTS)[number];
+export const DEFAULT_CALL_WEBHOOK_EVENTS: readonly CallWebhookEvent[] = ["completed"];
+/** The per-call webhook's URL: at most this long. */
+export const CALL_WEBHOOK_URL_MAX_LENGTH = 2_048;
 
 export const ACCEPTED_IMAGE_EXTENSIONS = [".jpg", ".jpeg", ".png", ".webp"] as const;
 export const ACCEPTED_IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;

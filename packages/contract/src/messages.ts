@@ -342,9 +342,9 @@ export const EXTENSION_SIDE_REQUIRED = "Extend at least one side.";
 export function apiKeyRateLimitedText(retryAfterSeconds: number): string {
   return `Too many requests with this API key. Please wait ${retryAfterSeconds} seconds and try again.`;
 }
-/** The organization already runs as many feature calls at once as it may. */
-export function concurrentCallsLimitedText(limit: number): string {
-  return `Your organization already has ${limit} feature ${limit === 1 ? "call" : "calls"} running. Please wait for one to finish and try again.`;
+/** The organization already has as many feature calls queued or running as it may. */
+export function queuedCallsLimitedText(limit: number): string {
+  return `Your organization already has ${limit} feature ${limit === 1 ? "call" : "calls"} queued or running. Please wait for some to finish and try again.`;
 }
 /** A debugging control (catalog: `nonProductionOnly`) sent to a production server. */
 export function nonProductionFieldText(field: string): string {
@@ -413,6 +413,7 @@ export const ERROR_DIALOGS = {
   saveSettings: supportError("Error Saving Settings", "saving the settings"),
   transferOwnership: supportError("Error Transferring Ownership", "transferring the ownership"),
   webhooks: supportError("Webhook Error", "updating the webhooks"),
+  cancelRequest: ourSupportError("Error Canceling Request", "canceling the request"),
   alerts: supportError("Error Saving Alerts", "saving the alerts"),
   paymentMethodUpdate: supportError("Payment Method Update Failed", "updating the payment method"),
   paymentMethodDelete: supportError("Payment Method Delete Failed", "deleting the payment method"),
@@ -505,6 +506,25 @@ export const FILES_NOT_STORED = notChargedText(FILES_NOT_STORED_REASON);
 /** The reason of a failed feature call when the provider gave none. */
 export const CALL_NOT_COMPLETED_REASON = "The request could not be completed.";
 
+/** A playground row whose call was canceled (refunded). */
+export const CANCELED_LABEL = "Canceled";
+/** A playground row waiting in the queue: where it stands (the first to start is position 1). */
+export function queuedLabel(position: number | null | undefined): string {
+  return position === null || position === undefined ? "Queued" : `Queued (position ${position + 1})`;
+}
+/** A synchronous call whose caller (or someone with access to it) canceled it before it ended. */
+export const CALL_CANCELED = notChargedText("The request was canceled before it finished.");
+/** Why a canceled call ended, as its record keeps it. */
+export const CALL_CANCELED_REASON = "Canceled by the caller.";
+/** Cancel asked of a call that has ended already. */
+export function callAlreadyEndedText(state: "succeeded" | "failed" | "canceled"): string {
+  return `This request has already ${state === "succeeded" ? "succeeded" : state === "failed" ? "failed" : "been canceled"}; it can no longer be canceled.`;
+}
+/** A call that waited in the queue longer than CALL_QUEUE_TIMEOUT_MS. */
+export const CALL_QUEUE_TIMED_OUT_REASON = "The request waited too long for a free model and was stopped.";
+/** A call whose process stopped (a crash) before it finished: found by the sweeper and refunded. */
+export const CALL_ABANDONED_REASON = "The request was interrupted and refunded.";
+
 /** A feature call refused by the organization's monthly budget (its hard stop is on). */
 export const BUDGET_REACHED =
   "This organization has reached its monthly budget. Raise the budget on the Payments page or wait until next month.";
@@ -548,6 +568,8 @@ export const ERROR_MESSAGES = {
   "last-project": ARCHIVE_LAST_PROJECT,
   "already-member": "This user is already a member of the organization.",
   "identity-not-ready": AI_CLONE_NOT_READY,
+  "request-canceled": CALL_CANCELED,
+  "request-ended": "This request has already ended; it can no longer be canceled.",
   "method-not-allowed": "Method not allowed.",
   "payload-too-large": "The request is too large.",
   "file-too-large": IMAGE_BYTES_EXCEEDED.message,

@@ -14,8 +14,28 @@ describe("generateSnippets", () => {
     fileNames: { image: ["photo.png"] },
   });
 
-  it("offers cURL, Python, JavaScript and TypeScript", () => {
-    expect(snippets.map((snippet) => snippet.label)).toEqual(["cURL", "Python", "JavaScript", "TypeScript"]);
+  it("offers cURL, Python, JavaScript and TypeScript, and the asynchronous form in three of them", () => {
+    expect(snippets.map((snippet) => snippet.label)).toEqual([
+      "cURL",
+      "Python",
+      "JavaScript",
+      "TypeScript",
+      "cURL (async)",
+      "Python (async)",
+      "JavaScript (async)",
+    ]);
+  });
+
+  it("submits the asynchronous form with Prefer: respond-async, follows the call and fetches its result", () => {
+    const [curl, python, javascript] = snippets.slice(4).map((snippet) => snippet.code);
+    expect(curl).toContain("-H 'Prefer: respond-async'");
+    expect(curl).toContain("curl 'https://console.example.com/v1/requests/REQUEST_ID'");
+    expect(python).toContain('"Prefer": "respond-async"');
+    expect(python).toContain('while call["status"] in ("queued", "running"):');
+    expect(python).toContain('requests.get(urljoin(url, result["file"]), headers=headers)');
+    expect(javascript).toContain('Prefer: "respond-async"');
+    expect(javascript).toContain('while (call.status === "queued" || call.status === "running")');
+    expect(javascript).toContain("await fetch(new URL(call.response_data.file, ");
   });
 
   it("builds a multipart cURL call to the real endpoint with the API key header", () => {

@@ -13,8 +13,19 @@ export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
 /** The environment variable ready-to-run snippets read the key from (the reference, the quickstart). */
 export const API_KEY_VARIABLE = "$PRISM_API_KEY";
 
-/** One language's code of a call, as the API Call Details modal shows it. */
-export type SnippetLanguage = "curl" | "python" | "javascript" | "typescript";
+/**
+ * One language's code of a call, as the API Call Details modal shows it: each language once as a
+ * synchronous call, and once submitted asynchronously (`Prefer: respond-async`), followed to its end
+ * and its result fetched — the way to call anything slow behind a proxy (docs/deploy.md).
+ */
+export type SnippetLanguage =
+  | "curl"
+  | "python"
+  | "javascript"
+  | "typescript"
+  | "curl-async"
+  | "python-async"
+  | "javascript-async";
 
 export interface Snippet {
   language: SnippetLanguage;
@@ -207,6 +218,96 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
   return lines.join("\n");
 }
 
+/** Where a call's state is read: the requests path on the console's origin. */
+function requestsUrlOf(origin: string): string {
+  return `${origin.replace(/\/+$/, "")}/v1/requests/`;
+}
+
+function curlAsyncCode(
+  url: string,
+  origin: string,
+  headers: Headers,
+  parts: Part[],
+  shellVariables: boolean,
+): string {
+  const quote = (value: string) => shellQuote(value, shellVariables);
+  const authorization = headers.find(([name]) => name === "Authorization");
+  const auth = authorization ? ` -H ${quote(`${authorization[0]}: ${authorization[1]}`)}` : "";
+  const submit = curlCode(url, [...headers, ["Prefer", "respond-async"]], parts, shellVariables);
+  return [
+    "# 1. Submit: 202 Accepted at once, with the call's id, its status and where to follow it.",
+    "#    (Add -F 'webhook=https://…' to be told when it ends instead of asking.)",
+    submit,
+    "",
+    "# 2. Follow it until its status is succeeded, failed or canceled (REQUEST_ID is the answer's id).",
+    `curl ${quote(`${requestsUrlOf(origin)}REQUEST_ID`)}${auth}`,
+    "",
+    "# 3. Fetch the result: the file URL in response_data.file.",
+    `curl -o result${url.includes("/speech/") ? ".json" : ".png"} RESULT_FILE_URL${auth}`,
+  ].join("\n");
+}
+
+function pythonAsyncSnippet(url: string, headers: Headers, parts: Part[]): string {
+  const sync = pythonSnippet(url, [...headers, ["Prefer", "respond-async"]], parts).split("\n");
+  const submitAt = sync.findIndex((line) => line.startsWith("response = requests.post"));
+  return [
+    ...sync
+      .slice(0, submitAt)
+      .map((line) =>
+        line === "import requests"
+          ? "import time\nfrom urllib.parse import urljoin\n\nimport requests"
+          : line,
+      ),
+    "# Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
+    "call = requests.post(url, headers=headers, data=data, files=files)",
+    "call.raise_for_status()",
+    "call = call.json()",
+    'while call["status"] in ("queued", "running"):',
+    "    time.sleep(1)",
+    '    call = requests.get(urljoin(url, call["urls"]["get"]), headers=headers).json()',
+    'if call["status"] != "succeeded":',
+    `    raise SystemExit(f"{call['status']}: {call['error']} {call['error_message']}")`,
+    'result = call["response_data"]',
+    'if "file" in result:',
+    '    with open("result.png", "wb") as out:',
+    '        out.write(requests.get(urljoin(url, result["file"]), headers=headers).content)',
+    "else:",
+    '    print(result["body"])',
+  ].join("\n");
+}
+
+function javascriptAsyncSnippet(url: string, headers: Headers, parts: Part[]): string {
+  const sync = javascriptSnippet(url, [...headers, ["Prefer", "respond-async"]], parts, false).split("\n");
+  const end = sync.findIndex((line) => line.startsWith("if (!response.ok)"));
+  return [
+    ...sync
+      .slice(0, end)
+      .map((line) =>
+        line.startsWith("import { readFile }")
+          ? `import { readFile, writeFile } from "node:fs/promises";`
+          : line,
+      ),
+    `if (!response.ok) throw new Error("Request failed: " + response.status + " " + (await response.text()));`,
+    "// Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
+    "let call = await response.json();",
+    `while (call.status === "queued" || call.status === "running") {`,
+    "  await new Promise((resolve) => setTimeout(resolve, 1000));",
+    `  call = await (await fetch(new URL(call.urls.get, ${pyString(url)}), { headers: { Authorization: ` +
+      pyString(headers.find(([name]) => name === "Authorization")?.[1] ?? "") +
+      " } })).json();",
+    "}",
+    `if (call.status !== "succeeded") throw new Error(call.status + ": " + call.error + " " + call.error_message);`,
+    "if (call.response_data.file) {",
+    `  const file = await fetch(new URL(call.response_data.file, ${pyString(url)}), { headers: { Authorization: ` +
+      pyString(headers.find(([name]) => name === "Authorization")?.[1] ?? "") +
+      " } });",
+    `  await writeFile("result.png", Buffer.from(await file.arrayBuffer()));`,
+    "} else {",
+    "  console.log(call.response_data.body);",
+    "}",
+  ].join("\n");
+}
+
 /** The API Call Details snippets of one feature for the current inputs. */
 export function generateSnippets(
   feature: Pick<FeatureDefinition, "endpoint" | "inputs">,
@@ -229,6 +330,24 @@ export function generateSnippets(
       label: "TypeScript",
       syntax: "ts",
       code: javascriptSnippet(url, headers, parts, true),
+    },
+    {
+      language: "curl-async",
+      label: "cURL (async)",
+      syntax: "bash",
+      code: curlAsyncCode(url, inputs.origin, headers, parts, inputs.shellVariables ?? false),
+    },
+    {
+      language: "python-async",
+      label: "Python (async)",
+      syntax: "python",
+      code: pythonAsyncSnippet(url, headers, parts),
+    },
+    {
+      language: "javascript-async",
+      label: "JavaScript (async)",
+      syntax: "js",
+      code: javascriptAsyncSnippet(url, headers, parts),
     },
   ];
 }

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { EngineError, isEngineErrorCode } from "./errors";
 import type { ImageResult } from "./features/feature";
 import type { UpscalePlan } from "./features/upscaling";
-import { createWorkerPool, DEFAULT_JOB_TIMEOUT_MS } from "./pool";
+import { createWorkerPool, DEFAULT_JOB_TIMEOUT_MS, defaultWorkerCount } from "./pool";
 import type { AvailabilityReport, EngineOutput, FeatureId, FeatureInputs, WorkerResult } from "./types";
 import { isFeatureId } from "./types";
 import type { StepResult, WorkerRequest } from "./worker";
@@ -22,6 +22,8 @@ export interface RunFeatureOptions {
 }
 
 export interface Engine {
+  /** How many jobs it runs at once (its worker threads). */
+  readonly workers: number;
   /** Which features can run on this machine, with a reason for each one that cannot. Cached. */
   availability(): Promise<AvailabilityReport>;
   run<F extends FeatureId>(
@@ -49,7 +51,8 @@ const REQUIRED_FILES: Record<FeatureId, readonly string[]> = {
 
 export function createEngine(options: EngineOptions = {}): Engine {
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
-  const pool = createWorkerPool({ filename: WORKER_FILE, workers: options.workers, jobTimeoutMs });
+  const workers = options.workers ?? defaultWorkerCount();
+  const pool = createWorkerPool({ filename: WORKER_FILE, workers, jobTimeoutMs });
   let availabilityReport: Promise<AvailabilityReport> | undefined;
 
   function availability(): Promise<AvailabilityReport> {
@@ -140,7 +143,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
-  return { availability, run, close: () => pool.close() };
+  return { workers, availability, run, close: () => pool.close() };
 }
 
 /**

@@ -42,6 +42,13 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (test templates). */
   dumpDataDir(): Promise<Blob>;
+  /**
+   * Calls `onPayload` for every `pg_notify(channel, payload)` committed by any process on this
+   * database (and by this one). Answers a function that stops listening. On PostgreSQL the
+   * notifications come over one dedicated connection, reconnected when it drops (notifications sent
+   * meanwhile are missed: listeners poll as well).
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export interface DatabaseOptions {
@@ -118,6 +125,70 @@ async function migrateUnderLock(pool: pg.Pool, db: Database, migrationsFolder: s
   }
 }
 
+/** How long a dropped notification connection waits before connecting again. */
+const LISTEN_RECONNECT_MS = 1_000;
+
+/**
+ * LISTEN on PostgreSQL over a connection of its own (a pooled connection would be handed to other
+ * queries), connected on first use and again after it drops, listening again to every channel.
+ */
+function notificationListener(databaseUrl: string, onError?: (error: Error) => void) {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let closed = false;
+
+  const connect = (): Promise<pg.Client> => {
+    connecting ??= (async () => {
+      const fresh = new pg.Client({ connectionString: databaseUrl });
+      fresh.on("notification", (message) => {
+        for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? "");
+      });
+      fresh.on("error", (error) => {
+        onError?.(error);
+        if (client === fresh) client = undefined;
+        connecting = undefined;
+        fresh.end().catch(() => undefined);
+        if (!closed && handlers.size > 0) {
+          setTimeout(() => void connect().catch(() => undefined), LISTEN_RECONNECT_MS).unref();
+        }
+      });
+      await fresh.connect();
+      for (const channel of handlers.keys()) await fresh.query(`listen ${pg.escapeIdentifier(channel)}`);
+      client = fresh;
+      return fresh;
+    })().catch((error: unknown) => {
+      connecting = undefined;
+      throw error;
+    });
+    return connecting;
+  };
+
+  return {
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      const set = handlers.get(channel) ?? new Set();
+      const isNew = set.size === 0;
+      set.add(onPayload);
+      handlers.set(channel, set);
+      const connection = await connect();
+      if (isNew) await connection.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        set.delete(onPayload);
+        if (set.size > 0) return;
+        handlers.delete(channel);
+        await client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+      };
+    },
+    async close() {
+      closed = true;
+      handlers.clear();
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => undefined);
+    },
+  };
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const migrationsFolder = options.migrationsFolder ?? MIGRATIONS_DIR;
   if (options.databaseUrl) {
@@ -126,6 +197,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // pool discards that client and connects a new one when needed. Without a listener, node-postgres
     // would turn this into an uncaught exception and end the process.
     pool.on("error", (error) => options.onIdleClientError?.(error));
+    const notifications = notificationListener(options.databaseUrl, options.onIdleClientError);
     const nodePostgresDb = drizzleNodePostgres(pool, { schema });
     // Both drivers' instances are PgDatabase subclasses; widening to the shared base type is sound.
     const db = nodePostgresDb as unknown as Database;
@@ -142,8 +214,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      close: () => pool.end(),
+      close: async () => {
+        await notifications.close();
+        await pool.end();
+      },
       dumpDataDir: () => Promise.reject(new Error("dumpDataDir is only available on PGlite")),
+      listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     };
   }
 
@@ -167,6 +243,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     },
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir("none"),
+    listen: async (channel, onPayload) => {
+      const stop = await client.listen(channel, onPayload);
+      return async () => {
+        // Closing the database ends its listeners too; stopping one afterwards has nothing to do.
+        if (!client.closed) await stop();
+      };
+    },
   };
 }
 

@@ -1,9 +1,11 @@
-import type {
-  FeatureCallResponse,
-  FeatureResultBody,
-  StoredPermissions,
-  WebhookEventBody,
-  WebhookEventType,
+import {
+  type FeatureCallResponse,
+  type FeatureResultBody,
+  REQUEST_STATUSES,
+  type RequestDetail,
+  type StoredPermissions,
+  type WebhookEventBody,
+  type WebhookEventType,
 } from "@prism/contract";
 import type { WebAuthnCredential } from "@simplewebauthn/server";
 import { sql } from "drizzle-orm";
@@ -448,8 +450,6 @@ export const autoRechargeSettings = pgTable("auto_recharge_settings", {
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
-export const REQUEST_STATUSES = ["generating", "done", "error"] as const;
-
 /**
  * Every feature call, from the playground or the public API: what was asked (files as stored URLs,
  * body fields), what came back, what it cost, and its state. The history list reads it newest first
@@ -485,6 +485,23 @@ export const featureRequests = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
     /** The caller's address as the server saw it (TRUST_PROXY honoured), for the key's detail drawer. */
     clientIp: text("client_ip"),
+    /** The AI Clone's training request a call uses (with `identity_id` in its body). */
+    identityRequestId: uuid("identity_request_id"),
+    /** The error code a failed or canceled call answers (a synchronous caller in another process reads it). */
+    errorCode: text("error_code"),
+    /**
+     * The call queue (decision 019): the provider pool the call waits in, its fair-share tag (set once
+     * its inputs are stored: a queued row without one is not yet claimable), when a slot started it, the
+     * process running it and how long that process's hold lasts unless renewed.
+     */
+    queue: text("queue"),
+    queueTag: bigint("queue_tag", { mode: "number" }),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    runner: text("runner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    /** A per-call webhook: where its events go and which (`start`, `completed`). */
+    webhookUrl: text("webhook_url"),
+    webhookEvents: jsonb("webhook_events").$type<string[]>(),
   },
   (table) => [
     // A key's spend (its caps, its column in the keys table) and its recent calls.
@@ -495,7 +512,40 @@ export const featureRequests = pgTable(
     // The Requests view: an organization's calls newest first, paged by the keyset (time, id), with the
     // selected projects and the filters checked on the rows the backward scan meets.
     index("feature_requests_organization_created_idx").on(table.organizationId, table.createdAt, table.id),
-    index("feature_requests_generating_idx").on(table.createdAt).where(sql`${table.status} = 'generating'`),
+    // The sweeper's candidates: calls still queued or running (few at any time).
+    index("feature_requests_open_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} in ('queued', 'generating')`),
+    // The queue's dispatch order within a pool, and an organization's newest tag in it (fair sharing).
+    index("feature_requests_queue_idx")
+      .on(table.queue, table.queueTag, table.createdAt, table.id)
+      .where(sql`${table.status} = 'queued' and ${table.queueTag} is not null`),
+    index("feature_requests_queue_organization_idx")
+      .on(table.queue, table.organizationId, table.queueTag)
+      .where(sql`${table.status} = 'queued'`),
+  ],
+);
+
+/**
+ * The call queue's slots (decision 019): a provider's capacity as rows, each free or holding the call
+ * running in it. A pool shared by every process (a model server, a hosted API) has owner `*`; a
+ * process's own pool (the builtin engine's worker threads) has the process's instance id as owner and
+ * a lease the process renews, so the slots of a process that died can be found and removed. Taking a
+ * slot is a conditional update with SKIP LOCKED, so no two calls ever hold one slot, whatever the
+ * number of processes.
+ */
+export const providerSlots = pgTable(
+  "provider_slots",
+  {
+    pool: text("pool").notNull(),
+    owner: text("owner").notNull(),
+    slot: integer("slot").notNull(),
+    requestId: uuid("request_id"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.pool, table.owner, table.slot] }),
+    uniqueIndex("provider_slots_request_idx").on(table.requestId),
   ],
 );
 
@@ -595,7 +645,8 @@ export const idempotencyKeys = pgTable(
     status: text("status", { enum: IDEMPOTENCY_STATUSES }).notNull(),
     responseStatus: integer("response_status"),
     /** The answer replayed to retries: a feature call's. */
-    responseBody: jsonb("response_body").$type<FeatureCallResponse>(),
+    /** The answer replayed: a feature call's (200), or an asynchronous call's status (202). */
+    responseBody: jsonb("response_body").$type<FeatureCallResponse | RequestDetail>(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
@@ -751,6 +802,19 @@ export const webhookEndpoints = pgTable(
   (table) => [index("webhook_endpoints_organization_idx").on(table.organizationId)],
 );
 
+/**
+ * The secret that signs an organization's per-call webhooks (Standard Webhooks), made the first time
+ * it is needed and shown on the Webhooks page: per-call webhooks have no endpoint of their own to hold
+ * one (decision 019).
+ */
+export const callWebhookSecrets = pgTable("call_webhook_secrets", {
+  organizationId: uuid("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  createdAt: createdAt(),
+});
+
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 /** One event on its way to one endpoint, with the outcome of its latest try (the delivery log). */
@@ -758,9 +822,11 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    endpointId: uuid("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** The organization's endpoint it goes to; null for a per-call webhook (`url` and `requestId`). */
+    endpointId: uuid("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** A per-call webhook: the call whose `webhook` field named `url`. */
+    requestId: uuid("request_id").references(() => featureRequests.id, { onDelete: "cascade" }),
+    url: text("url"),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     /** The signed body, fixed when the delivery is created so every retry sends the same bytes. */
@@ -776,6 +842,7 @@ export const webhookDeliveries = pgTable(
   },
   (table) => [
     index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
+    index("webhook_deliveries_request_idx").on(table.requestId).where(sql`${table.requestId} is not null`),
     index("webhook_deliveries_created_idx").on(table.createdAt),
   ],
 );

@@ -97,8 +97,10 @@ interface ResponseSchema<T> {
 /** One request of the console's: how it is sent, bounded, refused and checked. */
 export interface Exchange<T> {
   path: string;
+  /** POST unless said otherwise (following a call is a GET). */
+  method?: "GET" | "POST";
   headers: Record<string, string>;
-  body: BodyInit;
+  body?: BodyInit;
   timeoutMs: number;
   signal?: AbortSignal;
   /** A 401 means the session ended (the handler signs out); off for public calls, whose 401 is a form error. */
@@ -123,7 +125,7 @@ export async function exchange<T>(request: Exchange<T>): Promise<T> {
   let body: unknown;
   try {
     response = await fetch(request.path, {
-      method: "POST",
+      method: request.method ?? "POST",
       credentials: "include",
       headers: { accept: "application/json", ...request.headers },
       body: request.body,

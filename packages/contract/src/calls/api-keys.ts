@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiKeyLimitsSchema } from "../api-key-limits";
 import { defineCall } from "../define-call";
-import { apiKeySchema, createdApiKeySchema } from "../entities";
+import { apiKeySchema, createdApiKeySchema, requestStatusSchema } from "../entities";
 import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
 import { API_KEY_NO_NAME, NAME_MAX_LENGTH } from "../limits";
 
@@ -75,7 +75,7 @@ export const deleteApiKeyCall = defineCall({
 export const apiKeyCallSchema = z.object({
   requestId: idSchema,
   endpoint: z.string(),
-  status: z.enum(["generating", "done", "error"]),
+  status: requestStatusSchema,
   /** Dollars; 0 for a call that failed and was refunded. */
   cost: usdSchema,
   createdAt: isoDateTimeSchema,

@@ -37,6 +37,7 @@ export const AUDIT_ACTION_LABELS = {
   "auto-recharge.updated": "Auto recharge settings changed",
   "playground-request.deleted": "Playground request deleted",
   "webhook-endpoint.created": "Webhook endpoint added",
+  "call-webhook-secret.rotated": "Per-call webhook secret rotated",
   "webhook-endpoint.updated": "Webhook endpoint changed",
   "webhook-endpoint.deleted": "Webhook endpoint deleted",
   "webhook-endpoint.disabled": "Webhook endpoint disabled after failures",

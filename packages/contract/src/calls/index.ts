@@ -17,6 +17,7 @@ import { alertCalls, webhookCalls } from "./webhooks";
 export * from "./account-security";
 export * from "./api-keys";
 export * from "./audit";
+export * from "./call-status";
 export * from "./features";
 export * from "./invoices";
 export * from "./members";

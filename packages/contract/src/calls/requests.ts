@@ -22,9 +22,11 @@ export const INVALID_REQUESTS_CURSOR = "The page cursor is not valid. Reload the
 export const REQUESTS_PAGE_TITLE = "Requests";
 /** How the view names a call's status. */
 export const REQUEST_STATUS_LABELS: Record<RequestStatus, string> = {
+  queued: "Queued",
   generating: "Running",
   done: "Succeeded",
   error: "Failed",
+  canceled: "Canceled",
 };
 export const REQUESTS_EMPTY_TEXT =
   "No calls match. Calls made from the playground or with an API key show up here.";

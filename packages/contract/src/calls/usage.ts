@@ -1,28 +1,17 @@
 import { z } from "zod";
-import { historyRequestRecordSchema } from "../entities";
-import { idSchema, isoDateSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { idSchema, isoDateSchema, usdSchema } from "../fields";
 import { MICRO_DIGITS, MICROS_PER_USD, PRODUCT_NAME } from "../limits";
 
 const MICROS_PER_USD_BIG = BigInt(MICROS_PER_USD);
 
 /**
- * Ours (issue 18): usage and money people can act on. For API keys, `GET /v1/requests/{id}` (one call
- * of the key's project) and `GET /v1/usage` (buckets of the key's project from the daily rollup); for
+ * Ours (issue 18): usage and money people can act on. For API keys, `GET /v1/usage` (buckets of the
+ * key's project from the daily rollup; one call is `GET /v1/requests/{id}`, call-status.ts); for
  * the console, CSV exports of the home page's month and projects. These are GET routes, not the
  * spec's JSON POST calls, so they are described here rather than with `defineCall`.
  */
 
-/** `GET /v1/requests/{id}` in OpenAPI's notation; the server routes `/v1/requests/:id`. */
-export const REQUEST_DETAIL_PATH = "/v1/requests/{id}";
 export const USAGE_PATH = "/v1/usage";
-
-/** One call as an API key sees it: the history record, its feature, when it ended and why it failed. */
-export const requestDetailSchema = historyRequestRecordSchema.extend({
-  endpoint: z.string(),
-  completed_date: isoDateTimeSchema.nullable(),
-  error_message: z.string().nullable(),
-});
-export type RequestDetail = z.infer<typeof requestDetailSchema>;
 
 export const USAGE_GROUPS = ["day", "feature", "project", "api_key"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];

@@ -161,6 +161,35 @@ export const sendTestWebhookCall = defineCall({
   response: emptyResponse,
 });
 
+/**
+ * Ours (issue 29): the secret that signs the organization's per-call webhooks (the `webhook` field of
+ * a feature call), made on first use; receivers verify with it as with an endpoint's.
+ */
+export const getCallWebhookSecretCall = defineCall({
+  path: "/v1/organizations/webhooks/call-secret",
+  auth: "session",
+  request: organizationRequest,
+  response: z.object({ secret: z.string() }),
+});
+
+/** A new per-call webhook secret; deliveries not yet sent are signed with it. */
+export const rotateCallWebhookSecretCall = defineCall({
+  path: "/v1/organizations/webhooks/rotate-call-secret",
+  auth: "session",
+  request: organizationRequest,
+  response: z.object({ secret: z.string() }),
+});
+
+/** The newest deliveries of per-call webhooks, with the call each belongs to. */
+export const listCallWebhookDeliveriesCall = defineCall({
+  path: "/v1/organizations/webhooks/call-deliveries",
+  auth: "session",
+  request: organizationRequest,
+  response: z.object({
+    deliveries: z.array(webhookDeliverySchema.extend({ requestId: z.string(), url: z.string() })),
+  }),
+});
+
 export const webhookCalls = {
   list: listWebhooksCall,
   insert: insertWebhookCall,
@@ -169,6 +198,9 @@ export const webhookCalls = {
   deliveries: listWebhookDeliveriesCall,
   resend: resendWebhookDeliveryCall,
   sendTest: sendTestWebhookCall,
+  callSecret: getCallWebhookSecretCall,
+  rotateCallSecret: rotateCallWebhookSecretCall,
+  callDeliveries: listCallWebhookDeliveriesCall,
 } as const;
 
 /** Alerts on the Payments page: amounts in USD, null when the alert is off. */

@@ -4,7 +4,6 @@ import {
   allCalls,
   emptyPermissions,
   fullPermissions,
-  REQUEST_DETAIL_PATH,
   USAGE_EXPORT_PATH,
   USAGE_PATH,
   USAGE_SUMMARY_EXPORT_PATH,
@@ -14,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
 import { addMember } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
-import { createTestApp, type TestApp } from "../../../test/test-app";
+import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import {
   alertSettings,
   apiKeys,
   auditLog,
+  callWebhookSecrets,
   featureRequests,
   invitations,
   oauthAccounts,
@@ -46,6 +46,8 @@ const SNAPSHOT_TABLES = [
   passkeys,
   webhookEndpoints,
   webhookDeliveries,
+  callWebhookSecrets,
+  featureRequests,
   alertSettings,
   // A refused call records nothing either.
   auditLog,
@@ -457,6 +459,15 @@ describe("authorization", () => {
         memberRefused: true,
       },
     ],
+    "/v1/organizations/webhooks/call-secret": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/organizations/webhooks/rotate-call-secret": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
+    "/v1/organizations/webhooks/call-deliveries": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: true },
+    ],
     "/v1/users/playground/get-requests": [
       {
         payload: () => ({ endpoint: "/v1/images/background-removal", projectId: world.projectId, offset: 0 }),
@@ -607,7 +618,6 @@ describe("authorization", () => {
   /** The GET routes of usage (issue 18): two for API keys, two CSV exports for the console. */
   const month = new Date().toISOString().slice(0, 7);
   const API_KEY_GETS = [
-    { url: () => `/v1/requests/${world.requestId}`, ownOnly: true },
     { url: () => `${USAGE_PATH}?start=2026-01-01&end=2026-01-31&group_by=day`, ownOnly: false },
   ];
   const EXPORT_GETS = [
@@ -623,12 +633,7 @@ describe("authorization", () => {
     });
 
   it("registers every usage GET route listed here", () => {
-    for (const path of [
-      REQUEST_DETAIL_PATH.replace("{id}", ":id"),
-      USAGE_PATH,
-      USAGE_EXPORT_PATH,
-      USAGE_SUMMARY_EXPORT_PATH,
-    ]) {
+    for (const path of [USAGE_PATH, USAGE_EXPORT_PATH, USAGE_SUMMARY_EXPORT_PATH]) {
       expect(testApp.app.hasRoute({ method: "GET", url: path }), path).toBe(true);
     }
   });
@@ -649,6 +654,60 @@ describe("authorization", () => {
         expect(foreign.json().buckets).toEqual([]);
       }
     }
+  });
+
+  /**
+   * One call followed or canceled (issue 29): with an API key, the key's project's calls; with a
+   * session, the calls of the project in the project header, for members with the playground right.
+   */
+  it("follows and cancels a call only for its project's keys and playground users", async () => {
+    const routes = [
+      { method: "GET" as const, url: () => `/v1/requests/${world.requestId}` },
+      { method: "POST" as const, url: () => `/v1/requests/${world.requestId}/cancel` },
+    ];
+    for (const route of routes) {
+      expect(
+        testApp.app.hasRoute({ method: route.method, url: route.url().replace(world.requestId, ":id") }),
+      ).toBe(true);
+      const send = (headers: Record<string, string>, session?: string) =>
+        testApp.app.inject({
+          method: route.method,
+          url: route.url(),
+          headers: { ...SAME_ORIGIN, ...headers },
+          ...(session ? { cookies: { prism_session: session } } : {}),
+        });
+      const before = await snapshot(testApp);
+      expect((await send({})).statusCode, route.url()).toBe(401);
+      expect((await send({ authorization: "Bearer psk_notakey" })).statusCode, route.url()).toBe(401);
+      const foreignKey = await send({ authorization: `Bearer ${world.strangerApiKey}` });
+      expect(foreignKey.statusCode, route.url()).toBe(404);
+      const foreignSession = await send(
+        { "x-authorization-project": world.projectId },
+        world.stranger.session,
+      );
+      expect([403, 404], foreignSession.body).toContain(foreignSession.statusCode);
+      const strangerProject = await send(
+        { "x-authorization-project": world.strangerProjectId },
+        world.stranger.session,
+      );
+      expect(strangerProject.statusCode, strangerProject.body).toBe(404);
+      const nonPlayer = await send({ "x-authorization-project": world.projectId }, world.nonPlayer.session);
+      expect(nonPlayer.statusCode, nonPlayer.body).toBe(403);
+      expect(await snapshot(testApp), route.url()).toBe(before);
+    }
+    const own = await testApp.app.inject({
+      method: "GET",
+      url: `/v1/requests/${world.requestId}`,
+      headers: { authorization: `Bearer ${world.apiKey}` },
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    const ownSession = await testApp.app.inject({
+      method: "GET",
+      url: `/v1/requests/${world.requestId}`,
+      headers: { "x-authorization-project": world.projectId },
+      cookies: { prism_session: world.owner.session },
+    });
+    expect(ownSession.statusCode, ownSession.body).toBe(200);
   });
 
   it("shows the audit log's CSV export to its readers only", async () => {

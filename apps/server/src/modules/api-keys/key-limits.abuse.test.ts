@@ -40,7 +40,7 @@ describe("API keys with limits", () => {
   beforeAll(async () => {
     modelServer = await startImageModelServer(model);
     // No organization-wide concurrency limit here, so only the key's caps decide concurrent calls.
-    testApp = await createTestApp({ ...imageModelEnv(modelServer), ORGANIZATION_CONCURRENT_CALLS: "0" });
+    testApp = await createTestApp({ ...imageModelEnv(modelServer), ORGANIZATION_QUEUED_CALLS: "0" });
   });
 
   afterAll(async () => {

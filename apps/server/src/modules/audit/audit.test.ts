@@ -52,6 +52,9 @@ const NOT_AUDITED: Record<string, string> = {
   "/v1/users/requests/list": "read",
   "/v1/organizations/webhooks/list": "read",
   "/v1/organizations/webhooks/deliveries": "read",
+  "/v1/organizations/webhooks/call-deliveries": "read",
+  // Shows the per-call secret (made on first use, no setting the owner chose).
+  "/v1/organizations/webhooks/call-secret": "read",
   "/v1/payments/get-alerts": "read",
   // Send an existing event (or a test event) again: no setting changes, and the endpoint's delivery
   // log records each try.
@@ -585,6 +588,20 @@ describe("audit log", () => {
       },
     },
     {
+      path: "/v1/organizations/webhooks/rotate-call-secret",
+      run: async () => {
+        const entries = await written(organizationId, () =>
+          post(
+            testApp,
+            "/v1/organizations/webhooks/rotate-call-secret",
+            { organizationId },
+            { session: owner.session },
+          ),
+        );
+        return { orgId: organizationId, actions: entries.map((entry) => entry.action as AuditAction) };
+      },
+    },
+    {
       path: "/v1/payments/update-alerts",
       run: async () => {
         const entries = await written(organizationId, () =>
@@ -686,6 +703,7 @@ describe("audit log", () => {
     "/v1/organizations/webhooks/insert": ["webhook-endpoint.created"],
     "/v1/organizations/webhooks/update": ["webhook-endpoint.updated"],
     "/v1/organizations/webhooks/delete": ["webhook-endpoint.deleted"],
+    "/v1/organizations/webhooks/rotate-call-secret": ["call-webhook-secret.rotated"],
     "/v1/payments/update-alerts": ["alerts.updated"],
     "/v1/users/organization-members/remove": ["member.removed"],
     "/v1/users/organizations/change-owner": ["organization.owner-changed"],

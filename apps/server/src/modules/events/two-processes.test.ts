@@ -58,7 +58,7 @@ describe.skipIf(!serverUrl)("events with two server processes (needs DATABASE_UR
       ...storage.env,
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES: "image-background-removal",
-      ORGANIZATION_CONCURRENT_CALLS: "0",
+      ORGANIZATION_QUEUED_CALLS: "0",
       API_KEY_REQUESTS_PER_MINUTE: "0",
     };
     await seedAccount(storage, 0n, env);

@@ -2,9 +2,9 @@ import { request as httpRequest, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   AUDIO_TOO_LONG,
-  concurrentCallsLimitedText,
   ERROR_DIALOGS,
   nonProductionFieldText,
+  queuedCallsLimitedText,
 } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -147,7 +147,7 @@ describe("feature gateway abuse", () => {
       MODEL_SERVER_URL: model.url,
       MODEL_SERVER_FEATURES: "image-generation,image-background-removal,speech-to-text",
       PROVIDER_TIMEOUT_MS: "20000",
-      ORGANIZATION_CONCURRENT_CALLS: "2",
+      ORGANIZATION_QUEUED_CALLS: "2",
       API_KEY_REQUESTS_PER_MINUTE: "8",
     });
     replica = await secondServer(testApp);
@@ -285,7 +285,7 @@ describe("feature gateway abuse", () => {
       expect(await requestRows(account.organizationId)).toEqual([]);
     });
 
-    it("runs at most ORGANIZATION_CONCURRENT_CALLS calls of one organization at once, across server processes", async () => {
+    it("holds at most ORGANIZATION_QUEUED_CALLS calls of one organization queued or running, across server processes", async () => {
       const account = await newAccount(testApp, 1_000_000n);
       const generate = (app: FastifyInstance) =>
         callWith(app, account.apiKey, "/v1/images/generation", [
@@ -306,7 +306,7 @@ describe("feature gateway abuse", () => {
         expect(third?.statusCode, third?.body).toBe(429);
         expect(third?.json()).toMatchObject({
           error: "rate-limited",
-          message: concurrentCallsLimitedText(2),
+          message: queuedCallsLimitedText(2),
         });
         expect(Number(third?.headers["retry-after"])).toBeGreaterThanOrEqual(1);
         expect(await cachedBalance(testApp.database.db, account.organizationId)).toBe(1_000_000n - 40_000n);

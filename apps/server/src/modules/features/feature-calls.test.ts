@@ -8,9 +8,9 @@ import { addSandboxCard } from "../../../test/money";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { featureRequests, jobs, organizations, usageDaily } from "../../db/schema";
 import { budgetReached } from "../alerts/alerts.store";
+import { reserveCall } from "../ledger/call-ledger.store";
 import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
-import { reserveCall } from "./call-ledger.store";
-import { sweepAbandonedRequests } from "./feature-calls.service";
+import { sweepAbandonedRequests } from "./call-failure";
 
 /**
  * A model server speaking our HTTP provider protocol (docs/model-server.md): background removal and
@@ -340,7 +340,6 @@ describe("feature calls through the gateway", () => {
         projectId,
         endpoint: "/v1/images/background-removal",
         callType: "background-removal",
-        status: "generating",
         provider: "http",
         requestFiles: {},
         requestBody: {},

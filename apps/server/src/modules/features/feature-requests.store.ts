@@ -1,8 +1,9 @@
 import { type HistoryRequestRecord, microsToUsd, pegasusTrainingFeature } from "@prism/contract";
-import { and, eq, getTableColumns, isNull, lt, sql } from "drizzle-orm";
-import type { Executor } from "../../db/client";
+import { and, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { type Executor, rowsOf } from "../../db/client";
 import { featureRequests, organizations, usageDaily, usageDailyKeys } from "../../db/schema";
-import { budgetReached } from "../alerts/alerts.store";
+import { alertsConfigured, budgetReached } from "../alerts/alerts.store";
+import { subscribed } from "../events/events.store";
 
 type RequestRow = typeof featureRequests.$inferSelect;
 
@@ -32,9 +33,9 @@ export function toHistoryRecord(row: RequestRow): HistoryRequestRecord {
   };
 }
 
-/** What a call cost: its reserved price, unless it failed, in which case it was refunded. */
+/** What a call cost: its reserved price, unless it failed or was canceled, in which case it was refunded. */
 export function costOfRequestMicros(row: Pick<RequestRow, "status" | "priceMicros">): bigint {
-  return row.status === "error" ? 0n : row.priceMicros;
+  return row.status === "error" || row.status === "canceled" ? 0n : row.priceMicros;
 }
 
 /**
@@ -180,18 +181,41 @@ export async function removeUsage(tx: Executor, input: KeyedUsageChange) {
     );
 }
 
-/** Request rows still `generating` from before `olderThan` (the sweeper's candidates). */
-export async function findStaleGenerating(db: Executor, olderThan: Date, limit = 500) {
-  return db
-    .select({ id: featureRequests.id })
-    .from(featureRequests)
-    .where(and(eq(featureRequests.status, "generating"), lt(featureRequests.createdAt, olderThan)))
-    .limit(limit);
-}
-
 export async function findRequestRow(db: Executor, requestId: string) {
   const [row] = await db.select().from(featureRequests).where(eq(featureRequests.id, requestId));
   return row;
+}
+
+/** A project's call by id (undefined when it is another project's, deleted from its history, or none). */
+export async function findRequestOfProject(db: Executor, input: { projectId: string; requestId: string }) {
+  const [row] = await db
+    .select()
+    .from(featureRequests)
+    .where(
+      and(
+        eq(featureRequests.id, input.requestId),
+        eq(featureRequests.projectId, input.projectId),
+        isNull(featureRequests.deletedAt),
+      ),
+    );
+  return row;
+}
+
+/**
+ * Whether anyone watches a call's end besides its caller, read when a queued call is settled by
+ * whichever process ran it (a call started at once reads the same with its reservation).
+ */
+export async function findCallWatchers(db: Executor, organizationId: string, training: boolean) {
+  const [row] = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`select ${alertsConfigured(organizationId)} as alerts,
+      ${subscribed(organizationId, "request.succeeded")} as succeeded
+      ${training ? sql`, ${subscribed(organizationId, "training.ready")} as ready` : sql``}`),
+  );
+  return {
+    alerts: row?.alerts === true,
+    succeeded: row?.succeeded === true,
+    ...(training ? { ready: row?.ready === true } : {}),
+  };
 }
 
 /** What admitting a call reads of its organization: balance, first deposit, calls in flight, budget stop. */

@@ -1,4 +1,4 @@
-import type { FeatureCallResponse } from "@prism/contract";
+import type { FeatureCallResponse, RequestDetail } from "@prism/contract";
 import { and, eq, lte, or } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
@@ -67,7 +67,7 @@ export async function completeIdempotencyKey(
   db: Database,
   input: KeyName,
   status: number,
-  body: FeatureCallResponse,
+  body: FeatureCallResponse | RequestDetail,
 ): Promise<void> {
   await db
     .update(idempotencyKeys)

@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_KEY_REUSED,
   IDEMPOTENCY_RETENTION_HOURS,
   idempotencyKeyInvalidText,
+  type RequestDetail,
 } from "@prism/contract";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../../db/client";
@@ -66,7 +67,7 @@ export function hashFeatureRequest(input: {
 
 export type IdempotencyClaim =
   | { kind: "claimed" }
-  | { kind: "replay"; status: number; body: FeatureCallResponse | null };
+  | { kind: "replay"; status: number; body: FeatureCallResponse | RequestDetail | null };
 
 /**
  * Claims `key` for this request, or returns the answer stored for it. A row still `running` after

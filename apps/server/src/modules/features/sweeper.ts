@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { deleteExpiredEventHistory } from "../events/events.service";
-import { sweepAbandonedRequests } from "./feature-calls.service";
+import { sweepAbandonedRequests } from "./call-failure";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.store";
 
 /**
@@ -27,7 +27,7 @@ const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
  * is conditional, and deleting what another process already deleted deletes nothing.
  */
 export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
-  const { providerTimeoutMs, sweepIntervalMs } = deps.config.inference;
+  const { providerTimeoutMs, sweepIntervalMs, queueTimeoutMs } = deps.config.inference;
   // Later sweeps only need to look at what became old since the previous ones (with room to spare).
   const periodicLookBackMs = Math.max(10 * sweepIntervalMs, 3_600_000);
   let sweeping = false;
@@ -35,9 +35,13 @@ export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogge
     // A sweep slower than the interval is not joined by another.
     if (sweeping) return;
     sweeping = true;
-    const cutoff = new Date(Date.now() - providerTimeoutMs - abandonedAfterMs(deps));
+    const now = new Date();
+    const cutoff = new Date(now.getTime() - providerTimeoutMs - abandonedAfterMs(deps));
     try {
-      const swept = await sweepAbandonedRequests(deps.database.db, cutoff, lookBackMs);
+      const swept = await sweepAbandonedRequests(deps.database.db, cutoff, lookBackMs, {
+        now,
+        queuedBefore: new Date(now.getTime() - queueTimeoutMs),
+      });
       if (swept > 0) {
         deps.metrics.sweeperRefunds.inc(swept);
         log.warn({ swept }, "refunded requests abandoned by a crash");

@@ -13,8 +13,8 @@ import { emitEvent } from "../events/events.service";
 import { type JobHandlers, TRAINING_POLL_JOB } from "../jobs/job-kinds";
 import { JobRetryLater } from "../jobs/job-queue";
 import { refundSettled } from "../ledger/ledger.service";
-import { TRAINING_POLL_INTERVAL_MS } from "./feature-calls.service";
 import { removeUsage } from "./feature-requests.store";
+import { TRAINING_POLL_INTERVAL_MS } from "./run-call";
 import {
   findTrainingRequest,
   markTrainingFailed,

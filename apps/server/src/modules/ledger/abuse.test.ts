@@ -20,8 +20,17 @@ import { SESSION_COOKIE } from "../auth/session-cookie";
 
 const FUNDS = 1_000_000n;
 const BACKGROUND_REMOVAL_PRICE = 10_000n;
-/** Short enough for a test, and the sweeper looks every quarter second. */
-const PROCESS_TIMING = { PROVIDER_TIMEOUT_MS: "2000", REQUEST_SWEEP_INTERVAL_MS: "250" };
+/**
+ * The sweeper looks every quarter second, and a dead process's call is refunded once its lease (3 s)
+ * runs out. The provider's timeout is long, so that on a loaded machine the doomed process's own
+ * sweeper never takes its still-running call for abandoned before the kill: only the lease, which the
+ * living process renews, decides.
+ */
+const PROCESS_TIMING = {
+  PROVIDER_TIMEOUT_MS: "30000",
+  REQUEST_SWEEP_INTERVAL_MS: "250",
+  CALL_LEASE_MS: "3000",
+};
 
 /** A local server that accepts requests and never answers them; `received` resolves on the first. */
 async function startHangingServer(answerHealth: boolean) {

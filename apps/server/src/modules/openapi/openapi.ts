@@ -855,11 +855,21 @@ function errorRefs(statuses: number[]): Record<string, JsonObject> {
 
 /** One call of the key's project: how an API user follows a training and learns a call's cost. */
 function requestDetailOperation(): JsonObject {
+  const request = exampleResponse(backgroundRemovalFeature).request;
   const example: RequestDetail = {
-    ...exampleResponse(backgroundRemovalFeature).request,
+    ...request,
     endpoint: backgroundRemovalFeature.endpoint,
+    status: "succeeded",
+    queue_position: null,
+    started_date: "2026-05-04T10:21:34.000Z",
     completed_date: "2026-05-04T10:21:35.000Z",
+    reserved: request.cost,
+    error: null,
     error_message: null,
+    urls: {
+      get: `/v1/requests/${request.id}`,
+      cancel: `/v1/requests/${request.id}/cancel`,
+    },
   };
   return {
     operationId: "getRequest",

@@ -15,7 +15,7 @@ import { AppError } from "../../errors";
 import { registerCall, registerSessionOrApiKeyCall } from "../../http/register-call";
 import { isUuid, NOT_FOUND_PROJECT, requirePlaygroundAccess } from "../access/access.service";
 import { recordAudit } from "../audit/audit.store";
-import type { GatewayDeps } from "../features/feature-calls.service";
+import type { GatewayDeps } from "../features/call-deps";
 import { toHistoryRecord } from "../features/feature-requests.store";
 import { listHistory, softDeleteRequest } from "./playground.store";
 

@@ -92,6 +92,9 @@ describe("a graceful stop on SIGTERM", () => {
       MODEL_SERVER_FEATURES: "image-background-removal,image-upscaling,pegasus-training",
       PROVIDER_TIMEOUT_MS: "60000",
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      // The training status poll must still be waiting when the deadline comes, however slowly a
+      // loaded machine gets the two calls going first.
+      MODEL_SERVER_PROBE_TIMEOUT_MS: "60000",
     });
   }, 120_000);
 

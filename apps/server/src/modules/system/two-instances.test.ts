@@ -119,7 +119,7 @@ describe.skipIf(!serverUrl)(
         // A call is taken for abandoned 2.25 s after it started, and sweeps come every quarter second.
         PROVIDER_TIMEOUT_MS: "2000",
         REQUEST_SWEEP_INTERVAL_MS: "250",
-        ORGANIZATION_CONCURRENT_CALLS: "0",
+        ORGANIZATION_QUEUED_CALLS: "0",
         API_KEY_REQUESTS_PER_MINUTE: "0",
       };
       crashed = await seedAccount(storage, 1_000_000n, env);

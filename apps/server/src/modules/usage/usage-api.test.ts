@@ -258,7 +258,7 @@ describe("the usage API and request status for API keys", () => {
     expect(detail).toMatchObject({
       id: firstCallId,
       endpoint: "/v1/images/background-removal",
-      status: "done",
+      status: "succeeded",
       cost: REMOVAL_PRICE,
       error_message: null,
     });
@@ -270,7 +270,12 @@ describe("the usage API and request status for API keys", () => {
       .from(featureRequests)
       .where(and(eq(featureRequests.projectId, projectId), eq(featureRequests.status, "error")));
     const failedDetail = (await get(`/v1/requests/${failed?.id}`, keyA)).json();
-    expect(failedDetail).toMatchObject({ status: "error", cost: 0, endpoint: "/v1/images/upscaling" });
+    expect(failedDetail).toMatchObject({
+      status: "failed",
+      cost: 0,
+      error: "feature-failed",
+      endpoint: "/v1/images/upscaling",
+    });
     expect(failedDetail.error_message).toEqual(expect.any(String));
 
     for (const [url, key] of [

@@ -5,10 +5,6 @@ import {
   microsToDecimalText,
   microsToUsd,
   PLAYGROUND_CALLER,
-  REQUEST_DETAIL_PATH,
-  REQUEST_NOT_FOUND,
-  type RequestDetail,
-  requestDetailSchema,
   SIGN_IN_REQUIRED,
   USAGE_EXPORT_COLUMNS,
   USAGE_EXPORT_PATH,
@@ -30,24 +26,18 @@ import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
-  isUuid,
   NOT_FOUND_PROJECT,
   requireProjectAccess,
 } from "../access/access.service";
 import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
-import {
-  costOfRequestMicros,
-  toHistoryRecord,
-  withAbsoluteFileUrls,
-} from "../features/feature-requests.store";
+import { costOfRequestMicros } from "../features/feature-requests.store";
 import { registerRequestLogRoutes } from "./request-log.routes";
 import {
   type ExportedCall,
   exportBatch,
   featureName,
-  findRequestOfProject,
   statisticsOfProjects,
   summaryOfProjects,
   usageOfProject,
@@ -109,27 +99,6 @@ async function visibleProjects(db: Executor, userId: string, projectIds: Iterabl
 export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
   registerRequestLogRoutes(app, deps);
-
-  // One call of the key's project: how an API user follows a call (a training above all) and learns
-  // its result and cost. Another project's id answers the same 404 as an id that never existed.
-  app.get<{ Params: { id: string } }>(
-    REQUEST_DETAIL_PATH.replace("{id}", ":id"),
-    async (request, reply): Promise<RequestDetail> => {
-      const principal = await requireKey(deps, request, reply);
-      const id = request.params.id;
-      if (!isUuid(id)) throw new AppError("not-found", REQUEST_NOT_FOUND);
-      const row = await findRequestOfProject(db, { projectId: principal.projectId, requestId: id });
-      if (!row) throw new AppError("not-found", REQUEST_NOT_FOUND);
-      const record = toHistoryRecord(row);
-      const publicUrl = deps.config.publicUrl;
-      return requestDetailSchema.parse({
-        ...(publicUrl ? withAbsoluteFileUrls(record, publicUrl) : record),
-        endpoint: row.endpoint,
-        completed_date: row.completedAt?.toISOString() ?? null,
-        error_message: row.status === "error" ? row.errorMessage : null,
-      });
-    },
-  );
 
   app.get(USAGE_PATH, async (request, reply) => {
     const principal = await requireKey(deps, request, reply);

@@ -1,5 +1,5 @@
-import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
-import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { featureByEndpoint, PLAYGROUND_CALLER, type RequestStatus, type UsageGroup } from "@prism/contract";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rowsOf } from "../../db/client";
 import { apiKeys, featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
@@ -141,7 +141,7 @@ export interface ExportedCall {
   endpoint: string;
   apiKeyId: string | null;
   apiKeyName: string | null;
-  status: "generating" | "done" | "error";
+  status: RequestStatus;
   units: number;
   priceMicros: bigint;
 }
@@ -245,19 +245,4 @@ export async function statisticsOfProjects(
     )
     .groupBy(usageDaily.endpoint, usageDaily.callType, usageDaily.day)
     .orderBy(usageDaily.day, usageDaily.endpoint, usageDaily.callType);
-}
-
-/** One call of a project by its id, unless deleted. */
-export async function findRequestOfProject(db: Executor, input: { projectId: string; requestId: string }) {
-  const [row] = await db
-    .select()
-    .from(featureRequests)
-    .where(
-      and(
-        eq(featureRequests.id, input.requestId),
-        eq(featureRequests.projectId, input.projectId),
-        isNull(featureRequests.deletedAt),
-      ),
-    );
-  return row;
 }

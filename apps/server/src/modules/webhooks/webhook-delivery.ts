@@ -19,10 +19,12 @@ import { paymentsRecipients, queueAlertMails } from "../events/events.service";
 import { ALERT_MAIL_JOB, type JobHandlers, WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { JobRetryLater } from "../jobs/job-queue";
 import type { Metrics } from "../metrics/metrics";
+import { callWebhookSecret } from "./call-webhooks";
 import { checkLiteralHost, guardedLookup, TargetRefusedError } from "./ssrf-guard";
 import {
   disableEnabledEndpoint,
   type EndpointRow,
+  findCallDelivery,
   findDeliveryWithEndpoint,
   markEndpointFailing,
   updateDeliveryRow,
@@ -41,6 +43,11 @@ export interface DeliveryDeps {
   timeoutMs?: number;
   /** The clock deliveries and the day-of-failures rule read (tests move it). */
   now?: () => Date;
+  /**
+   * The body of a per-call webhook (the call as `GET /v1/requests/{id}` answers it), rendered at its
+   * first attempt; absent, per-call deliveries are not sent.
+   */
+  renderCallWebhook?: (requestId: string, eventType: string) => Promise<string>;
 }
 
 interface Answer {
@@ -114,7 +121,11 @@ export function eventJobHandlers(deps: DeliveryDeps): JobHandlers {
     [WEBHOOK_DELIVERY_JOB]: async (payload, { signal }) => {
       const { deliveryId } = payload;
       const row = await findDeliveryWithEndpoint(deps.db, deliveryId);
-      if (row?.delivery.status !== "pending") return;
+      if (!row) {
+        await deliverCallWebhook(deps, deliveryId, schedule, now, signal);
+        return;
+      }
+      if (row.delivery.status !== "pending") return;
       const { delivery, endpoint } = row;
       if (!endpoint.enabled) {
         await updateDeliveryRow(deps.db, delivery.id, {
@@ -180,6 +191,64 @@ export function eventJobHandlers(deps: DeliveryDeps): JobHandlers {
       if (retry && delayMs !== undefined) throw new JobRetryLater(delayMs);
     },
   };
+}
+
+/**
+ * One try of a per-call webhook (call-webhooks.ts): like an endpoint's, without an endpoint to mark
+ * failing or disable; the organization's per-call secret signs it.
+ */
+async function deliverCallWebhook(
+  deps: DeliveryDeps,
+  deliveryId: string,
+  schedule: readonly number[],
+  now: () => Date,
+  signal: AbortSignal,
+): Promise<void> {
+  const found = await findCallDelivery(deps.db, deliveryId);
+  const url = found?.delivery.url;
+  const requestId = found?.delivery.requestId;
+  if (found?.delivery.status !== "pending" || !url || !requestId) return;
+  const { delivery, organizationId } = found;
+  let body = delivery.body;
+  if (body === "") {
+    if (!deps.renderCallWebhook) return;
+    body = await deps.renderCallWebhook(requestId, delivery.eventType);
+    await updateDeliveryRow(deps.db, delivery.id, { body });
+  }
+  const secret = await callWebhookSecret(deps.db, organizationId);
+  const attemptAt = now();
+  const attempt = delivery.attempts + 1;
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": `${PRODUCT_NAME}-Webhooks`,
+    "webhook-id": delivery.eventId,
+    "webhook-timestamp": Math.floor(attemptAt.getTime() / 1000).toString(),
+    "webhook-signature": new Webhook(secret).sign(delivery.eventId, attemptAt, body),
+  };
+  const started = performance.now();
+  let answer: Answer;
+  try {
+    answer = await send(new URL(url), headers, body, {
+      allowPrivate: deps.allowPrivateTargets,
+      timeoutMs: deps.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      signal,
+    });
+  } catch (error) {
+    answer = { status: null, body: describeFailure(error) };
+  }
+  const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
+  deps.metrics?.webhookDeliveries.inc({ outcome: ok ? "succeeded" : "failed" });
+  const delayMs = ok ? undefined : schedule[attempt - 1];
+  await updateDeliveryRow(deps.db, delivery.id, {
+    attempts: attempt,
+    responseStatus: answer.status,
+    responseBody: answer.body,
+    durationMs: Math.round(performance.now() - started),
+    lastAttemptAt: attemptAt,
+    status: ok ? "succeeded" : delayMs !== undefined ? "pending" : "failed",
+    nextAttemptAt: delayMs !== undefined ? new Date(attemptAt.getTime() + delayMs) : null,
+  });
+  if (delayMs !== undefined) throw new JobRetryLater(delayMs);
 }
 
 /** Disables the endpoint once (a conditional update) and queues the owner's mail in the same transaction. */

@@ -5,9 +5,12 @@ import { registerCall } from "../../http/register-call";
 import {
   createEndpoint,
   deleteEndpoint,
+  getCallWebhookSecret,
+  listCallDeliveries,
   listDeliveries,
   listEndpoints,
   resendDelivery,
+  rotateCallWebhookSecret,
   sendTestEvent,
   updateEndpoint,
 } from "./webhooks.service";
@@ -41,6 +44,18 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: AppDependencie
   registerCall(app, deps, calls.webhooks.resend, async ({ user, body }) => {
     await resendDelivery(db, user.userId, body.organizationId, body.endpointId, body.deliveryId);
     return {};
+  });
+
+  registerCall(app, deps, calls.webhooks.callSecret, ({ user, body }) =>
+    getCallWebhookSecret(db, user.userId, body.organizationId),
+  );
+
+  registerCall(app, deps, calls.webhooks.rotateCallSecret, ({ user, body }) =>
+    rotateCallWebhookSecret(db, user.userId, body.organizationId),
+  );
+
+  registerCall(app, deps, calls.webhooks.callDeliveries, async ({ user, body }) => {
+    return { deliveries: await listCallDeliveries(db, user.userId, body.organizationId) };
   });
 
   registerCall(app, deps, calls.webhooks.sendTest, async ({ user, body }) => {

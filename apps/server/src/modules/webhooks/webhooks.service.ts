@@ -12,16 +12,21 @@ import { AppError } from "../../errors";
 import { isUuid, requireMembership, requireOwner } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { queueDelivery, testEventBody } from "../events/events.service";
+import { callWebhookSecret } from "./call-webhooks";
+import { newWebhookSecret } from "./webhook-secret";
 import {
   countEndpoints,
+  type DeliveryRow,
   deleteEndpointRow,
   type EndpointRow,
   findDelivery,
   findEndpoint,
   insertEndpoint,
+  listCallDeliveryRows,
   listDeliveryRows,
   listEndpointRows,
   lockOrganization,
+  replaceCallWebhookSecret,
   updateEndpointRow,
 } from "./webhooks.store";
 
@@ -37,11 +42,6 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
     disabledReason: row.disabledReason,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
-function newSecret(): string {
-  return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function createEndpoint(
     await lockOrganization(tx, organizationId);
     if ((await countEndpoints(tx, organizationId)) >= WEBHOOK_ENDPOINTS_MAX)
       throw new AppError("invalid-input", WEBHOOK_ENDPOINTS_LIMIT);
-    const secret = newSecret();
+    const secret = newWebhookSecret();
     const row = await insertEndpoint(tx, { organizationId, url: input.url, events: input.events, secret });
     await recordAudit(tx, {
       organizationId,
@@ -144,6 +144,38 @@ export async function deleteEndpoint(
   });
 }
 
+/** The organization's per-call webhook secret (made on first use). */
+export async function getCallWebhookSecret(db: Database, userId: string, organizationId: string) {
+  await requireWebhooksRight(db, userId, organizationId);
+  return { secret: await callWebhookSecret(db, organizationId) };
+}
+
+/** Replaces the per-call webhook secret, audit-logged (the secret itself is never logged). */
+export async function rotateCallWebhookSecret(db: Database, userId: string, organizationId: string) {
+  await requireWebhooksRight(db, userId, organizationId);
+  const secret = newWebhookSecret();
+  await db.transaction(async (tx) => {
+    await replaceCallWebhookSecret(tx, organizationId, secret);
+    await recordAudit(tx, {
+      organizationId,
+      action: "call-webhook-secret.rotated",
+      target: { type: "organization", id: organizationId },
+    });
+  });
+  return { secret };
+}
+
+/** The newest per-call webhook deliveries of the organization's calls. */
+export async function listCallDeliveries(db: Database, userId: string, organizationId: string) {
+  await requireWebhooksRight(db, userId, organizationId);
+  const rows = await listCallDeliveryRows(db, organizationId, WEBHOOK_DELIVERIES_LISTED);
+  return rows.map(({ delivery }) => ({
+    ...toDelivery(delivery),
+    requestId: delivery.requestId ?? "",
+    url: delivery.url ?? "",
+  }));
+}
+
 export async function listDeliveries(
   db: Database,
   userId: string,
@@ -153,7 +185,11 @@ export async function listDeliveries(
   await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   const rows = await listDeliveryRows(db, endpoint.id, WEBHOOK_DELIVERIES_LISTED);
-  return rows.map((row) => ({
+  return rows.map(toDelivery);
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
     id: row.id,
     eventId: row.eventId,
     eventType: row.eventType,
@@ -165,7 +201,7 @@ export async function listDeliveries(
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
-  }));
+  };
 }
 
 /** A new delivery of a logged event, same id and body, with a fresh set of tries. */

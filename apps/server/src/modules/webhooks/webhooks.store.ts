@@ -1,6 +1,12 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { organizations, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import {
+  callWebhookSecrets,
+  featureRequests,
+  organizations,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../db/schema";
 
 /** Data access of the webhooks module: endpoints and the log of their deliveries. */
 
@@ -140,4 +146,57 @@ export async function disableEnabledEndpoint(
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true)))
     .returning({ id: webhookEndpoints.id });
   return disabled.length > 0;
+}
+
+/** A per-call webhook's delivery, with the organization of its call (undefined for an endpoint's). */
+export async function findCallDelivery(
+  db: Executor,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryRow; organizationId: string } | undefined> {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, organizationId: featureRequests.organizationId })
+    .from(webhookDeliveries)
+    .innerJoin(featureRequests, eq(featureRequests.id, webhookDeliveries.requestId))
+    .where(and(eq(webhookDeliveries.id, deliveryId), isNull(webhookDeliveries.endpointId)));
+  return row;
+}
+
+/**
+ * The organization's per-call webhook signing secret, made with `fresh` the first time it is asked
+ * for (of two processes making it at once, the first insert wins and both read it).
+ */
+export async function callWebhookSecretOf(
+  tx: Executor,
+  organizationId: string,
+  fresh: string,
+): Promise<string> {
+  await tx.insert(callWebhookSecrets).values({ organizationId, secret: fresh }).onConflictDoNothing();
+  const [row] = await tx
+    .select({ secret: callWebhookSecrets.secret })
+    .from(callWebhookSecrets)
+    .where(eq(callWebhookSecrets.organizationId, organizationId));
+  if (!row) throw new Error("the call webhook secret was not written");
+  return row.secret;
+}
+
+/** Replaces the organization's per-call webhook signing secret (rotation). */
+export async function replaceCallWebhookSecret(tx: Executor, organizationId: string, secret: string) {
+  await tx
+    .insert(callWebhookSecrets)
+    .values({ organizationId, secret })
+    .onConflictDoUpdate({
+      target: callWebhookSecrets.organizationId,
+      set: { secret, createdAt: new Date() },
+    });
+}
+
+/** The newest per-call webhook deliveries of an organization's calls (the Webhooks page's log). */
+export function listCallDeliveryRows(db: Executor, organizationId: string, limit: number) {
+  return db
+    .select({ delivery: webhookDeliveries })
+    .from(webhookDeliveries)
+    .innerJoin(featureRequests, eq(featureRequests.id, webhookDeliveries.requestId))
+    .where(and(eq(featureRequests.organizationId, organizationId), isNull(webhookDeliveries.endpointId)))
+    .orderBy(desc(webhookDeliveries.createdAt))
+    .limit(limit);
 }

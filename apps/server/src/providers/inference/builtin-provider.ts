@@ -30,6 +30,8 @@ function toProviderError(error: unknown): ProviderError {
 export function createBuiltinProvider(engine: Engine): FeatureProvider {
   return {
     name: "builtin",
+    // The engine's threads are this process's own: each process runs as many builtin calls at once.
+    capacity: { slots: engine.workers, scope: "process" },
     supports: (feature) => isFeatureId(feature.id),
     async availability(feature: Feature) {
       if (!isFeatureId(feature.id))

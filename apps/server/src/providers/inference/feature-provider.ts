@@ -52,11 +52,26 @@ export interface ProviderAvailability {
  * Something that can run features: the builtin CPU engine, a model server speaking our HTTP
  * protocol (docs/model-server.md), or an OpenAI-compatible API. The registry picks one per feature.
  */
+/**
+ * How many calls a provider may run at once (decision 019): the call queue starts a call only in a
+ * free slot. `process`: each server process has this many of its own (the builtin engine's worker
+ * threads); `shared`: this many across every process (a model server's or a hosted API's capacity).
+ */
+export interface ProviderCapacity {
+  slots: number;
+  scope: "process" | "shared";
+}
+
 export interface FeatureProvider {
   readonly name: "builtin" | "http" | "openai";
+  readonly capacity: ProviderCapacity;
   /** Whether this provider implements the feature at all. */
   supports(feature: Feature): boolean;
   availability(feature: Feature): Promise<ProviderAvailability>;
+  /**
+   * Runs one call. The signal aborts on the caller's cancel, on the call's timeout and on shutdown; a
+   * provider then stops the upstream work (its own cancel where the protocol has one) and rejects.
+   */
   run(feature: Feature, input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput>;
   close?(): Promise<void>;
 }

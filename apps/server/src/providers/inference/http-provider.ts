@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MODEL_SERVER_CONCURRENCY,
   FEATURES,
   type Feature,
   IDENTITY_REQUEST_HEADER,
@@ -31,6 +32,8 @@ export interface HttpProviderOptions {
   apiKey?: string;
   /** Longest a feature call may take before it fails with a timeout. */
   timeoutMs: number;
+  /** Calls the model server takes at once across every server process; more wait in the call queue. */
+  concurrency?: number;
   /** How long a health answer is reused (default 30 s). */
   healthCacheMs?: number;
   /** Longest the health probe and the training status query may take (default 5 s). */
@@ -107,6 +110,7 @@ export function createHttpProvider(options: HttpProviderOptions): HttpFeaturePro
 
   return {
     name: "http",
+    capacity: { slots: options.concurrency ?? DEFAULT_MODEL_SERVER_CONCURRENCY, scope: "shared" },
 
     supports(feature: Feature): boolean {
       return featureIds.has(feature.id);

@@ -1,4 +1,4 @@
-import type { Feature, TranscriptionResult } from "@prism/contract";
+import { DEFAULT_OPENAI_CONCURRENCY, type Feature, type TranscriptionResult } from "@prism/contract";
 import type OpenAI from "openai";
 import type { ImagesResponse } from "openai/resources/images";
 import type { Metadata } from "sharp";
@@ -37,6 +37,8 @@ export interface OpenAiProviderOptions {
   models?: { image?: string; imageEdit?: string; transcription?: string };
   /** Longest one call may take. */
   timeoutMs: number;
+  /** Calls the API takes at once across every server process; more wait in the call queue. */
+  concurrency?: number;
   /** SDK retries on connection errors, 429 and 5xx (default 0: the gateway's caller waits). */
   maxRetries?: number;
 }
@@ -236,6 +238,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): FeaturePro
 
   return {
     name: "openai",
+    capacity: { slots: options.concurrency ?? DEFAULT_OPENAI_CONCURRENCY, scope: "shared" },
 
     supports(feature: Feature): boolean {
       return featureIds.has(feature.id);

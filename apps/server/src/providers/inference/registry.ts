@@ -17,6 +17,11 @@ export class ProviderRegistry {
     private readonly overrides: Record<string, FeatureProvider["name"]> = {},
   ) {}
 
+  /** Every configured provider (the call queue keeps a pool of slots for each). */
+  get all(): readonly FeatureProvider[] {
+    return this.providers;
+  }
+
   providerFor(feature: Feature): FeatureProvider | undefined {
     const chosen = this.overrides[feature.id];
     if (chosen)

@@ -2,9 +2,11 @@ import type { RequestStatus } from "@prism/contract";
 
 /** A call's status badge colour in the Requests view and its drawer. */
 export const STATUS_COLORS: Record<RequestStatus, string> = {
+  queued: "gray",
   generating: "blue",
   done: "teal",
   error: "red",
+  canceled: "gray",
 };
 
 /** "850 ms", "12.4 s", "3 min 05 s"; a dash while the call runs. */

@@ -1,58 +1,94 @@
-import { backgroundRemovalFeature, FEATURE_CALL_TIMEOUT_MS, PROJECT_HEADER } from "@prism/contract";
-import { delay, HttpResponse, http } from "msw";
+import {
+  backgroundRemovalFeature,
+  PROJECT_HEADER,
+  type RequestDetail,
+  requestCancelPath,
+  requestDetailPath,
+} from "@prism/contract";
+import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUnauthorizedHandler } from "../../../lib/api-client";
 import { server } from "../../../test/msw";
-import { callFeature } from "./call-feature";
+import { cancelRequest, getRequestDetail, submitFeatureCall } from "./call-feature";
 
 const endpoint = backgroundRemovalFeature.endpoint;
 const PROJECT = "11111111-1111-4111-8111-111111111111";
+const ID = "22222222-2222-4222-8222-222222222222";
+
+const accepted: RequestDetail = {
+  id: ID,
+  request_date: "2026-11-27T10:00:00.000Z",
+  request_data: { files: { image: [`/v1/files/${PROJECT}/x/abcdefghijkl`] }, body: {} },
+  response_data: {},
+  status: "queued",
+  cost: 0.01,
+  endpoint,
+  queue_position: 2,
+  started_date: null,
+  completed_date: null,
+  reserved: 0.01,
+  error: null,
+  error_message: null,
+  urls: { get: requestDetailPath(ID), cancel: requestCancelPath(ID) },
+};
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("callFeature", () => {
-  it("sends the project header and hands a 401 to the api client's unauthorized handler", async () => {
-    const seen: string[] = [];
+describe("submitFeatureCall", () => {
+  it("asks for an asynchronous answer with the project header and answers the accepted call", async () => {
+    const seen: { project: string | null; prefer: string | null }[] = [];
     server.use(
       http.post(endpoint, ({ request }) => {
-        seen.push(request.headers.get(PROJECT_HEADER) ?? "");
-        return HttpResponse.json({ error: "unauthenticated", message: "Sign in." }, { status: 401 });
+        seen.push({ project: request.headers.get(PROJECT_HEADER), prefer: request.headers.get("prefer") });
+        return HttpResponse.json(accepted, { status: 202 });
       }),
+    );
+    const submission = await submitFeatureCall(backgroundRemovalFeature, new FormData(), PROJECT);
+    expect(submission).toEqual({ kind: "accepted", detail: accepted });
+    expect(seen).toEqual([{ project: PROJECT, prefer: "respond-async" }]);
+  });
+
+  it("hands a 401 to the api client's unauthorized handler", async () => {
+    server.use(
+      http.post(endpoint, () =>
+        HttpResponse.json({ error: "unauthenticated", message: "Sign in." }, { status: 401 }),
+      ),
     );
     const handler = vi.fn();
     const unregister = setUnauthorizedHandler(handler);
-    await expect(callFeature(backgroundRemovalFeature, new FormData(), PROJECT)).rejects.toMatchObject({
+    await expect(submitFeatureCall(backgroundRemovalFeature, new FormData(), PROJECT)).rejects.toMatchObject({
       status: 401,
       code: "unauthenticated",
     });
     unregister();
-    expect(seen).toEqual([PROJECT]);
     expect(handler).toHaveBeenCalledWith(expect.objectContaining({ status: 401 }), endpoint);
   });
 
-  it("gives up after the contract's feature call timeout with a timeout error", async () => {
-    server.use(
-      http.post(endpoint, async () => {
-        await delay("infinite");
-        return HttpResponse.json({});
-      }),
-    );
-    const real = AbortSignal.timeout.bind(AbortSignal);
-    // The real bound is an hour beyond any provider's; the call is asked for it and given a short one.
-    const timeout = vi.spyOn(AbortSignal, "timeout").mockImplementation(() => real(20));
-    await expect(callFeature(backgroundRemovalFeature, new FormData(), PROJECT)).rejects.toMatchObject({
-      status: 0,
-      code: "timeout",
-    });
-    expect(timeout).toHaveBeenCalledWith(FEATURE_CALL_TIMEOUT_MS);
-  });
-
-  it("refuses a success that is not a feature answer", async () => {
-    server.use(http.post(endpoint, () => HttpResponse.json({ unexpected: true })));
-    await expect(callFeature(backgroundRemovalFeature, new FormData(), PROJECT)).rejects.toMatchObject({
+  it("refuses a success that is neither an accepted call nor a feature answer", async () => {
+    server.use(http.post(endpoint, () => HttpResponse.json({ unexpected: true }, { status: 202 })));
+    await expect(submitFeatureCall(backgroundRemovalFeature, new FormData(), PROJECT)).rejects.toMatchObject({
       code: "invalid-response",
     });
+  });
+});
+
+describe("following a call", () => {
+  it("reads the call with a GET and the project header, and cancels it with a POST", async () => {
+    const seen: string[] = [];
+    server.use(
+      http.get(requestDetailPath(ID), ({ request }) => {
+        seen.push(`GET ${request.headers.get(PROJECT_HEADER)}`);
+        return HttpResponse.json({ ...accepted, status: "running", queue_position: null });
+      }),
+      http.post(requestCancelPath(ID), ({ request }) => {
+        seen.push(`POST ${request.headers.get(PROJECT_HEADER)}`);
+        return HttpResponse.json({ ...accepted, status: "canceled", queue_position: null, cost: 0 });
+      }),
+    );
+    expect((await getRequestDetail(ID, PROJECT)).status).toBe("running");
+    expect((await cancelRequest(ID, PROJECT)).status).toBe("canceled");
+    expect(seen).toEqual([`GET ${PROJECT}`, `POST ${PROJECT}`]);
   });
 });

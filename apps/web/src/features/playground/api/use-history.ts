@@ -14,6 +14,13 @@ export interface HistoryItem extends HistoryRequestRecord {
   startedAt?: number;
   /** Why a local call failed, shown on its Generation Error row. */
   errorMessage?: string;
+  /** While the call waits in the queue: how many calls start before it (0: next). */
+  queuePosition?: number | null;
+}
+
+/** Whether a row's call is still queued or running (its end is still to come). */
+export function isOpenItem(item: Pick<HistoryItem, "status">): boolean {
+  return item.status === "queued" || item.status === "generating";
 }
 
 export function fromRecord(record: HistoryRequestRecord): HistoryItem {
@@ -21,11 +28,11 @@ export function fromRecord(record: HistoryRequestRecord): HistoryItem {
 }
 
 /**
- * Paging offset: the count of finished rows the server already sent us. Rows still generating
- * and local placeholders (including failed calls the list never held) do not count.
+ * Paging offset: the count of finished rows the server already sent us. Rows still queued or
+ * generating and local placeholders (including failed calls the list never held) do not count.
  */
 export function historyOffset(items: readonly HistoryItem[]): number {
-  return items.filter((item) => !item.local && item.status !== "generating").length;
+  return items.filter((item) => !item.local && !isOpenItem(item)).length;
 }
 
 export interface PlaygroundHistory {

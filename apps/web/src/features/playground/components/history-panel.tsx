@@ -17,19 +17,23 @@ import {
 } from "@mantine/core";
 import { useIntersection } from "@mantine/hooks";
 import {
+  CANCELED_LABEL,
   formatCost,
   GENERATION_ERROR_LABEL,
   HISTORY_EMPTY,
   HISTORY_EMPTY_STACKED,
+  queuedLabel,
   THUMBNAIL_SUFFIX,
 } from "@prism/contract";
 import {
   IconAlertTriangle,
   IconArrowRight,
   IconArrowsLeftRight,
+  IconCircleX,
   IconCode,
   IconDownload,
   IconPhotoOff,
+  IconPlayerStop,
   IconRefresh,
   IconSparkles,
   IconTrash,
@@ -79,6 +83,8 @@ export interface HistoryRowActions {
   /** The link of a row's Download when it is not the result file (e.g. a JSON body). */
   downloadUrl?: (item: HistoryItem) => string | undefined;
   onDelete: (item: HistoryItem) => void;
+  /** Cancels a queued or running call of the server's (refunded in full). */
+  onCancel?: (item: HistoryItem) => void;
   onShowApiCall: (item: HistoryItem) => void;
   /** Present only where the spec offers Reuse (generation screens). */
   onReuse?: (item: HistoryItem) => void;
@@ -194,12 +200,15 @@ function HistoryRow({
   /** The screen's own text beside the pictures (a generation's prompt and size). */
   details?: ReactNode;
 }) {
-  const generating = item.status === "generating";
+  const queued = item.status === "queued";
+  // A queued call shows as waiting, with the spinner of a running one; both are "generating" to the spec.
+  const generating = item.status === "generating" || queued;
+  const canceled = item.status === "canceled";
   const failed = item.status === "error";
   const resultUrl = item.response_data.file;
-  const unusable = generating || failed || !resultUrl;
+  const unusable = generating || failed || canceled || !resultUrl;
   const downloadUrl = actions.downloadUrl?.(item) ?? resultUrl;
-  const downloadable = !generating && !failed && downloadUrl !== undefined;
+  const downloadable = !generating && !failed && !canceled && downloadUrl !== undefined;
   const inputs = images.filter((image) => image.url !== resultUrl);
   const withDetails = body === undefined && details !== undefined;
 
@@ -236,8 +245,25 @@ function HistoryRow({
               <Placeholder>
                 <Stack gap={6} align="center">
                   <Loader size="sm" />
-                  <Text size="sm" fw={500} ff="monospace">
-                    {item.startedAt ? <ElapsedTimer startedAt={item.startedAt} /> : "…"}
+                  {queued ? (
+                    <Text size="xs" fw={500} ta="center" data-testid="queue-position">
+                      {queuedLabel(item.queuePosition)}
+                    </Text>
+                  ) : (
+                    <Text size="sm" fw={500} ff="monospace">
+                      {item.startedAt ? <ElapsedTimer startedAt={item.startedAt} /> : "…"}
+                    </Text>
+                  )}
+                </Stack>
+              </Placeholder>
+            ) : canceled ? (
+              <Placeholder>
+                <Stack gap={6} align="center" px="xs">
+                  <ThemeIcon variant="light" color="gray" radius="xl">
+                    <IconCircleX size={16} aria-hidden />
+                  </ThemeIcon>
+                  <Text size="xs" c="dimmed" fw={600} ta="center">
+                    {CANCELED_LABEL}
                   </Text>
                 </Stack>
               </Placeholder>
@@ -268,9 +294,17 @@ function HistoryRow({
         {/* At most the row's width, so that on a phone the buttons wrap instead of widening the page. */}
         <Stack gap="xs" align="flex-end" ml="auto" maw="100%" style={{ flexShrink: 0 }}>
           <Group gap={6}>
-            {body !== undefined ? null : generating ? (
+            {body !== undefined ? null : queued ? (
+              <Badge variant="light" color="gray">
+                Queued
+              </Badge>
+            ) : generating ? (
               <Badge variant="light" color="blue" leftSection={<IconSparkles size={12} aria-hidden />}>
                 Generating
+              </Badge>
+            ) : canceled ? (
+              <Badge variant="light" color="gray">
+                {CANCELED_LABEL}
               </Badge>
             ) : failed ? (
               <Badge variant="light" color="red">
@@ -290,6 +324,17 @@ function HistoryRow({
             </Stack>
           </Group>
           <Group gap={6} justify="flex-end">
+            {generating && !item.local && actions.onCancel ? (
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                leftSection={<IconPlayerStop size={14} aria-hidden />}
+                onClick={() => actions.onCancel?.(item)}
+              >
+                Cancel
+              </Button>
+            ) : null}
             {onCompare ? (
               <Button
                 size="xs"
@@ -347,7 +392,7 @@ function HistoryRow({
                 variant="default"
                 size={30}
                 aria-label="Delete"
-                disabled={item.local && generating}
+                disabled={generating}
                 onClick={() => actions.onDelete(item)}
               >
                 <IconTrash size={15} aria-hidden />

@@ -12,11 +12,15 @@ import {
   identityInpaintingFeature,
   MODEL_SERVERS_DOCS_PATH,
   type Organization,
+  type RequestDetail,
+  requestCancelPath,
+  requestDetailPath,
 } from "@prism/contract";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { server } from "../../../test/msw";
 import { useNodeMultipart } from "../../../test/node-multipart";
 import {
   ownedOrganization,
@@ -54,16 +58,20 @@ function stubPlayground(options: {
   requests?: unknown[];
   pages?: { requests: unknown[]; hasMoreItems: boolean }[];
   featureAnswer?: () => Promise<Response>;
-  balance?: number;
+  /** The organization's balance as /v1/users/me answers it now. */
+  balance?: () => number;
   /** The member's rights; the owner's by default. */
   permissions?: Organization["permissions"];
 }) {
   let page = 0;
   const feature = options.feature ?? backgroundRemovalFeature;
-  const organization = ownedOrganization({ balance: options.balance ?? 5 });
-  if (options.permissions) organization.permissions = options.permissions;
+  const permissions = options.permissions;
   const stub = stubApi({
-    "/v1/users/me": () => ({ body: userWith(organization) }),
+    "/v1/users/me": () => ({
+      body: userWith(
+        ownedOrganization({ balance: options.balance?.() ?? 5, ...(permissions ? { permissions } : {}) }),
+      ),
+    }),
     "/v1/users/playground/feature-status": () => ({
       body: {
         features: [
@@ -109,7 +117,103 @@ function renderScreen(props: Partial<PlaygroundScreenProps> = {}) {
   );
 }
 
+const CALL_ID = "33333333-3333-4333-8333-333333333333";
+/** A call as GET /v1/requests/{id} answers it, in `status`. */
+function detail(status: RequestDetail["status"], extra: Partial<RequestDetail> = {}): RequestDetail {
+  return {
+    id: CALL_ID,
+    request_date: "2026-11-27T10:00:00.000Z",
+    request_data: { files: { image: ["/v1/files/in.png"] }, body: {} },
+    response_data: status === "succeeded" ? { file: "/v1/files/out.png" } : {},
+    status,
+    cost: status === "canceled" || status === "failed" ? 0 : 0.01,
+    endpoint: backgroundRemovalFeature.endpoint,
+    queue_position: status === "queued" ? 2 : null,
+    started_date: status === "queued" ? null : "2026-11-27T10:00:01.000Z",
+    completed_date: null,
+    reserved: 0.01,
+    error: status === "canceled" ? "request-canceled" : null,
+    error_message: null,
+    urls: { get: requestDetailPath(CALL_ID), cancel: requestCancelPath(CALL_ID) },
+    ...extra,
+  };
+}
+
+/** Answers the GETs of the call with `states` in turn (the last one repeated). */
+function stubFollow(states: RequestDetail[]) {
+  let index = 0;
+  server.use(
+    http.get(requestDetailPath(CALL_ID), () => {
+      const state = states[Math.min(index, states.length - 1)];
+      index += 1;
+      return HttpResponse.json(state);
+    }),
+  );
+}
+
 describe("PlaygroundScreen", () => {
+  it("follows an accepted call: Queued with its position, then running, then the result and the balance read again", async () => {
+    let balance = 5;
+    const { featureCalls, bodiesTo } = stubPlayground({
+      featureAnswer: async () => json(202, detail("queued")),
+      balance: () => balance,
+    });
+    stubFollow([detail("queued"), detail("running"), detail("running"), detail("succeeded")]);
+    renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    await waitFor(() => expect(featureCalls[0]?.headers.get("prefer")).toBe("respond-async"));
+
+    expect(await screen.findByTestId("queue-position")).toHaveTextContent("Queued (position 3)");
+    expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "queued");
+    await waitFor(
+      () => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "generating"),
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(within(screen.getByTestId("history-row")).getByTestId("elapsed-timer")).toBeInTheDocument();
+    balance = 4.99;
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"), {
+      timeout: 5_000,
+    });
+    expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
+    await waitFor(() => expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99"));
+    expect(bodiesTo("/v1/users/me").length).toBeGreaterThan(1);
+  });
+
+  it("cancels a queued call from its row and shows it Canceled", async () => {
+    stubPlayground({ requests: [{ ...RECORD, id: CALL_ID, status: "queued", response_data: {} }] });
+    stubFollow([detail("queued")]);
+    const canceled: string[] = [];
+    server.use(
+      http.post(requestCancelPath(CALL_ID), ({ request }) => {
+        canceled.push(request.headers.get("x-authorization-project") ?? "");
+        return HttpResponse.json(detail("canceled"));
+      }),
+    );
+    renderScreen();
+    const user = userEvent.setup();
+    const row = await screen.findByTestId("history-row");
+    expect(row).toHaveAttribute("data-status", "queued");
+    await user.click(within(row).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "canceled"));
+    expect(canceled).toEqual([PROJECT]);
+    expect(within(screen.getByTestId("history-row")).queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("follows a call that was still running when the list loaded (a reload) to its end", async () => {
+    stubPlayground({ requests: [{ ...RECORD, id: CALL_ID, status: "generating", response_data: {} }] });
+    stubFollow([detail("running"), detail("succeeded")]);
+    renderScreen();
+    const row = await screen.findByTestId("history-row");
+    expect(row).toHaveAttribute("data-status", "generating");
+    await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"), {
+      timeout: 5_000,
+    });
+  });
+
   it("shows the empty text, the price line and the list name", async () => {
     stubPlayground({});
     renderScreen();
@@ -247,7 +351,7 @@ describe("PlaygroundScreen", () => {
   });
 
   it("says before the click when the balance does not cover the price, with the way to add funds", async () => {
-    stubPlayground({ balance: 0 });
+    stubPlayground({ balance: () => 0 });
     renderScreen();
     const notice = await screen.findByTestId("balance-notice");
     expect(notice).toHaveTextContent("Your balance ($0.00) does not cover this call.");
@@ -262,7 +366,7 @@ describe("PlaygroundScreen", () => {
     const permissions = { ...ownedOrganization().permissions, owner: false };
     permissions.organization = { ...permissions.organization, payments: false };
     stubPlayground({
-      balance: 0,
+      balance: () => 0,
       permissions,
       featureAnswer: async () =>
         json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
@@ -278,7 +382,7 @@ describe("PlaygroundScreen", () => {
   });
 
   it("has no balance notice when the balance covers the price", async () => {
-    stubPlayground({ balance: 5 });
+    stubPlayground({ balance: () => 5 });
     renderScreen();
     await screen.findByText(HISTORY_EMPTY);
     await screen.findByTestId("price-line");

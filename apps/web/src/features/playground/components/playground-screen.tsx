@@ -3,6 +3,7 @@ import { useMediaQuery } from "@mantine/hooks";
 import {
   chargeNoticeText,
   downloadFileName,
+  ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
   type PriceInfo,
@@ -18,9 +19,10 @@ import { PageHeader } from "../../../components/page-header";
 import { api } from "../../../lib/api-client";
 import { escapeHtml } from "../../../lib/html";
 import { useSession } from "../../../lib/session";
-import { type FeatureRequest, useFeatureRun } from "../api/use-feature-run";
+import { cancelRequest } from "../api/call-feature";
+import { type FeatureRequest, fromDetail, useFeatureRun } from "../api/use-feature-run";
 import { useFeatureStatus } from "../api/use-feature-status";
-import { type HistoryItem, usePlaygroundHistory } from "../api/use-history";
+import { type HistoryItem, isOpenItem, usePlaygroundHistory } from "../api/use-history";
 import { comparisonOf } from "../lib/comparison";
 import { BalanceNotice } from "./balance-notice";
 import { FeatureUnavailableNotice } from "./feature-unavailable-notice";
@@ -124,7 +126,7 @@ export function PlaygroundScreen({
   refreshWhile,
   rowDownloadUrl,
 }: PlaygroundScreenProps) {
-  const { selectedProject, selectedOrganization, updateUserInfo } = useSession();
+  const { selectedProject, selectedOrganization, updateUserInfo, refreshUserInfo } = useSession();
   const projectId = selectedProject?.id ?? null;
   const history = usePlaygroundHistory(feature, projectId);
   const { status, isLoading: statusLoading } = useFeatureStatus(feature.endpoint);
@@ -148,7 +150,31 @@ export function PlaygroundScreen({
     [organizationId, updateUserInfo],
   );
 
-  const featureRun = useFeatureRun({ feature, history, onBalance: setBalance, onSuccess });
+  const featureRun = useFeatureRun({
+    feature,
+    history,
+    onBalance: setBalance,
+    // A followed call ended with a charge: the balance is read again (the settlement moved it).
+    onSucceeded: () => void refreshUserInfo(),
+    onSuccess,
+  });
+
+  // Calls still queued or running when the list arrived (a reload, another tab): followed to their end.
+  const { follow } = featureRun;
+  useEffect(() => {
+    if (!projectId) return;
+    for (const item of history.items) if (!item.local && isOpenItem(item)) follow(item, projectId);
+  }, [history.items, projectId, follow]);
+
+  const cancelItem = async (item: HistoryItem) => {
+    if (!projectId) return;
+    try {
+      const detail = await cancelRequest(item.id, projectId);
+      history.update(item.key, (row) => ({ ...row, ...fromDetail(detail), key: row.key }));
+    } catch (error) {
+      await showErrorDialog(ERROR_DIALOGS.cancelRequest, error);
+    }
+  };
 
   const { refresh } = history;
   const needsRefresh =
@@ -307,6 +333,7 @@ export function PlaygroundScreen({
                 : null,
               downloadUrl: rowDownloadUrl,
               onDelete: (item) => void deleteItem(item),
+              onCancel: (item) => void cancelItem(item),
               onShowApiCall: (item) => showApiCall(item.request_data.files, bodyOf(item), rowHeaders?.(item)),
               onReuse,
             }}

@@ -4,7 +4,13 @@ import { summarizeLimits } from "../../../lib/api-key-limits";
 import { formatCost, formatDateTime, formatUsd } from "../../../lib/format";
 import { useApiKeyDetails } from "../api/get-api-key-details";
 
-const STATUS_COLOR = { done: "green", generating: "blue", error: "red" } as const;
+const STATUS_COLOR = {
+  queued: "gray",
+  done: "green",
+  generating: "blue",
+  error: "red",
+  canceled: "gray",
+} as const;
 
 /** A key's detail drawer: its limits, its spend this month and over its life, and its last calls. */
 export function ApiKeyDrawer({

@@ -6,10 +6,11 @@ import {
   featureRequests,
   ledgerEntries,
   organizations,
+  providerSlots,
   usageDaily,
   usageDailyKeys,
 } from "../../db/schema";
-import type { UsageChange } from "./feature-requests.store";
+import type { UsageChange } from "../features/feature-requests.store";
 
 /**
  * The money of one feature call in as few round trips as its guarantees allow: the reservation is one
@@ -53,19 +54,26 @@ export function refusalOf(error: unknown): string | undefined {
 function rowFrom<T extends PgTable>(
   table: T,
   values: Partial<T["$inferInsert"]>,
+  expressions: Partial<Record<keyof T["$inferInsert"], SQL>> = {},
 ): { columns: SQL; values: SQL } {
   const columns = getTableColumns(table) as Record<string, Column>;
   const names: SQL[] = [];
   const bound: SQL[] = [];
   for (const [key, value] of Object.entries(values)) {
     const column = columns[key];
-    if (!column || value === undefined) continue;
+    if (!column || value === undefined || key in expressions) continue;
     names.push(sql`${sql.identifier(column.name)}`);
     bound.push(
       value === null
         ? sql`null::${sql.raw(column.getSQLType())}`
         : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`,
     );
+  }
+  for (const [key, expression] of Object.entries(expressions) as [string, SQL | undefined][]) {
+    const column = columns[key];
+    if (!column || !expression) continue;
+    names.push(sql`${sql.identifier(column.name)}`);
+    bound.push(sql`(${expression})::${sql.raw(column.getSQLType())}`);
   }
   return { columns: sql.join(names, sql`, `), values: sql.join(bound, sql`, `) };
 }
@@ -75,8 +83,14 @@ export interface CallReservationInput {
   priceMicros: bigint;
   /** The ledger reference, `request:<request id>`. */
   reference: string;
-  /** The request row, written `generating` with the reservation. */
-  request: typeof featureRequests.$inferInsert;
+  /** The request row, written with the reservation: `queued`, or `generating` when `start` took a slot. */
+  request: Omit<typeof featureRequests.$inferInsert, "status" | "startedAt" | "runner" | "leaseUntil">;
+  /**
+   * Starts the call at once when its pool can take it: `takeSlot` is the body of a CTE that claims a
+   * free slot for the call given the debit's `select 1 from debit` (call-queue.store's
+   * takeFreeSlotFor), and the row is written running by `runner` when it returns a row.
+   */
+  start?: { takeSlot: (debited: SQL) => SQL; runner: string; leaseUntil: Date };
   /** The organization's calls in flight allowed (0: no limit). */
   concurrentLimit: number;
   /** Whether the organization's monthly budget stops calls now (an expression over its id). */
@@ -88,7 +102,7 @@ export interface CallReservationInput {
 }
 
 export type CallReservation =
-  | { reserved: true; balanceMicros: bigint; watch: Record<string, boolean> }
+  | { reserved: true; started: boolean; balanceMicros: bigint; watch: Record<string, boolean> }
   | { reserved: false; refusal: ReservationRefusal };
 
 /**
@@ -101,7 +115,17 @@ export type CallReservation =
 export async function reserveCall(db: Database, input: CallReservationInput): Promise<CallReservation> {
   const { organizationId, priceMicros, reference, concurrentLimit } = input;
   const slotFree = concurrentLimit > 0 ? sql`and ${organizations.callsInFlight} < ${concurrentLimit}` : sql``;
-  const request = rowFrom(featureRequests, input.request);
+  const started = sql`exists (select 1 from started)`;
+  const request = rowFrom(featureRequests, input.request as typeof featureRequests.$inferInsert, {
+    status: input.start ? sql`case when ${started} then 'generating' else 'queued' end` : sql`'queued'`,
+    ...(input.start
+      ? {
+          startedAt: sql`case when ${started} then now() end`,
+          runner: sql`case when ${started} then ${input.start.runner} end`,
+          leaseUntil: sql`case when ${started} then ${input.start.leaseUntil.toISOString()}::timestamptz end`,
+        }
+      : {}),
+  });
   const watched = Object.entries(input.watch).map(
     ([name, expression]) => sql`, ${expression} as ${sql.identifier(name)}`,
   );
@@ -117,11 +141,12 @@ export async function reserveCall(db: Database, input: CallReservationInput): Pr
       select ${organizationId}::uuid, 'reservation', ${-priceMicros}::bigint, ${reference}::text from debit
       on conflict (kind, reference) do nothing
       returning id),
+    started as (${input.start ? input.start.takeSlot(sql`select 1 from debit`) : sql`select 1 where false`}),
     request as (
       insert into ${featureRequests} (${request.columns}) select ${request.values} from entry
-      returning id)
+      returning id, status)
     ${input.keyCharge ? sql`, key_charge as ${input.keyCharge}` : sql``}
-    select (select balance_micros from debit) as balance,
+    select (select balance_micros from debit) as balance, (select status from request) as status,
       case
         when not exists (select 1 from debit) then
           case when ${input.budgetReached} then 'budget-reached'
@@ -133,7 +158,11 @@ export async function reserveCall(db: Database, input: CallReservationInput): Pr
       ${sql.join(watched, sql``)}
     from ${organizations} where ${organizations.id} = ${organizationId}`;
   const [row] = rowsOf<
-    Record<string, unknown> & { balance: string | number | bigint | null; refusal: string | null }
+    Record<string, unknown> & {
+      balance: string | number | bigint | null;
+      refusal: string | null;
+      status: string | null;
+    }
   >(await db.execute(statement));
   if (!row) return { reserved: false, refusal: "insufficient-balance" };
   if (row.refusal !== null || row.balance === null) {
@@ -141,7 +170,7 @@ export async function reserveCall(db: Database, input: CallReservationInput): Pr
   }
   const watch: Record<string, boolean> = {};
   for (const name of Object.keys(input.watch)) watch[name] = row[name] === true;
-  return { reserved: true, balanceMicros: BigInt(row.balance), watch };
+  return { reserved: true, started: row.status === "generating", balanceMicros: BigInt(row.balance), watch };
 }
 
 export interface CallSettlementInput {
@@ -192,6 +221,8 @@ export async function settleCall(
       update ${organizations} set calls_in_flight = greatest(${organizations.callsInFlight} - 1, 0)
       where ${organizations.id} = (select organization_id from settled)
       returning ${organizations.id}, ${organizations.balanceMicros}),
+    slot as (update ${providerSlots} set request_id = null where request_id = ${input.requestId}::uuid
+      returning slot),
     usage as (
       insert into ${usageDaily} (project_id, endpoint, call_type, day, units, cost_micros, calls)
       select ${usage.projectId}::uuid, ${usage.endpoint}::text, ${usage.callType}::text, ${usage.day}::date,
@@ -228,17 +259,38 @@ export async function settleCall(
 /** The failed request row (as the driver answers it), when this refund was the one that failed it. */
 export type FailedRow = Record<string, unknown> & { refunded: number };
 
+/** How a call that did not succeed ends: failed (`error`) or canceled by its caller. */
+export type UnsuccessfulEnd = "error" | "canceled";
+
+export interface CallRefundInput {
+  requestId: string;
+  reference: string;
+  message: string;
+  /** The error code the call answers with (kept on the row for a waiter in another process). */
+  code: string;
+  completedAt: Date;
+  /** `error` by default. */
+  end?: UnsuccessfulEnd;
+  /**
+   * Whether the call's slot goes back in the same statement: yes for its runner (or the sweeper of a
+   * dead runner), no for a cancel of a running call, whose runner gives the slot back when it has
+   * stopped the provider.
+   */
+  releaseSlot: boolean;
+}
+
 /**
- * Fails a call and gives its reservation back, in one transaction: the reservation's entry is locked
- * (as every refund path does), then one statement turns the row from `generating` to `error`, writes
- * the refund entry from the reservation (unless settled, and only when this update failed the row or
- * no row exists: a reservation a crash left without one), and credits the balance and releases the
- * slot in a single update of the organization's row. `onRefunded` runs in the same transaction when
- * money went back. True when this call made the refund.
+ * Ends a call that did not succeed and gives its reservation back, in one transaction: the
+ * reservation's entry is locked (as every refund path does), then one statement turns the row from
+ * `queued` or `generating` to `error` or `canceled`, writes the refund entry from the reservation
+ * (unless settled, and only when this update ended the row or no row exists: a reservation a crash
+ * left without one), and credits the balance and releases the organization's count in a single update
+ * of its row. `onRefunded` runs in the same transaction when money went back. True when this call made
+ * the refund.
  */
 export async function refundCall(
   db: Database,
-  input: { requestId: string; reference: string; message: string; completedAt: Date },
+  input: CallRefundInput,
   onRefunded?: (tx: Executor) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -247,9 +299,9 @@ export async function refundCall(
     const [result] = rowsOf<{ refunded: number }>(
       await tx.execute(sql`with failed as (
           update ${featureRequests}
-          set status = 'error', error_message = ${input.message},
+          set status = ${input.end ?? "error"}, error_message = ${input.message}, error_code = ${input.code},
             completed_at = ${input.completedAt.toISOString()}::timestamptz
-          where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
+          where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} in ('queued', 'generating')
           returning organization_id),
         refunded as (
           insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
@@ -268,7 +320,12 @@ export async function refundCall(
             calls_in_flight = case when exists (select 1 from failed)
               then greatest(${organizations.callsInFlight} - 1, 0) else ${organizations.callsInFlight} end
           where ${organizations.id} in (select organization_id from failed union select organization_id from refunded)
-          returning ${organizations.id})
+          returning ${organizations.id}),
+        slot as (${
+          input.releaseSlot
+            ? sql`update ${providerSlots} set request_id = null where request_id = ${input.requestId}::uuid returning slot`
+            : sql`select 1 where false`
+        })
         select (select count(*)::int from refunded) as refunded`),
     );
     const refunded = Number(result?.refunded ?? 0) > 0;
