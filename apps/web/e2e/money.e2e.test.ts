@@ -94,8 +94,11 @@ describe("money", () => {
     await billing.getByLabel("City").fill("London");
     await billing.getByLabel("State/Province").fill("London");
     await billing.getByLabel("ZIP/Postal Code").fill("SE1 9NH");
-    await billing.getByPlaceholder("Select country").fill("United Kingdom");
+    // Typing the country and pressing Enter picks it (issue 33: Enter used to submit and clear it).
+    await billing.getByPlaceholder("Select country").click();
+    await page.keyboard.type("United Kingdom");
     await page.keyboard.press("Enter");
+    await expect.poll(() => billing.getByPlaceholder("Select country").inputValue()).toBe("United Kingdom");
     await billing.getByLabel("Billing Email").fill("accounts@mia.example");
     await session.screenshot("money-03b-billing-details-step");
     await billing.getByRole("button", { name: "Save" }).click();
@@ -187,7 +190,7 @@ describe("money", () => {
     await page.getByText("No payment method yet").waitFor();
   });
 
-  it("shows “Payment Method Update Failed” for the declined 4000000000000002 card and keeps no card", async () => {
+  it("says the decline of 4000000000000002 in the card form, with no second dialog, and keeps no card", async () => {
     const { page, baseUrl } = session;
     await skipWelcome(page);
     await signInNewOwner(page, baseUrl, "decline");
@@ -246,7 +249,7 @@ describe("money", () => {
     }
   });
 
-  it("saves the billing details, with the server naming a missing required field", async () => {
+  it("marks a missing billing field beside it before sending, then saves the billing details", async () => {
     const { page, baseUrl } = session;
     await skipWelcome(page);
     await signInNewOwner(page, baseUrl, "billing");

@@ -35,6 +35,7 @@ const contrastResolver: CSSVariablesResolver = () => ({
   light: {
     "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
     "--mantine-color-placeholder": "var(--mantine-color-gray-7)",
+    "--mantine-color-error": "var(--mantine-color-red-8)",
     // The text of light badges, alerts and buttons (shade 6 by default) on their pale backgrounds, at
     // 4.5:1 or more: the darkest shade, and for orange, yellow, green and teal a darker tone than 9.
     ...Object.fromEntries(

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text, TextInput, ThemeIcon, Title, Typography } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, ThemeIcon, Typography } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { modals } from "@mantine/modals";
 import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@prism/contract";
@@ -227,7 +227,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconSparkles size={30} aria-hidden />
       </ThemeIcon>
-      <Title order={3}>{`Welcome to ${productName()}!`}</Title>
+
       <Text size="sm" c="dimmed">
         Your account is ready. Add a payment method and top up your balance to start calling the image and
         speech APIs from the playground or your own code.
@@ -248,7 +248,8 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
 
 /** The first-visit welcome; its button goes to /organization/payments with the card dialog open. */
 export function openWelcomeModal(): Promise<void> {
-  return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
+  // The greeting is the dialog's title, so the dialog is named by it.
+  return openSettled<void>(undefined, { title: `Welcome to ${productName()}!`, size: "sm" }, (answer) => (
     <WelcomeBody onDone={() => answer(undefined)} />
   ));
 }
