@@ -31,11 +31,12 @@ export const theme = createTheme({
       defaultProps: {
         radius: "lg",
         overlayProps: { backgroundOpacity: 0.4, blur: 2 },
-        closeButtonProps: { "aria-label": "Close" },
+        // "Close dialog", apart from the Close buttons many dialogs have among their own actions.
+        closeButtonProps: { "aria-label": "Close dialog" },
       },
       styles: { title: { fontWeight: 600, fontSize: "var(--mantine-font-size-lg)" } },
     },
-    Drawer: { defaultProps: { closeButtonProps: { "aria-label": "Close" } } },
+    Drawer: { defaultProps: { closeButtonProps: { "aria-label": "Close panel" } } },
     Menu: { defaultProps: { radius: "md", shadow: "md" } },
     // A link inside a sentence is told apart by more than its colour (WCAG 1.4.1, axe's link-in-text-block).
     Anchor: { defaultProps: { underline: "always" } },
