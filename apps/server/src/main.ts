@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   });
   await database.migrate();
 
-  const app = await buildApp(createDependencies(config, database));
+  const dependencies = createDependencies(config, database);
+  // A ComfyUI without a node or model its workflows need stops the start here, naming it.
+  await dependencies.registry.verify();
+  const app = await buildApp(dependencies);
 
   // On SIGTERM/SIGINT the app drains (new feature calls refused, running ones given until the
   // deadline, the rest stopped and refunded, job leases handed back), then closes. A second signal,

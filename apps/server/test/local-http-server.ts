@@ -1,9 +1,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+export interface LocalRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+  /** The body's bytes, for binary uploads (multipart files). */
+  raw: Buffer;
+}
+
 export interface LocalServer {
   url: string;
-  requests: { method: string; path: string; headers: IncomingMessage["headers"]; body: string }[];
+  requests: LocalRequest[];
   close(): Promise<void>;
 }
 
@@ -12,24 +21,26 @@ export interface LocalServer {
  * the product's real adapter code talks to it over HTTP exactly as it would to the real service.
  */
 export async function startLocalServer(
-  handle: (
-    request: { method: string; path: string; headers: IncomingMessage["headers"]; body: string },
-    response: ServerResponse,
-  ) => void,
+  handle: (request: LocalRequest, response: ServerResponse) => void | Promise<void>,
 ): Promise<LocalServer> {
   const requests: LocalServer["requests"] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const raw = Buffer.concat(chunks);
       const entry = {
         method: req.method ?? "GET",
         path: req.url ?? "/",
         headers: req.headers,
-        body: Buffer.concat(chunks).toString("utf8"),
+        body: raw.toString("utf8"),
+        raw,
       };
       requests.push(entry);
-      handle(entry, res);
+      Promise.resolve(handle(entry, res)).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String(error));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -37,7 +48,11 @@ export async function startLocalServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
+import { findFreePort } from "@prism/test-support/free-port";
+import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
 import { inject } from "vitest";
 import { pgliteDirFor } from "../src/db/client";
 
@@ -18,18 +17,6 @@ import { pgliteDirFor } from "../src/db/client";
 const MAIN = resolve(import.meta.dirname, "../src/main.ts");
 const TSX_LOADER = createRequire(import.meta.url).resolve("tsx");
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -40,7 +27,7 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000) {
-  const port = await freePort();
+  const port = await findFreePort();
   // An empty working directory: main.ts reads a `.env` from it, and the developer's must not apply.
   const cwd = mkdtempSync(join(tmpdir(), "prism-process-"));
   const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
@@ -97,22 +84,16 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
 export async function createProcessStorage() {
   const dataDir = mkdtempSync(join(tmpdir(), "prism-data-"));
   const serverUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
+  let database: FreshDatabase | undefined;
   if (!serverUrl) {
     // Starting from the run's migrated template skips PGlite's initdb, the slowest part of a new database.
     const template = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
     const client = new PGlite(pgliteDirFor(dataDir), { loadDataDir: template });
     await client.close();
   } else {
-    const name = `prism_process_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    database = await createFreshDatabase(serverUrl, "prism_process");
   }
+  const databaseUrl = database?.url;
   return {
     dataDir,
     databaseUrl,
@@ -123,12 +104,7 @@ export async function createProcessStorage() {
     >,
     remove: async () => {
       rmSync(dataDir, { recursive: true, force: true });
-      if (serverUrl && databaseUrl) {
-        const admin = new pg.Client({ connectionString: serverUrl });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`);
-        await admin.end();
-      }
+      await database?.drop();
     },
   };
 }

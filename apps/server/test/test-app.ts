@@ -1,12 +1,25 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import argon2 from "argon2";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app";
 import { type AppDependencies, createDependencies } from "../src/app-dependencies";
 import { type AppConfig, loadConfig } from "../src/config";
 import type { DatabaseHandle } from "../src/db/client";
+import { type PasswordHasher, verifyPassword } from "../src/modules/auth/password-hashing";
 import { createTestDatabase } from "./test-database";
+
+/**
+ * argon2id at its lowest cost (8 KiB, one pass) for the suite's hundreds of sign-ups and sign-ins:
+ * production's cost took 138 ms a hash. The hashes are still real argon2id, verified by the production
+ * code (which reads the cost from the hash); abuse.test.ts checks the production cost itself.
+ */
+const QUICK_PASSWORDS: PasswordHasher = {
+  hash: (password) =>
+    argon2.hash(password, { type: argon2.argon2id, memoryCost: 8, timeCost: 1, parallelism: 1 }),
+  verify: verifyPassword,
+};
 
 export interface TestApp {
   app: FastifyInstance;
@@ -36,7 +49,7 @@ export async function createTestApp(
     ...env,
   });
   const database = await createTestDatabase();
-  const deps = { ...createDependencies(config, database), ...overrides };
+  const deps = { ...createDependencies(config, database), passwords: QUICK_PASSWORDS, ...overrides };
   const app = await buildApp(deps, {
     logger: env.LOG_LEVEL
       ? { level: env.LOG_LEVEL, ...(options.logStream ? { stream: options.logStream } : {}) }

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
+import { createFreshDatabase } from "@prism/test-support/postgres";
 import { inject } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../src/db/client";
 
@@ -15,29 +14,14 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     return openDatabase({ pgliteTemplate: template });
   }
 
-  const name = `prism_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = openDatabase({ databaseUrl: url.toString() });
+  const fresh = await createFreshDatabase(serverUrl, "prism_test");
+  const handle = openDatabase({ databaseUrl: fresh.url });
   await handle.migrate();
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await fresh.drop();
     },
   };
 }

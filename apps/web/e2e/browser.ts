@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { journeyServers } from "./journey-servers";
 
 /** Screenshots of every journey land here; CI keeps the folder as an artifact. */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, "../../../test-results/e2e-screenshots");
@@ -24,7 +24,7 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 } as const;
 export interface BrowserOptions {
   /** Emulates a phone: 390×844, touch, and the page's meta viewport honoured. */
   phone?: boolean;
-  /** Another console server than the suite's (a journey's own deployment). */
+  /** Another console server than the file's (a journey's own deployment). */
   baseUrl?: string;
 }
 
@@ -33,7 +33,7 @@ export interface BrowserOptions {
  * reaching out to Google's services, which this machine's closed network would refuse.
  */
 export async function openBrowser(options: BrowserOptions = {}): Promise<BrowserSession> {
-  const baseUrl = options.baseUrl ?? inject("baseUrl");
+  const baseUrl = options.baseUrl ?? (await journeyServers()).baseUrl;
   const userDataDir = mkdtempSync(resolve(tmpdir(), "prism-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
+import { journeyServers } from "./journey-servers";
 import type { ReceivedCall } from "./model-server";
 import { listTrainedClones, postFeatureForm, type StoredClone } from "./playground-helpers";
 
@@ -10,7 +11,7 @@ export async function failNextModelCall(
   status = 500,
   message = "The model failed.",
 ): Promise<void> {
-  const response = await fetch(`${inject("modelServerUrl")}/__control/fail-next`, {
+  const response = await fetch(`${(await journeyServers()).modelServerUrl}/__control/fail-next`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ feature, status, message }),
@@ -20,7 +21,7 @@ export async function failNextModelCall(
 
 /** What the local model server received in the last call of `feature`. */
 export async function lastModelCall(feature: string): Promise<ReceivedCall> {
-  const response = await fetch(`${inject("modelServerUrl")}/__control/last/${feature}`);
+  const response = await fetch(`${(await journeyServers()).modelServerUrl}/__control/last/${feature}`);
   expect(response.ok, `no ${feature} call reached the model server`).toBe(true);
   return (await response.json()) as ReceivedCall;
 }

@@ -6,8 +6,8 @@ import {
 } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./browser";
+import { type ConsoleServer, startConsoleServer } from "./console-server";
 import { signUpOwner } from "./funded-owner";
-import { type ConsoleServer, startConsoleServer } from "./global-setup";
 import { expectPhoneLayout } from "./layout";
 import { MODEL_SERVER_FEATURES } from "./model-server";
 
@@ -51,7 +51,7 @@ describe("a deployment without a model server", () => {
     await page.getByRole("heading", { name: "Image Generation", level: 2 }).waitFor();
     const nav = page.getByRole("navigation", { name: "Main" });
     const marked = nav.getByLabel(NEEDS_MODEL_SERVER_BADGE, { exact: true });
-    await expect.poll(() => marked.count()).toBe(NEEDING_A_SERVER.length);
+    await expect.poll(() => marked.count(), { timeout: 15_000 }).toBe(NEEDING_A_SERVER.length);
     for (const feature of NEEDING_A_SERVER) {
       const link = nav.locator(`a[href="${feature.playgroundRoute}"]`);
       expect(await link.getByLabel(NEEDS_MODEL_SERVER_BADGE, { exact: true }).count(), feature.name).toBe(1);

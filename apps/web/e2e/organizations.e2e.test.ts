@@ -1,11 +1,13 @@
+import { USAGE_PATH } from "@prism/contract";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./browser";
+import { type BrowserSession, DESKTOP_VIEWPORT, openBrowser, PHONE_VIEWPORT } from "./browser";
 import { type Me, post } from "./funded-owner";
 import {
   countMailTo,
   createVerifiedAccount,
   readMailbox,
+  signInElsewhere,
   type TestAccount,
   uniqueEmail,
   waitForCode,
@@ -228,6 +230,62 @@ describe("organizations", () => {
     await page.goto("/organization/members");
     await page.getByTestId(`member-${owner.email.toLowerCase()}`).waitFor();
     expect(await page.getByTestId(`member-${inviteeEmail}`).count()).toBe(0);
+  });
+
+  it("says in the Remove dialog which API keys go with a member, and their keys stop working", async () => {
+    const { page, baseUrl } = session;
+    const owner = await createVerifiedAccount(baseUrl, { firstName: "Rita", lastName: "Owner" });
+    const builder = await createVerifiedAccount(baseUrl, { firstName: "Kai", lastName: "Builder" });
+    await signIn(session, owner);
+    const me = await post<Me>(page, baseUrl, "/v1/users/me");
+    const organizationId = me.organizations[0]!.id;
+    const projectId = me.organizations[0]!.projects[0]!.id;
+    await addMember(page, baseUrl, organizationId, builder, {
+      owner: false,
+      organization: { general: false, billing: false, payments: false, invoices: false, playground: true },
+      members: { invite: false, edit: false, delete: false },
+      apiKeys: { create: true, delete: false },
+      projects: { all: true },
+    });
+    const builderCookie = await signInElsewhere(baseUrl, builder.email, builder.password);
+    const keys: string[] = [];
+    for (const apiKeyName of ["ci", "staging"]) {
+      const created = await fetch(`${baseUrl}/v1/users/api-keys/insert`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: builderCookie, origin: baseUrl },
+        body: JSON.stringify({ projectId, apiKeyName }),
+      });
+      expect(created.status).toBe(200);
+      keys.push(((await created.json()) as { apiKey: { content: string } }).apiKey.content);
+    }
+    const usage = (key: string) =>
+      fetch(`${baseUrl}${USAGE_PATH}?start=2026-01-01&end=2026-01-31&group_by=day`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+    expect((await usage(keys[0]!)).status).toBe(200);
+
+    await page.goto("/organization/members");
+    await page
+      .getByTestId(`member-${builder.email.toLowerCase()}`)
+      .getByRole("button", { name: "Remove Kai Builder" })
+      .click();
+    const dialog = page.getByRole("dialog");
+    await dialog
+      .getByText(
+        "The 2 API keys they created will be revoked with them: calls made with them will stop working.",
+      )
+      .waitFor();
+    await settledScreenshot(session, "organizations-07c-remove-member-with-keys");
+    await page.setViewportSize(PHONE_VIEWPORT);
+    await settledScreenshot(session, "phone-organizations-07c-remove-member-with-keys");
+    await page.setViewportSize(DESKTOP_VIEWPORT);
+    await dialog.getByRole("button", { name: "Yes, proceed" }).click();
+    await page.getByTestId(`member-${builder.email.toLowerCase()}`).waitFor({ state: "detached" });
+
+    for (const key of keys) expect((await usage(key)).status).toBe(401);
+    await page.goto("/projects/api-keys");
+    await page.getByText("ci", { exact: true }).waitFor({ state: "detached" });
+    expect(await page.getByText("staging", { exact: true }).count()).toBe(0);
   });
 
   it("offers a member only what the server would allow them", async () => {

@@ -32,6 +32,8 @@ const fixture = (name: string) =>
   readFileSync(resolve(import.meta.dirname, "../../../fixtures/images", name));
 const astronaut = fixture("astronaut.png");
 const coffee = fixture("coffee.png");
+/** rocket.jpg: a Falcon 9 on its launch pad, where the face detector once saw a face (issue 27). */
+const rocket = fixture("rocket.jpg");
 
 let projectId = "";
 
@@ -249,6 +251,31 @@ describe("playground: face swapping and identity inpainting", () => {
     await closeDialog(dialog);
     await row.getByText("Generation Error").first().waitFor();
     await row.getByTestId("row-error-reason").getByText("No face was found in the source image.").waitFor();
+
+    // The issue's rocket as the target: refused with its reason (modules/features/abuse.test.ts checks
+    // that nothing is charged).
+    await page.goto("/playground/face-swapping");
+    await page.getByRole("heading", { name: "Face Swapping" }).waitFor();
+    await page
+      .locator('[aria-label="Source Image"] input[type=file]')
+      .setInputFiles({ name: "astronaut.png", mimeType: "image/png", buffer: astronaut });
+    await page
+      .locator('[aria-label="Target Image"] input[type=file]')
+      .setInputFiles({ name: "rocket.jpg", mimeType: "image/jpeg", buffer: rocket });
+    await page.getByRole("img", { name: "Target Image: rocket.jpg" }).waitFor();
+    await page.getByRole("button", { name: "Swap Face" }).click();
+    const rocketDialog = await waitForDialog(page, SWAP_FAILED_TITLE, {
+      message: "No face was found in the target image.",
+      timeout: ENGINE_WAIT_MS,
+    });
+    await settled(rocketDialog);
+    await viewportScreenshot(page, "playground-faces-04-face-swapping-no-face-on-the-rocket");
+    await closeDialog(rocketDialog);
+    await historyRows(page)
+      .first()
+      .getByTestId("row-error-reason")
+      .getByText("No face was found in the target image.")
+      .waitFor();
   }, 240_000);
 
   describe("identity inpainting", () => {

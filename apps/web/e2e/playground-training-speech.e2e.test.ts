@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { pcmToWav } from "@prism/engine/wav";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,28 +59,9 @@ async function trainingPhotos(count: number, offset = 0): Promise<Upload[]> {
   return photos;
 }
 
-/** A 44-byte RIFF/WAVE header for 16-bit mono PCM followed by the samples. */
-function wav(pcm: Buffer, sampleRate = 16_000): Buffer {
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0, "latin1");
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write("WAVE", 8, "latin1");
-  header.write("fmt ", 12, "latin1");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "latin1");
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
-}
-
 /** "go forward ten meters", 16 kHz 16-bit mono (pocketsphinx test data, see the repository's fixtures/README.md). */
 const goForwardWav = () =>
-  wav(readFileSync(resolve(import.meta.dirname, "../../../fixtures/audio/goforward.raw")));
+  pcmToWav(readFileSync(resolve(import.meta.dirname, "../../../fixtures/audio/goforward.raw")), 16_000);
 
 /** A quiet tone of `seconds` at 8 kHz. */
 function toneWav(seconds: number): Buffer {
@@ -88,7 +70,7 @@ function toneWav(seconds: number): Buffer {
   for (let index = 0; index < pcm.length / 2; index += 1) {
     pcm.writeInt16LE(Math.round(2_000 * Math.sin((2 * Math.PI * 440 * index) / sampleRate)), index * 2);
   }
-  return wav(pcm, sampleRate);
+  return pcmToWav(pcm, sampleRate);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -424,7 +406,11 @@ describe("playground: AI Clone training and speech to text", () => {
         screenshot: "speech-unreadable",
       },
       {
-        file: { name: "large.wav", mimeType: "audio/wav", buffer: wav(Buffer.alloc(20_971_520)) },
+        file: {
+          name: "large.wav",
+          mimeType: "audio/wav",
+          buffer: pcmToWav(Buffer.alloc(20_971_520), 16_000),
+        },
         title: "Audio File Too Large",
         message: "The audio file exceeds the 20MB limit. Please use a smaller file.",
         screenshot: "speech-too-large",

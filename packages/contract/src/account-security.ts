@@ -65,6 +65,57 @@ export const PASSKEY_NAME_REQUIRED = "Please enter a name";
 export const PASSKEY_NOT_FOUND = "This passkey no longer exists.";
 export const SIGN_IN_WITH_PASSKEY = "Sign in with a passkey";
 
+/**
+ * Re-authentication ("sudo mode", decision 020): how long a sign-in proof (password, authenticator code
+ * or passkey, given at sign-in or in the confirmation dialog) lets the session make sensitive calls.
+ */
+export const REAUTHENTICATION_WINDOW_MS = 10 * MINUTE_MS;
+export const REAUTHENTICATION_WINDOW_MINUTES = REAUTHENTICATION_WINDOW_MS / MINUTE_MS;
+/** Wrong passwords given to confirm an action, per account, before a wait (as for second factors). */
+export const REAUTHENTICATION_MAX_ATTEMPTS = 5;
+export const REAUTHENTICATION_LOCKOUT_MS = 5 * MINUTE_MS;
+export const REAUTHENTICATION_REQUIRED =
+  "Please confirm it is you: this action needs your password, an authentication code or a passkey.";
+export const REAUTHENTICATION_DIALOG = {
+  title: "Confirm it's you",
+  description: `This is a sensitive action. Confirm your identity to continue; you will not be asked again for ${REAUTHENTICATION_WINDOW_MINUTES} minutes.`,
+  passwordLabel: "Current password",
+  codeLabel: TWO_FACTOR_CODE_LABEL,
+  confirm: "Confirm",
+  usePasskey: "Use a passkey",
+  cancel: "Cancel",
+  /** An account with no password, authenticator app or passkey (Google or GitHub sign-in only). */
+  noMethod:
+    "Your account has no password, authenticator app or passkey. Sign out and sign in again to confirm it is you, or add a password with Recover Password.",
+  passwordRequired: "Password is required",
+} as const;
+
+/** Turning two-factor on signs out the account's other sessions: one opened by a thief does not stay. */
+export const TWO_FACTOR_ENDS_OTHER_SESSIONS =
+  "Turning it on signs you out on every other device; sign in there again with a code.";
+export const REGENERATE_RECOVERY_CODES = "Generate new recovery codes";
+export const REGENERATE_RECOVERY_CODES_CONFIRM =
+  "Your current recovery codes will stop working. Generate new ones?";
+export const RECOVERY_CODES_REGENERATED = "New recovery codes generated!";
+
+/**
+ * The "it wasn't me" link of the passkey-added mail: one click removes that passkey and signs the
+ * account out everywhere, so a passkey registered by someone holding a stolen session does not outlive
+ * the owner's recovery (decision 020).
+ */
+export const REMOVE_PASSKEY_LINK_PATH = "/remove-passkey";
+export const REMOVE_PASSKEY_PAGE = {
+  title: "Remove a passkey",
+  description:
+    "If you did not add this passkey, remove it: it stops working at once and every device signed in to your account is signed out. Then change your password.",
+  button: "Remove passkey and sign out",
+  done: "The passkey was removed and every device was signed out. Sign in and change your password.",
+  invalid: "This link is no longer valid: the passkey was already removed.",
+  signIn: "Go to Sign In",
+} as const;
+/** The link's token: 256 random bits in base64url. */
+export const PASSKEY_REMOVAL_TOKEN_LENGTH = 43;
+
 /** The dialogs of the Profile page's security sections, in the console's usual wording. */
 export const ACCOUNT_SECURITY_ERROR_DIALOGS = {
   enableTwoFactor: {
@@ -89,6 +140,11 @@ export const ACCOUNT_SECURITY_ERROR_DIALOGS = {
   addPasskey: {
     title: "Error Adding Passkey",
     message: "An error occurred while adding the passkey. Please try again later or contact our support.",
+  },
+  regenerateRecoveryCodes: {
+    title: "Error Generating Recovery Codes",
+    message:
+      "An error occurred while generating new recovery codes. Please try again later or contact our support.",
   },
   removePasskey: {
     title: "Error Removing Passkey",

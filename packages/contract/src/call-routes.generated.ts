@@ -264,6 +264,10 @@ export const callRoutes = {
       path: "/v1/users/two-factor/verify",
       auth: "public",
     },
+    regenerateRecoveryCodes: {
+      path: "/v1/users/two-factor/regenerate-recovery-codes",
+      auth: "session",
+    },
   },
   sessions: {
     list: {
@@ -301,6 +305,20 @@ export const callRoutes = {
     signIn: {
       path: "/v1/users/passkeys/sign-in",
       auth: "public",
+    },
+    removeWithLink: {
+      path: "/v1/users/passkeys/remove-with-link",
+      auth: "public",
+    },
+  },
+  reauthentication: {
+    options: {
+      path: "/v1/users/reauthentication/options",
+      auth: "session",
+    },
+    reauthenticate: {
+      path: "/v1/users/reauthenticate",
+      auth: "session",
     },
   },
   webhooks: {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { EndpointDescriptor } from "./entities";
+import { singleLine } from "./fields";
 import { DEFAULT_LANGUAGE, languageCodeSchema } from "./languages";
 import {
   ACCEPTED_AUDIO_EXTENSIONS,
@@ -506,12 +507,13 @@ export const pegasusTrainingFeature = defineFeature({
     ],
   },
   bodySchema: z.object({
-    description: z
-      .string({ error: AI_CLONE_NAME_MISSING.message })
-      .trim()
-      .min(1, AI_CLONE_NAME_MISSING.message)
-      .max(NAME_MAX_LENGTH)
-      .meta({ description: "The AI Clone's name." }),
+    description: singleLine(
+      z
+        .string({ error: AI_CLONE_NAME_MISSING.message })
+        .trim()
+        .min(1, AI_CLONE_NAME_MISSING.message)
+        .max(NAME_MAX_LENGTH),
+    ).meta({ description: "The AI Clone's name." }),
   }),
   headers: [],
   billing: { unit: "call", defaultPriceMicros: 5_000_000 },

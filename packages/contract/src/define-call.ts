@@ -26,6 +26,13 @@ export interface CallDefinition<
    * project; it is documented in the public API's OpenAPI document.
    */
   readonly apiKey?: boolean;
+  /**
+   * A sensitive `session` call (decision 020): the session must hold a sign-in proof (password,
+   * authenticator code or passkey) from the last REAUTHENTICATION_WINDOW_MS, else the call answers 403
+   * `reauthentication-required` and changes nothing. The proof is its own call, `users/reauthenticate`,
+   * so the call's payload stays as it is.
+   */
+  readonly requiresReauthentication?: boolean;
   /** Client-side timeout in milliseconds; the client default applies when absent. */
   readonly timeoutMs?: number;
 }

@@ -62,6 +62,11 @@ export const memberSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   permissions: permissionsSchema,
+  /**
+   * Ours: the live API keys the member created in the organization, which removing them (or their
+   * leaving) revokes; the Remove dialog says how many.
+   */
+  apiKeyCount: z.number().int().min(0),
 });
 export type Member = z.infer<typeof memberSchema>;
 

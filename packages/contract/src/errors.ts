@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   "invitation-invalid": 400,
   "invalid-two-factor-code": 400,
   "passkey-verification-failed": 400,
+  /** The password given to confirm a sensitive action is not the account's. */
+  "invalid-password": 400,
   // 401: not signed in, or bad credentials.
   unauthenticated: 401,
   "invalid-credentials": 401,
@@ -50,6 +52,11 @@ export const ERROR_STATUS = {
   "ip-not-allowed": 403,
   /** The organization requires two-factor sign-in and the caller has neither TOTP nor a passkey. */
   "two-factor-enrolment-required": 403,
+  /**
+   * A sensitive action needs a sign-in proof from the last few minutes (decision 020); the console
+   * asks for one and repeats the call.
+   */
+  "reauthentication-required": 403,
   // 404: not found, or not the caller's (never reveals another tenant's ids).
   "not-found": 404,
   "route-not-found": 404,

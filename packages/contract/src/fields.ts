@@ -11,6 +11,7 @@ import {
   TOKEN_MAX_LENGTH,
 } from "./limits";
 import {
+  CONTROL_CHARACTERS_REFUSED,
   EMAIL_ADDRESS_REQUIRED,
   INVALID_EMAIL_ADDRESS,
   NAME_REQUIRED,
@@ -35,12 +36,29 @@ export const emailSchema = z
   .max(EMAIL_MAX_LENGTH, INVALID_EMAIL_ADDRESS)
   .pipe(z.email(INVALID_EMAIL_ADDRESS));
 
+/**
+ * What no name or other one-line field may hold: control characters (line breaks, tabs, the rest of the
+ * C0 and C1 ranges), Unicode's line and paragraph separators, and its bidirectional formatting
+ * characters (marks, embeddings, overrides, isolates), which reorder what a reader sees. A name is
+ * shown to other people, in mails sent to strangers (an invitation names the organization) and in
+ * exports: with line breaks it writes lines of its own ("NOTICE: your card was declined..."), with an
+ * override it shows text other than what it holds.
+ */
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+export function hasControlCharacters(text: string): boolean {
+  return CONTROL_CHARACTERS.test(text);
+}
+
+/** `schema` refusing {@link hasControlCharacters} with the contract's message: every name uses it. */
+export function singleLine<T extends z.ZodString>(schema: T): T {
+  return schema.refine((text) => !hasControlCharacters(text), CONTROL_CHARACTERS_REFUSED);
+}
+
 /** A required display name (organization, project, clone, ...). */
-export const nameSchema = z
-  .string({ error: NAME_REQUIRED })
-  .trim()
-  .min(1, NAME_REQUIRED)
-  .max(NAME_MAX_LENGTH);
+export const nameSchema = singleLine(
+  z.string({ error: NAME_REQUIRED }).trim().min(1, NAME_REQUIRED).max(NAME_MAX_LENGTH),
+);
 
 /** An opaque token from a third party (captcha, OAuth credential, client secret). */
 export const tokenSchema = z.string().trim().min(1).max(TOKEN_MAX_LENGTH);

@@ -16,4 +16,5 @@ export * from "./messages";
 export * from "./password";
 export * from "./permissions";
 export * from "./permissions-schema";
+export * from "./providers";
 export * from "./random-prompts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_TRANSCRIPTION_LANGUAGE } from "./limits";
+import type { ProviderName } from "./providers";
 
 /**
  * The 100 transcription languages: Whisper's language set, with Whisper's codes (so `jw` for
@@ -127,6 +128,6 @@ export function languageName(code: string): string | undefined {
  */
 export const BUILTIN_TRANSCRIPTION_LANGUAGES: readonly LanguageCode[] = ["en"];
 
-export function isLanguageAvailableOn(provider: "builtin" | "http" | "openai", code: string): boolean {
+export function isLanguageAvailableOn(provider: ProviderName, code: string): boolean {
   return provider !== "builtin" || (BUILTIN_TRANSCRIPTION_LANGUAGES as readonly string[]).includes(code);
 }

@@ -343,6 +343,22 @@ export const TRAINING_MAX_IMAGES = 15;
 export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
 /** ... and encoded as JPEG at this quality. */
 export const TRAINING_JPEG_QUALITY = 0.95;
+
+// ---------------------------------------------------------------------------------------------------
+// Request timeouts (REQUEST_TIMEOUT_MS may change the default).
+// ---------------------------------------------------------------------------------------------------
+
+/** The largest body a legitimate call sends: a training's photos, each at the image limit (450 MB). */
+export const MAX_REQUEST_BODY_BYTES = TRAINING_MAX_IMAGES * MAX_IMAGE_BYTES;
+/** The slow upload line a request's whole body must fit in time: 1 MB/s (about 8 Mbit/s). */
+export const SLOW_UPLOAD_BYTES_PER_SECOND = BYTES_PER_MB;
+/**
+ * How long a request may take to arrive whole, headers and body (8 minutes): the largest body on the
+ * slow line, rounded up to a minute. A body that trickles in (one byte every 20 s kept a sign-in open
+ * for good) is cut off with 408 then; the time a call then waits for its model is not counted.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS =
+  Math.ceil(MAX_REQUEST_BODY_BYTES / SLOW_UPLOAD_BYTES_PER_SECOND / 60) * 60_000;
 /** "Training takes 30 minutes or more." */
 export const TRAINING_EXPECTED_MINUTES = 30;
 

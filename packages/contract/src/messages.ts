@@ -13,6 +13,7 @@ import {
   INVALID_TWO_FACTOR_CODE,
   PASSKEY_CEREMONY_FAILED,
   PASSKEY_NOT_RECOGNISED,
+  REAUTHENTICATION_REQUIRED,
   TWO_FACTOR_ALREADY_ENABLED,
   TWO_FACTOR_ENROLMENT_REQUIRED,
   TWO_FACTOR_NOT_ENABLED,
@@ -55,6 +56,19 @@ export * from "./account-messages";
 
 export const REQUIRED_FIELDS_MISSING = "Please fill all the required fields";
 export const NAME_REQUIRED = "Please enter a name.";
+/** A name or another one-line field holding a line break, a tab or a text-direction control. */
+export const CONTROL_CHARACTERS_REFUSED =
+  "Line breaks, tabs and other control characters are not allowed here.";
+/**
+ * The Remove (or Leave) dialog's word on the member's keys, which go with them; null when they made none.
+ */
+export function memberKeysRevokedText(count: number, isYou: boolean): string | null {
+  if (count === 0) return null;
+  const keys = count === 1 ? "1 API key" : `${count} API keys`;
+  return isYou
+    ? `The ${keys} you created in it will be revoked: calls made with ${count === 1 ? "it" : "them"} will stop working.`
+    : `The ${keys} they created will be revoked with them: calls made with ${count === 1 ? "it" : "them"} will stop working.`;
+}
 export const LOGOUT_CONFIRM = "Are you sure you want to logout?";
 export const LOGOUT_ALL_SESSIONS_CONFIRM = "Are you sure you want to logout from all sessions?";
 export const CONFIRM_YES = "Yes";
@@ -221,26 +235,6 @@ export const MODEL_SERVERS_DOCS_PATH = `/docs#${MODEL_SERVERS_DOCS_ANCHOR}`;
 /** Why a feature cannot run when no provider serves it on this deployment: it needs a GPU model server. */
 export const FEATURE_NEEDS_MODEL_SERVER =
   "This feature needs an AI model server, and this deployment does not have one connected yet.";
-/**
- * The server settings that give a feature a provider, by feature id: any one of them turns it on. One
- * place for the console's instructions to owners; each provider adapter adds its own variables here.
- */
-export const FEATURE_PROVIDER_VARIABLES: Readonly<Record<string, readonly string[]>> = {
-  "image-generation": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
-  "generative-fill": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
-  "speech-to-text": ["MODEL_SERVER_URL", "OPENAI_API_KEY"],
-};
-/** The variable that serves every feature: a model server speaking our protocol. */
-export const MODEL_SERVER_VARIABLE = "MODEL_SERVER_URL";
-
-/**
- * The instructions an owner sees under a feature no provider serves, followed by a link to
- * MODEL_SERVERS_DOCS_PATH: which settings turn it on.
- */
-export function featureOperatorInstructions(featureId: string): string {
-  const variables = FEATURE_PROVIDER_VARIABLES[featureId] ?? [MODEL_SERVER_VARIABLE];
-  return `To turn it on, whoever runs this server sets ${listText(variables, "or")} and restarts it.`;
-}
 /** The same situation as members who do not run the service read it: what it means for them. */
 export const FEATURE_NOT_AVAILABLE_YET =
   "This feature is not available here yet, so nothing can be run or charged on this page. The other features work as usual.";
@@ -498,6 +492,16 @@ export const NOT_CHARGED = "You were not charged for it.";
 export function notChargedText(reason: string): string {
   return `${reason} ${NOT_CHARGED}`;
 }
+/**
+ * Results the builtin engine refuses to make rather than charge for garbage (issue 27): the call answers
+ * 422 with the text, stores no result and charges nothing.
+ */
+export const NO_FACE_IN_SOURCE = "No face was found in the source image.";
+export const NO_FACE_IN_TARGET = "No face was found in the target image.";
+export const NO_FOREGROUND_FOUND =
+  "No subject was found in the image: removing its background would leave nothing.";
+export const NO_SPEECH_FOUND = "No speech was found in the audio.";
+
 /** A training the model server later reported failed: its charge is given back. */
 export const TRAINING_FAILED_REFUNDED = notChargedText("The training failed on the model server.");
 /** Why a feature call failed when its input files could not be written to the file store. */
@@ -543,6 +547,8 @@ export const ERROR_MESSAGES = {
   "invitation-invalid": INVITATION_INVALID,
   unauthenticated: "You are not signed in.",
   "invalid-credentials": INVALID_PASSWORD,
+  "invalid-password": INVALID_PASSWORD,
+  "reauthentication-required": REAUTHENTICATION_REQUIRED,
   "invalid-api-key": "The API key is missing or not valid.",
   "api-key-expired": API_KEY_EXPIRED,
   "key-spend-cap-reached": "This API key has reached its spend cap.",

@@ -5,10 +5,11 @@
  */
 import { mkdir } from "node:fs/promises";
 import sharp from "sharp";
-import { detectText, letterMask, textRemoval } from "../src/features/text-removal";
+import { detectText, findLetters, letterMask, textRemoval } from "../src/features/text-removal";
 import { decodeImage } from "../src/lib/image";
 import { completeImage, LEGACY_COMPLETION } from "../src/lib/patchmatch";
 import { squareMask } from "../test/quality";
+import { evaluateCaptionSet, OUTSIDE_PSNR_GOAL, TEXT_PSNR_GOAL } from "./caption-set";
 import { CAPTIONS, type Caption, captioned, fixture, pngOf, type Rgb, rgbOf } from "./common";
 
 const OUT = new URL("../../../docs/quality/", import.meta.url).pathname;
@@ -36,16 +37,42 @@ async function panel(image: Rgb, crop: Crop): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Panels side by side with a grey gap (white would merge with a mask's white), saved as a JPEG. */
-async function strip(file: string, images: Rgb[], crop: Crop): Promise<void> {
+/**
+ * Panels side by side (in rows of `columns`) with a grey gap (white would merge with a mask's white),
+ * saved as a JPEG.
+ */
+async function strip(
+  file: string,
+  images: Rgb[],
+  crop: Crop,
+  columns = images.length,
+  maxWidth?: number,
+): Promise<void> {
   const gap = 6;
   const width = crop.width * crop.scale;
   const height = crop.height * crop.scale;
   const panels = await Promise.all(images.map((image) => panel(image, crop)));
-  await sharp({
-    create: { width: panels.length * (width + gap) - gap, height, channels: 3, background: "#808080" },
+  const rows = Math.ceil(panels.length / columns);
+  const grid = await sharp({
+    create: {
+      width: columns * (width + gap) - gap,
+      height: rows * (height + gap) - gap,
+      channels: 3,
+      background: "#808080",
+    },
   })
-    .composite(panels.map((input, k) => ({ input, left: k * (width + gap), top: 0 })))
+    .composite(
+      panels.map((input, k) => ({
+        input,
+        left: (k % columns) * (width + gap),
+        top: Math.floor(k / columns) * (height + gap),
+      })),
+    )
+    .png()
+    .toBuffer();
+  // Resized in its own step: sharp would resize before compositing in one pipeline.
+  await sharp(grid)
+    .resize({ width: maxWidth, withoutEnlargement: true })
     .jpeg({ quality: 84, mozjpeg: true })
     .toFile(`${OUT}${file}`);
   console.log(`docs/quality/${file}`);
@@ -154,8 +181,58 @@ async function textExample(file: string, captions: Caption[]): Promise<void> {
   await strip(file, [input, maskImage(letters, input.width, input.height), result], whole(input));
 }
 
+/**
+ * The caption set's failures (issue 34): every case where the engine misses a word, ends below
+ * TEXT_PSNR_GOAL in the text pixels or changes the rest below OUTSIDE_PSNR_GOAL, as input, the letters
+ * found, the engine's result and the clean photo, cropped around the caption. Returns the cases drawn.
+ */
+async function captionFailures(): Promise<string[]> {
+  const drawn: string[] = [];
+  const pending: Promise<void>[] = [];
+  await evaluateCaptionSet([{ name: "now", findLetters, feature: textRemoval }], undefined, (result) => {
+    const [score] = result.scores;
+    const { input } = result;
+    if (!score) return;
+    const failed =
+      score.found.includes(false) || score.textPsnr < TEXT_PSNR_GOAL || score.outsidePsnr < OUTSIDE_PSNR_GOAL;
+    if (!failed) return;
+    const { width, height } = input;
+    const texted = { data: input.texted, width, height };
+    // The caption and whatever else the engine changed, so a change far from the caption shows too.
+    const shown = Uint8Array.from(input.text);
+    for (let p = 0; p < shown.length; p++) {
+      for (let c = 0; c < 3; c++) {
+        if (Math.abs(score.result[p * 3 + c]! - input.texted[p * 3 + c]!) > 24) shown[p] = 1;
+      }
+    }
+    const crop = around(shown, width, height, 24, 1);
+    const file = `captions-${input.caption.id}.jpg`;
+    pending.push(
+      strip(
+        file,
+        [
+          texted,
+          maskImage(score.mask, width, height),
+          { ...texted, data: score.result },
+          { ...texted, data: input.clean },
+        ],
+        crop,
+        2,
+        960,
+      ),
+    );
+    drawn.push(input.caption.id);
+  });
+  await Promise.all(pending);
+  return drawn;
+}
+
 async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
+  if (process.env.GALLERY_ONLY === "captions") {
+    console.log(`caption failures: ${(await captionFailures()).join(" ")}`);
+    return;
+  }
 
   for (const name of ["brick.png", "grass.png", "gravel.png"]) {
     const image = await fixture(name);
@@ -216,6 +293,7 @@ async function main(): Promise<void> {
   await textExample("text-removal-coffee.jpg", byFixture("coffee.png"));
   await textExample("text-removal-gravel.jpg", byFixture("gravel.png"));
   await textExample("text-removal-grass.jpg", byFixture("grass.png"));
+  console.log(`caption failures: ${(await captionFailures()).join(" ")}`);
 }
 
 await main();

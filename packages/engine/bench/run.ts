@@ -8,10 +8,19 @@
 import { readFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import sharp from "sharp";
+import { findLetters, textRemoval } from "../src/features/text-removal";
 import { createEngine, type Engine, type EngineOutput } from "../src/index";
 import { inpaintTelea } from "../src/lib/opencv";
 import { completeImage, LEGACY_COMPLETION } from "../src/lib/patchmatch";
 import { detailRatio, flatFill, psnr, seamRatio, squareMask } from "../test/quality";
+import {
+  type CaseResult,
+  evaluateCaptionSet,
+  OUTSIDE_MARGIN,
+  OUTSIDE_PSNR_GOAL,
+  TEXT_PSNR_GOAL,
+  type TextRemovalVersion,
+} from "./caption-set";
 import {
   CAPTIONS,
   captioned,
@@ -25,6 +34,7 @@ import {
   rgbOf,
   TEXTURES,
 } from "./common";
+import { findLetters as findLettersBefore, legacyTextRemoval } from "./legacy-text-removal";
 
 const IMAGES = ["astronaut.png", "coffee.png", "chelsea.png"];
 
@@ -145,6 +155,106 @@ async function benchTextRemoval(engine: Engine): Promise<void> {
     ]);
   }
   table(["image", "caption (bold)", "captioned input", "engine", "engine fast_mode"], rows);
+}
+
+/** The text removal before issue 34 and now, both in this process. */
+const TEXT_REMOVAL_VERSIONS: TextRemovalVersion[] = [
+  { name: "before", findLetters: findLettersBefore, feature: legacyTextRemoval },
+  { name: "now", findLetters, feature: textRemoval },
+];
+
+const share = (count: number, total: number) => `${count}/${total} (${((100 * count) / total).toFixed(1)} %)`;
+
+/**
+ * Issue 34's display captions (fixtures/captions/): every word found, PSNR in the caption's pixels and
+ * outside them, and the CPU time of each version per caption. `CAPTION_CASES=c01,c07` runs only those.
+ */
+async function benchCaptionSet(): Promise<void> {
+  console.log(
+    `## Display captions (issue 34): words found, PSNR (dB) in the caption's pixels and outside them grown by ${OUTSIDE_MARGIN} px, before and now\n`,
+  );
+  const warm = await sharp(fixturePath("coffee.png")).resize({ width: 200 }).png().toBuffer();
+  for (const version of TEXT_REMOVAL_VERSIONS) await version.feature.run({ image: warm });
+  const wanted = process.env.CAPTION_CASES?.split(",");
+  const rows: (string | number)[][] = [];
+  const results = await evaluateCaptionSet(
+    TEXT_REMOVAL_VERSIONS,
+    wanted ? (id) => wanted.includes(id) : undefined,
+    (result) => {
+      const { caption } = result.input;
+      const [before, now] = result.scores as [CaseResult["scores"][0], CaseResult["scores"][0]];
+      const words = (found: boolean[]) => `${found.filter(Boolean).length}/${found.length}`;
+      const row = [
+        caption.id,
+        `${caption.photo} ${caption.photoWidth} px`,
+        `"${caption.text}" ${caption.font} ${caption.capHeight} px ${caption.fill}${caption.outline ? ` outlined ${caption.outline}` : ""}`,
+        fmt(result.inputPsnr),
+        `${words(before.found)} / ${words(now.found)}`,
+        `${fmt(before.textPsnr)} / ${fmt(now.textPsnr)}`,
+        `${fmt(before.outsidePsnr)} / ${fmt(now.outsidePsnr)}`,
+        fmt(result.trueMaskPsnr ?? Number.NaN),
+        `${fmt(before.cpuSeconds)} / ${fmt(now.cpuSeconds)}`,
+        fmt(now.cpuSeconds / before.cpuSeconds),
+      ];
+      rows.push(row);
+      console.error(row.join(" | "));
+    },
+    true,
+  );
+  table(
+    [
+      "case",
+      "photo",
+      "caption (capitals' height)",
+      "captioned input",
+      "words found before / now",
+      "text pixels before / now",
+      "outside before / now",
+      "fill with the true mask",
+      "CPU s before / now",
+      "now / before",
+    ],
+    rows,
+  );
+  const summary = TEXT_REMOVAL_VERSIONS.map((version, v) => {
+    const scores = results.map((result) => result.scores[v]!);
+    const words = scores.flatMap((score) => score.found);
+    return [
+      version.name,
+      share(scores.filter((score) => !score.found.includes(false)).length, scores.length),
+      share(words.filter(Boolean).length, words.length),
+      share(scores.filter((score) => score.textPsnr >= TEXT_PSNR_GOAL).length, scores.length),
+      share(scores.filter((score) => score.outsidePsnr >= OUTSIDE_PSNR_GOAL).length, scores.length),
+      fmt(mean(scores.map((score) => score.textPsnr))),
+      fmt(
+        scores.reduce((sum, score) => sum + score.cpuSeconds, 0),
+        1,
+      ),
+    ];
+  });
+  const ceiling = results.map((result) => result.trueMaskPsnr ?? 0);
+  console.log(
+    `The fill given the caption's true pixels as its mask: ${share(ceiling.filter((value) => value >= TEXT_PSNR_GOAL).length, ceiling.length)} cases ≥ ${TEXT_PSNR_GOAL} dB, mean ${fmt(mean(ceiling))} dB\n`,
+  );
+  table(
+    [
+      "version",
+      "cases with every word found",
+      "words found",
+      `cases ≥ ${TEXT_PSNR_GOAL} dB in the text pixels`,
+      `cases ≥ ${OUTSIDE_PSNR_GOAL} dB outside`,
+      "mean dB in the text pixels",
+      "CPU s, all cases",
+    ],
+    summary,
+  );
+  const ratios = results.map((result) => result.scores[1]!.cpuSeconds / result.scores[0]!.cpuSeconds);
+  console.log(
+    `CPU now / before: ${fmt(
+      results.reduce((sum, result) => sum + result.scores[1]!.cpuSeconds, 0) /
+        results.reduce((sum, result) => sum + result.scores[0]!.cpuSeconds, 0),
+    )} over all cases, median per caption ${fmt([...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!)}, highest ${fmt(Math.max(...ratios))}\n`,
+  );
 }
 
 interface FillScore {
@@ -541,8 +651,8 @@ async function warmUp(engine: Engine): Promise<void> {
 }
 
 /**
- * `BENCH_ONLY=text,fill-time` runs only those sections (upscaling, text, objects, fill-time, extension,
- * background, faces, pool), so a change to one feature is measured without the whole run on a shared machine.
+ * `BENCH_ONLY=text,fill-time` runs only those sections (upscaling, text, captions, objects, fill-time,
+ * extension, background, faces, pool), so a change to one feature is measured without the whole run on a shared machine.
  */
 const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const wanted = (section: string) => !only || only.includes(section);
@@ -561,9 +671,12 @@ async function main(): Promise<void> {
       console.log(`- ${feature}: ${entry.available ? "available" : `unavailable (${entry.reason})`}`);
     }
     console.log();
-    await warmUp(engine);
+    if (["upscaling", "text", "fill-time", "extension", "background", "faces"].some(wanted)) {
+      await warmUp(engine);
+    }
     if (wanted("upscaling")) await benchUpscaling(engine);
     if (wanted("text")) await benchTextRemoval(engine);
+    if (wanted("captions")) await benchCaptionSet();
     if (wanted("objects")) await benchObjectRemoval();
     if (wanted("fill-time")) await benchFillTime(engine);
     if (wanted("extension")) await benchExtension(engine);

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,15 +74,12 @@ describe("skipping the migrator when the database is up to date", () => {
 // Advisory locks guard several processes sharing one PostgreSQL server; a PGlite data directory is
 // only ever opened by one process, so there is nothing to race there. CI's PostgreSQL pass runs this.
 describe.skipIf(!serverUrl)("migrations on PostgreSQL (needs DATABASE_URL)", () => {
-  const created: string[] = [];
+  const created: FreshDatabase[] = [];
 
   async function freshDatabase(): Promise<string> {
-    const name = `prism_migrate_${randomBytes(6).toString("hex")}`;
-    await admin((client) => client.query(`CREATE DATABASE "${name}"`));
-    created.push(name);
-    const url = new URL(serverUrl as string);
-    url.pathname = `/${name}`;
-    return url.toString();
+    const database = await createFreshDatabase(serverUrl as string, "prism_migrate");
+    created.push(database);
+    return database.url;
   }
 
   const appliedCount = (url: string) =>
@@ -98,9 +95,7 @@ describe.skipIf(!serverUrl)("migrations on PostgreSQL (needs DATABASE_URL)", () 
   });
 
   afterAll(async () => {
-    for (const name of created) {
-      await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    }
+    for (const database of created) await database.drop();
   });
 
   it("lets two processes starting together on a new database migrate it once, both succeeding", async () => {

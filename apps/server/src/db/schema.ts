@@ -70,6 +70,12 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     /** When the session last made a call, written at most every few minutes (the devices list). */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * The last sign-in proof (password, authenticator code or passkey) given with this session: at its
+     * sign-in, then by `users/reauthenticate`. Sensitive calls need it recent (decision 020); null for
+     * sessions opened before it was recorded, which must prove themselves first.
+     */
+    reauthenticatedAt: timestamp("reauthenticated_at", { withTimezone: true, mode: "date" }),
   },
   (table) => [
     uniqueIndex("sessions_token_hash_unique").on(table.tokenHash),
@@ -502,6 +508,13 @@ export const featureRequests = pgTable(
     /** A per-call webhook: where its events go and which (`start`, `completed`). */
     webhookUrl: text("webhook_url"),
     webhookEvents: jsonb("webhook_events").$type<string[]>(),
+    /**
+     * What the upstream platform charged for the run, when it says (or its model map states a price):
+     * the operator's margin figures, never shown to customers.
+     */
+    upstreamCostMicros: bigint("upstream_cost_micros", { mode: "bigint" }),
+    /** The compute time the upstream platform reported for the run. */
+    upstreamComputeMs: integer("upstream_compute_ms"),
   },
   (table) => [
     // A key's spend (its caps, its column in the keys table) and its recent calls.
@@ -732,9 +745,15 @@ export const passkeys = pgTable(
       .default([]),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    /**
+     * SHA-256 of the token in the passkey-added mail's removal link (decision 020); null for passkeys
+     * added before the mail existed.
+     */
+    removalTokenHash: text("removal_token_hash"),
   },
   (table) => [
     uniqueIndex("passkeys_credential_id_unique").on(table.credentialId),
+    uniqueIndex("passkeys_removal_token_hash_unique").on(table.removalTokenHash),
     index("passkeys_user_id_idx").on(table.userId),
   ],
 );
@@ -879,6 +898,11 @@ export const auditLog = pgTable(
     /** The signed-in user who made the change; null for an API key or the system (webhooks, timers). */
     actorUserId: uuid("actor_user_id"),
     actorApiKeyId: uuid("actor_api_key_id"),
+    /**
+     * The actor's name when the entry was written (the user's first and last name, or the key's name):
+     * history reads as it happened, whatever the user or key is called later. Null for the system.
+     */
+    actorName: text("actor_name"),
     /** Dotted `<target>.<verb>`, one of the contract's AUDIT_ACTIONS. */
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),

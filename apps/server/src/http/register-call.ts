@@ -4,7 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
 import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
-import { type AuthenticatedUser, authenticateSessionToken } from "../modules/auth/session.service";
+import {
+  type AuthenticatedUser,
+  authenticateSessionToken,
+  requireRecentReauthentication,
+} from "../modules/auth/session.service";
 import { SESSION_COOKIE } from "../modules/auth/session-cookie";
 import { bearerKeyOf, requireApiKey } from "./api-key-auth";
 import { setRequestActor } from "./request-context";
@@ -41,6 +45,8 @@ export function registerCall<C extends CallDefinition>(
       user = await authenticateSessionToken(deps.database.db, request.cookies[SESSION_COOKIE]);
       if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
       setRequestActor({ kind: "user", userId: user.userId });
+      // Declared on the call in the contract and enforced here, before the body is even read.
+      if (call.requiresReauthentication) requireRecentReauthentication(user);
     }
     // Calls without a payload may arrive with no body at all.
     const body = call.request.parse(request.body ?? {}) as CallParsedRequest<C>;
@@ -73,6 +79,9 @@ export function registerSessionOrApiKeyCall<C extends CallDefinition>(
 ): void {
   if (call.auth !== "session" || call.apiKey !== true) {
     throw new Error(`${call.path} is not a call API keys may make`);
+  }
+  if (call.requiresReauthentication) {
+    throw new Error(`${call.path} needs a recent sign-in proof, which API keys cannot give`);
   }
   app.post(call.path, async (request, reply) => {
     let principal: CallPrincipal;

@@ -44,6 +44,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: PATHS.removePasskey,
+        lazy: async () => ({
+          Component: (await import("../features/auth/components/remove-passkey-page")).RemovePasskeyPage,
+        }),
+      },
+      {
         path: PATHS.terms,
         lazy: async () => ({
           Component: (await import("../features/auth/components/terms-page")).TermsPage,

@@ -2,7 +2,7 @@ import { calls, DEFAULT_CALL_TIMEOUT_MS } from "@prism/contract";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { server } from "../test/msw";
-import { ApiError, api, callApi, setUnauthorizedHandler } from "./api-client";
+import { ApiError, api, callApi, setReauthenticationHandler, setUnauthorizedHandler } from "./api-client";
 
 const userInfo = {
   id: "u1",
@@ -99,5 +99,57 @@ describe("callApi", () => {
     ).rejects.toMatchObject({ status: 401, code: "invalid-credentials" });
     expect(handler).not.toHaveBeenCalled();
     unregister();
+  });
+
+  describe("a sensitive call refused for want of a recent sign-in proof (decision 020)", () => {
+    const refusal = { error: "reauthentication-required", message: "Please confirm it is you." };
+
+    it("asks the handler for a proof, then sends the same call again and answers its result", async () => {
+      let answered = 0;
+      const requests = answerWith(() =>
+        answered++ === 0 ? jsonResponse(403, refusal) : jsonResponse(200, {}),
+      );
+      const ask = vi.fn(async () => true);
+      const unregister = setReauthenticationHandler(ask);
+      await expect(api.users.changePassword({ password: "N3w-passw0rd!" })).resolves.toEqual({});
+      expect(ask).toHaveBeenCalledTimes(1);
+      expect(requests).toHaveLength(2);
+      expect(await requests[1]?.json()).toEqual({ password: "N3w-passw0rd!" });
+      unregister();
+    });
+
+    it("fails with the refusal when the user cancels, without sending the call again", async () => {
+      const requests = answerWith(() => jsonResponse(403, refusal));
+      const unregister = setReauthenticationHandler(async () => false);
+      await expect(api.users.changePassword({ password: "N3w-passw0rd!" })).rejects.toMatchObject({
+        status: 403,
+        code: "reauthentication-required",
+      });
+      expect(requests).toHaveLength(1);
+      unregister();
+    });
+
+    it("asks once: a second refusal after the proof is the call's answer", async () => {
+      const requests = answerWith(() => jsonResponse(403, refusal));
+      const ask = vi.fn(async () => true);
+      const unregister = setReauthenticationHandler(ask);
+      await expect(api.users.changePassword({ password: "N3w-passw0rd!" })).rejects.toMatchObject({
+        code: "reauthentication-required",
+      });
+      expect(ask).toHaveBeenCalledTimes(1);
+      expect(requests).toHaveLength(2);
+      unregister();
+    });
+
+    it("leaves other 403s alone", async () => {
+      answerWith(() => jsonResponse(403, { error: "forbidden", message: "Not allowed." }));
+      const ask = vi.fn(async () => true);
+      const unregister = setReauthenticationHandler(ask);
+      await expect(api.users.changePassword({ password: "N3w-passw0rd!" })).rejects.toMatchObject({
+        code: "forbidden",
+      });
+      expect(ask).not.toHaveBeenCalled();
+      unregister();
+    });
   });
 });

@@ -58,6 +58,25 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void
   };
 }
 
+/** Asks the user for a sign-in proof; resolves true once the session holds a fresh one. */
+type ReauthenticationHandler = () => Promise<boolean>;
+
+let reauthenticationHandler: ReauthenticationHandler | null = null;
+
+/**
+ * The one place a sensitive call's 403 `reauthentication-required` is handled (decision 020): the
+ * signed-in shell registers a handler that asks for the password, a code or a passkey in a dialog, and
+ * the refused call is then sent again as it was, so every screen carries on with what the user asked
+ * for. Without a handler, or when the user cancels, the call fails with that 403. Returns an unregister
+ * function.
+ */
+export function setReauthenticationHandler(handler: ReauthenticationHandler): () => void {
+  reauthenticationHandler = handler;
+  return () => {
+    if (reauthenticationHandler === handler) reauthenticationHandler = null;
+  };
+}
+
 function combineSignals(timeout: AbortSignal, external: AbortSignal | undefined): AbortSignal {
   if (!external) return timeout;
   if (typeof AbortSignal.any === "function") return AbortSignal.any([timeout, external]);
@@ -107,6 +126,8 @@ export interface Exchange<T> {
   session: boolean;
   /** Checks the answer's shape, for callers that have the schema at hand anyway (the playground's). */
   response?: ResponseSchema<T>;
+  /** Set on the one repeat after a sign-in proof, so a refusal then is not asked about again. */
+  reauthenticated?: boolean;
 }
 
 /**
@@ -141,6 +162,15 @@ export async function exchange<T>(request: Exchange<T>): Promise<T> {
       ? new ApiError(response.status, body.error, body.message, body.field)
       : new ApiError(response.status, "http-error", `The server answered with status ${response.status}.`);
     if (response.status === 401 && request.session) unauthorizedHandler?.(error, request.path);
+    if (
+      error.code === "reauthentication-required" &&
+      request.session &&
+      !request.reauthenticated &&
+      reauthenticationHandler &&
+      (await reauthenticationHandler())
+    ) {
+      return exchange({ ...request, reauthenticated: true });
+    }
     throw error;
   }
 

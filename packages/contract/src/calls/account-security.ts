@@ -3,12 +3,14 @@ import {
   INVALID_TWO_FACTOR_CODE,
   PASSKEY_NAME_MAX_LENGTH,
   PASSKEY_NAME_REQUIRED,
+  PASSKEY_REMOVAL_TOKEN_LENGTH,
+  REAUTHENTICATION_DIALOG,
   TWO_FACTOR_CODE_REQUIRED,
 } from "../account-security";
 import { defineCall } from "../define-call";
 import { userInfoSchema } from "../entities";
-import { emptyResponse, idSchema, isoDateTimeSchema } from "../fields";
-import { SHORT_CALL_TIMEOUT_MS } from "../limits";
+import { emptyResponse, idSchema, isoDateTimeSchema, singleLine } from "../fields";
+import { PASSWORD_MAX_LENGTH, SHORT_CALL_TIMEOUT_MS } from "../limits";
 
 /**
  * Account security calls (issue 19): two-factor sign-in with an authenticator app and recovery codes,
@@ -51,6 +53,8 @@ export const twoFactorStartResponse = z.object({
 export const twoFactorStartCall = defineCall({
   path: "/v1/users/two-factor/start",
   auth: "session",
+  // Whoever enrols holds the codes from then on: a thief enrolling their own app would lock the owner out.
+  requiresReauthentication: true,
   request: twoFactorStartRequest,
   response: twoFactorStartResponse,
 });
@@ -61,6 +65,7 @@ export const twoFactorEnableResponse = z.object({ recoveryCodes: z.array(z.strin
 export const twoFactorEnableCall = defineCall({
   path: "/v1/users/two-factor/enable",
   auth: "session",
+  requiresReauthentication: true,
   request: twoFactorEnableRequest,
   response: twoFactorEnableResponse,
 });
@@ -71,6 +76,7 @@ export const twoFactorDisableResponse = emptyResponse;
 export const twoFactorDisableCall = defineCall({
   path: "/v1/users/two-factor/disable",
   auth: "session",
+  requiresReauthentication: true,
   request: twoFactorDisableRequest,
   response: twoFactorDisableResponse,
 });
@@ -88,12 +94,24 @@ export const twoFactorVerifyCall = defineCall({
   response: twoFactorVerifyResponse,
 });
 
+/** New recovery codes, in clear this once; the old ones stop working in the same statement. */
+export const regenerateRecoveryCodesRequest = z.object({});
+export const regenerateRecoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export const regenerateRecoveryCodesCall = defineCall({
+  path: "/v1/users/two-factor/regenerate-recovery-codes",
+  auth: "session",
+  request: regenerateRecoveryCodesRequest,
+  response: regenerateRecoveryCodesResponse,
+  requiresReauthentication: true,
+});
+
 export const twoFactorCalls = {
   status: twoFactorStatusCall,
   start: twoFactorStartCall,
   enable: twoFactorEnableCall,
   disable: twoFactorDisableCall,
   verify: twoFactorVerifyCall,
+  regenerateRecoveryCodes: regenerateRecoveryCodesCall,
 } as const;
 
 export const signedInDeviceSchema = z.object({
@@ -166,18 +184,20 @@ export const passkeyRegistrationOptionsResponse = z.object({ options: webauthnJs
 export const passkeyRegistrationOptionsCall = defineCall({
   path: "/v1/users/passkeys/registration-options",
   auth: "session",
+  requiresReauthentication: true,
   request: passkeyRegistrationOptionsRequest,
   response: passkeyRegistrationOptionsResponse,
 });
 
 export const registerPasskeyRequest = z.object({
-  name: z.string().trim().min(1, PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX_LENGTH),
+  name: singleLine(z.string().trim().min(1, PASSKEY_NAME_REQUIRED).max(PASSKEY_NAME_MAX_LENGTH)),
   response: webauthnJsonSchema,
 });
 export const registerPasskeyResponse = z.object({ passkey: passkeySchema });
 export const registerPasskeyCall = defineCall({
   path: "/v1/users/passkeys/register",
   auth: "session",
+  requiresReauthentication: true,
   request: registerPasskeyRequest,
   response: registerPasskeyResponse,
 });
@@ -187,6 +207,7 @@ export const removePasskeyResponse = emptyResponse;
 export const removePasskeyCall = defineCall({
   path: "/v1/users/passkeys/remove",
   auth: "session",
+  requiresReauthentication: true,
   request: removePasskeyRequest,
   response: removePasskeyResponse,
 });
@@ -214,6 +235,21 @@ export const passkeySignInCall = defineCall({
   response: passkeySignInResponse,
 });
 
+/**
+ * The passkey-added mail's "it wasn't me" link: its token alone (no session: the owner may be signed out
+ * everywhere) removes that passkey and ends every session of the account.
+ */
+export const removePasskeyWithLinkRequest = z.object({
+  token: z.string().length(PASSKEY_REMOVAL_TOKEN_LENGTH),
+});
+export const removePasskeyWithLinkResponse = emptyResponse;
+export const removePasskeyWithLinkCall = defineCall({
+  path: "/v1/users/passkeys/remove-with-link",
+  auth: "public",
+  request: removePasskeyWithLinkRequest,
+  response: removePasskeyWithLinkResponse,
+});
+
 export const passkeyCalls = {
   list: listPasskeysCall,
   registrationOptions: passkeyRegistrationOptionsCall,
@@ -221,6 +257,55 @@ export const passkeyCalls = {
   remove: removePasskeyCall,
   authenticationOptions: passkeyAuthenticationOptionsCall,
   signIn: passkeySignInCall,
+  removeWithLink: removePasskeyWithLinkCall,
 } as const;
+
+/**
+ * Re-authentication (decision 020). `options` says which proofs the account can give (with a fresh
+ * passkey challenge bound to the user when it has passkeys); `reauthenticate` takes one and marks the
+ * session, so sensitive calls work for REAUTHENTICATION_WINDOW_MS without asking again.
+ */
+export const reauthenticationOptionsRequest = z.object({});
+export const reauthenticationOptionsResponse = z.object({
+  password: z.boolean(),
+  authenticatorCode: z.boolean(),
+  /** WebAuthn request options for this user's passkeys; null when the account has none. */
+  passkeyOptions: webauthnJsonSchema.nullable(),
+});
+export const reauthenticationOptionsCall = defineCall({
+  path: "/v1/users/reauthentication/options",
+  auth: "session",
+  request: reauthenticationOptionsRequest,
+  response: reauthenticationOptionsResponse,
+});
+
+export const reauthenticateRequest = z.discriminatedUnion("method", [
+  z.object({
+    method: z.literal("password"),
+    password: z
+      .string({ error: REAUTHENTICATION_DIALOG.passwordRequired })
+      .min(1, REAUTHENTICATION_DIALOG.passwordRequired)
+      .max(PASSWORD_MAX_LENGTH),
+  }),
+  z.object({ method: z.literal("code"), code: twoFactorCodeSchema }),
+  z.object({ method: z.literal("passkey"), response: webauthnJsonSchema }),
+]);
+export const reauthenticateResponse = z.object({
+  /** Until when sensitive calls need no new proof. */
+  reauthenticatedUntil: isoDateTimeSchema,
+});
+export const reauthenticateCall = defineCall({
+  path: "/v1/users/reauthenticate",
+  auth: "session",
+  request: reauthenticateRequest,
+  response: reauthenticateResponse,
+});
+
+export const reauthenticationCalls = {
+  options: reauthenticationOptionsCall,
+  reauthenticate: reauthenticateCall,
+} as const;
+
+export type ReauthenticationOptionsResponse = z.infer<typeof reauthenticationOptionsResponse>;
 
 export type ListPasskeysResponse = z.infer<typeof listPasskeysResponse>;

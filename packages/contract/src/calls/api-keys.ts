@@ -2,17 +2,15 @@ import { z } from "zod";
 import { apiKeyLimitsSchema } from "../api-key-limits";
 import { defineCall } from "../define-call";
 import { apiKeySchema, createdApiKeySchema, requestStatusSchema } from "../entities";
-import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { emptyResponse, idSchema, isoDateTimeSchema, singleLine, usdSchema } from "../fields";
 import { API_KEY_NO_NAME, NAME_MAX_LENGTH } from "../limits";
 
 /** API keys of a project. */
 
 /** An empty name is stored as the spec's "- no name -" placeholder. */
-const apiKeyNameSchema = z
-  .string()
-  .trim()
-  .max(NAME_MAX_LENGTH)
-  .transform((name) => name || API_KEY_NO_NAME);
+const apiKeyNameSchema = singleLine(z.string().trim().max(NAME_MAX_LENGTH)).transform(
+  (name) => name || API_KEY_NO_NAME,
+);
 
 export const listApiKeysRequest = z.object({
   projectId: idSchema,

@@ -29,6 +29,7 @@ export const AUDIT_ACTION_LABELS = {
   "api-key.renamed": "API key renamed",
   "api-key.limits-changed": "API key limits changed",
   "api-key.deleted": "API key deleted",
+  "api-key.revoked-with-member": "API key revoked as its creator left",
   "payment-method.added": "Payment method added",
   "payment-method.removed": "Payment method removed",
   "recharge.started": "Recharge started",

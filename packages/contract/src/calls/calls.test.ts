@@ -19,8 +19,10 @@ describe("call registry", () => {
     // the sandbox card form; the deployment's public configuration; the playground's feature status; an
     // API key's details (issue 17); account security (issue 19): 5 two-factor, 2 devices, 6 passkey calls,
     // the audit log and the organization's two-factor requirement; Home's Requests view, 7 webhook calls
-    // and 2 alert calls (issue 18); one call of the Requests view opened and Home's first steps (issue 33).
-    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1 + 5 + 2 + 6 + 2 + 1 + 7 + 2 + 2);
+    // and 2 alert calls (issue 18); re-authentication (issue 27): its options and proof, new recovery
+    // codes and the passkey-added mail's removal link; per-call webhooks (issue 29): their secret, its
+    // rotation and their deliveries; one call of the Requests view opened and Home's first steps (issue 33).
+    expect(allCalls).toHaveLength(37 + 6 + 1 + 1 + 1 + 1 + 5 + 2 + 6 + 2 + 1 + 7 + 2 + 4 + 3 + 2);
     const areaCount = Object.values(calls).reduce((sum, area) => sum + Object.keys(area).length, 0);
     expect(areaCount).toBe(allCalls.length);
   });
@@ -43,8 +45,35 @@ describe("call registry", () => {
         "/v1/users/two-factor/verify",
         "/v1/users/passkeys/authentication-options",
         "/v1/users/passkeys/sign-in",
+        // The passkey-added mail's "it wasn't me" link, used signed out.
+        "/v1/users/passkeys/remove-with-link",
       ].sort(),
     );
+  });
+
+  it("asks a recent sign-in proof for what a stolen session must not do (issue 27)", () => {
+    const sensitive = allCalls.filter((call) => call.requiresReauthentication).map((call) => call.path);
+    expect(sensitive.sort()).toEqual(
+      [
+        "/v1/users/passkeys/registration-options",
+        "/v1/users/passkeys/register",
+        "/v1/users/passkeys/remove",
+        "/v1/users/change-password",
+        "/v1/users/two-factor/start",
+        "/v1/users/two-factor/enable",
+        "/v1/users/two-factor/disable",
+        "/v1/users/two-factor/regenerate-recovery-codes",
+        "/v1/users/organizations/change-owner",
+        "/v1/users/organizations/delete",
+        "/v1/organizations/webhooks/insert",
+        "/v1/organizations/webhooks/update",
+        "/v1/organizations/webhooks/call-secret",
+        "/v1/organizations/webhooks/rotate-call-secret",
+      ].sort(),
+    );
+    for (const call of allCalls.filter((candidate) => candidate.requiresReauthentication)) {
+      expect(call.auth).toBe("session");
+    }
   });
 
   it("carries the spec's timeouts", () => {

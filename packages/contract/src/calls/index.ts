@@ -1,5 +1,5 @@
 import type { CallDefinition } from "../define-call";
-import { passkeyCalls, sessionCalls, twoFactorCalls } from "./account-security";
+import { passkeyCalls, reauthenticationCalls, sessionCalls, twoFactorCalls } from "./account-security";
 import { apiKeyCalls } from "./api-keys";
 import { auditCalls } from "./audit";
 import { invoiceCalls } from "./invoices";
@@ -48,6 +48,7 @@ export const calls = {
   twoFactor: twoFactorCalls,
   sessions: sessionCalls,
   passkeys: passkeyCalls,
+  reauthentication: reauthenticationCalls,
   webhooks: webhookCalls,
   alerts: alertCalls,
   audit: auditCalls,

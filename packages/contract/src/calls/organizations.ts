@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
 import { organizationSchema } from "../entities";
-import { emailSchema, emptyResponse, idSchema } from "../fields";
+import { emailSchema, emptyResponse, idSchema, singleLine } from "../fields";
 import { BILLING_FIELD_MAX_LENGTH, NAME_MAX_LENGTH } from "../limits";
 import { REQUIRED_FIELDS_MISSING } from "../messages";
 import { permissionsSchema } from "../permissions-schema";
 
 /** Organization calls. Every call naming an organization is checked against the caller's memberships. */
 
-const organizationNameSchema = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH);
-const requiredBillingField = z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(BILLING_FIELD_MAX_LENGTH);
+const organizationNameSchema = singleLine(
+  z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH),
+);
+const requiredBillingField = singleLine(
+  z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(BILLING_FIELD_MAX_LENGTH),
+);
 
 export const createOrganizationRequest = z.object({
   name: organizationNameSchema,
@@ -43,6 +47,7 @@ export const deleteOrganizationResponse = emptyResponse;
 export const deleteOrganizationCall = defineCall({
   path: "/v1/users/organizations/delete",
   auth: "session",
+  requiresReauthentication: true,
   request: deleteOrganizationRequest,
   response: deleteOrganizationResponse,
 });
@@ -58,6 +63,7 @@ export const changeOwnerResponse = z.object({
 export const changeOwnerCall = defineCall({
   path: "/v1/users/organizations/change-owner",
   auth: "session",
+  requiresReauthentication: true,
   request: changeOwnerRequest,
   response: changeOwnerResponse,
 });
@@ -67,10 +73,7 @@ export const updateBillingRequest = z.object({
   billingName: requiredBillingField,
   billingEmail: emailSchema,
   /** Optional: an empty value clears it. */
-  taxId: z
-    .string()
-    .trim()
-    .max(BILLING_FIELD_MAX_LENGTH)
+  taxId: singleLine(z.string().trim().max(BILLING_FIELD_MAX_LENGTH))
     .nullish()
     .transform((value) => value || null),
   address: requiredBillingField,

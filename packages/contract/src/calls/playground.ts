@@ -3,6 +3,7 @@ import { featureEndpointSchema } from "../catalog";
 import { defineCall } from "../define-call";
 import { historyRequestRecordSchema, trainedIdentitySchema } from "../entities";
 import { emptyResponse, idSchema, usdSchema } from "../fields";
+import { PROVIDER_NAMES } from "../providers";
 
 /** Playground history: the past feature calls of a project, their price, and the AI Clones. */
 
@@ -73,8 +74,8 @@ export const featureStatusSchema = z.object({
   available: z.boolean(),
   /** Why the feature cannot run; null when it can. */
   reason: z.string().nullable(),
-  /** The provider serving it: builtin (CPU engine), http (model server) or openai. */
-  provider: z.enum(["builtin", "http", "openai"]).nullable(),
+  /** The provider serving it: builtin (CPU engine), http (model server), openai or a hosted platform. */
+  provider: z.enum(PROVIDER_NAMES).nullable(),
   priceInfo: priceInfoSchema,
 });
 export type FeatureStatus = z.infer<typeof featureStatusSchema>;

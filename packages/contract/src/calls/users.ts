@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
 import { userInfoSchema } from "../entities";
-import { emailSchema, emptyResponse, passwordSchema, recaptchaFields, tokenSchema } from "../fields";
+import {
+  emailSchema,
+  emptyResponse,
+  passwordSchema,
+  recaptchaFields,
+  singleLine,
+  tokenSchema,
+} from "../fields";
 import {
   ACCOUNT_CALL_TIMEOUT_MS,
   NAME_MAX_LENGTH,
@@ -45,8 +52,12 @@ export const loginCall = defineCall({
 });
 
 export const createUserRequest = z.object({
-  firstName: z.string({ error: FIRST_NAME_REQUIRED }).trim().min(1, FIRST_NAME_REQUIRED).max(NAME_MAX_LENGTH),
-  lastName: z.string({ error: LAST_NAME_REQUIRED }).trim().min(1, LAST_NAME_REQUIRED).max(NAME_MAX_LENGTH),
+  firstName: singleLine(
+    z.string({ error: FIRST_NAME_REQUIRED }).trim().min(1, FIRST_NAME_REQUIRED).max(NAME_MAX_LENGTH),
+  ),
+  lastName: singleLine(
+    z.string({ error: LAST_NAME_REQUIRED }).trim().min(1, LAST_NAME_REQUIRED).max(NAME_MAX_LENGTH),
+  ),
   email: emailSchema,
   password: passwordSchema,
   ...recaptchaFields,
@@ -162,8 +173,8 @@ export const logoutAllSessionsCall = defineCall({
 });
 
 export const updateProfileRequest = z.object({
-  firstName: z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH),
-  lastName: z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH),
+  firstName: singleLine(z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH)),
+  lastName: singleLine(z.string().trim().min(1, REQUIRED_FIELDS_MISSING).max(NAME_MAX_LENGTH)),
 });
 export const updateProfileResponse = emptyResponse;
 export const updateProfileCall = defineCall({
@@ -173,7 +184,10 @@ export const updateProfileCall = defineCall({
   response: updateProfileResponse,
 });
 
-/** The spec sends only the new password; the signed-in session is the proof of identity. */
+/**
+ * The spec sends only the new password; the current one (or another sign-in proof) is given to
+ * `users/reauthenticate` first, as for every sensitive call (decision 020).
+ */
 export const changePasswordRequest = z.object({
   password: passwordSchema,
 });
@@ -181,6 +195,7 @@ export const changePasswordResponse = emptyResponse;
 export const changePasswordCall = defineCall({
   path: "/v1/users/change-password",
   auth: "session",
+  requiresReauthentication: true,
   request: changePasswordRequest,
   response: changePasswordResponse,
 });

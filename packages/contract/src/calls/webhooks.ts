@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineCall } from "../define-call";
-import { emptyResponse, idSchema, isoDateTimeSchema, usdSchema } from "../fields";
+import { emptyResponse, idSchema, isoDateTimeSchema, singleLine, usdSchema } from "../fields";
 import { listText } from "../messages";
 
 /** Webhook endpoints and alerts of an organization (issue 18). */
@@ -63,11 +63,9 @@ export const WEBHOOK_DISABLED_AFTER_FAILURES = "Disabled after a day of failed d
 /** Why a delivery failed: the receiver took longer than WEBHOOK_TIMEOUT_MS to answer. */
 export const WEBHOOK_RECEIVER_TIMED_OUT = "The receiver did not answer in time.";
 
-export const webhookUrlSchema = z
-  .string()
-  .trim()
-  .max(WEBHOOK_URL_MAX_LENGTH)
-  .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_URL_INVALID }));
+export const webhookUrlSchema = singleLine(z.string().trim().max(WEBHOOK_URL_MAX_LENGTH)).pipe(
+  z.url({ protocol: /^https?$/, error: WEBHOOK_URL_INVALID }),
+);
 
 const webhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
@@ -116,6 +114,8 @@ export const listWebhooksCall = defineCall({
 export const insertWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/insert",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: z.object({ organizationId: idSchema, url: webhookUrlSchema, events: webhookEventsSchema }),
   /** `secret` (`whsec_…`) is shown this once; receivers verify signatures with it. */
   response: z.object({ endpoint: webhookEndpointSchema, secret: z.string() }),
@@ -124,6 +124,8 @@ export const insertWebhookCall = defineCall({
 export const updateWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/update",
   auth: "session",
+  // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
+  requiresReauthentication: true,
   request: endpointRequest.extend({
     url: webhookUrlSchema,
     events: webhookEventsSchema,
@@ -163,11 +165,13 @@ export const sendTestWebhookCall = defineCall({
 
 /**
  * Ours (issue 29): the secret that signs the organization's per-call webhooks (the `webhook` field of
- * a feature call), made on first use; receivers verify with it as with an endpoint's.
+ * a feature call), made on first use; receivers verify with it as with an endpoint's. Revealing it
+ * lets the holder forge the organization's call events: it needs a recent sign-in proof (issue 27).
  */
 export const getCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/call-secret",
   auth: "session",
+  requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
 });
@@ -176,6 +180,7 @@ export const getCallWebhookSecretCall = defineCall({
 export const rotateCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/rotate-call-secret",
   auth: "session",
+  requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
 });

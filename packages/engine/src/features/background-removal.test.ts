@@ -1,3 +1,4 @@
+import { NO_FOREGROUND_FOUND } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawPixels, smallFixture } from "../../test/helpers";
 import { createEngine, type Engine } from "../engine";
@@ -21,5 +22,16 @@ describe("background removal", () => {
     // The portrait's face is opaque; the top-right corner (wall and flag) is not part of the subject.
     expect(alpha(60, 45)).toBeGreaterThan(200);
     expect(alpha(125, 2)).toBeLessThan(60);
+  });
+
+  it("refuses a photo with no subject instead of returning an all-clear image (issue 27)", async () => {
+    // grass.png and gravel.png: scikit-image sample data (CC0 textures): nothing stands out to cut.
+    for (const name of ["images/grass.png", "images/gravel.png"]) {
+      const image = await smallFixture(name, 256);
+      await expect(engine.run("image-background-removal", { image }), name).rejects.toMatchObject({
+        code: "invalid-input",
+        message: NO_FOREGROUND_FOUND,
+      });
+    }
   });
 });

@@ -1,11 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { NO_FOREGROUND_FOUND } from "@prism/contract";
 import type { InferenceSession } from "onnxruntime-common";
 import sharp from "sharp";
+import { EngineError } from "../errors";
 import { decodeImage, encodePng } from "../lib/image";
 import { createSession, loadOnnxRuntime } from "../lib/onnx";
 import type { Feature } from "./feature";
+
+/**
+ * The least share of the image that must be at least half opaque for the result to be a cut-out. Below
+ * it the model found no subject (grass.png and gravel.png keep 0 % of their pixels), and an all-clear PNG
+ * is not a result anyone should pay for (issue 27); the smallest real subject among the fixtures keeps 10 %.
+ */
+const MIN_FOREGROUND_SHARE = 0.001;
+const HALF_OPAQUE = 128;
 
 /** The segmentation network's fixed input side. */
 const MODEL_SIDE = 1024;
@@ -115,6 +125,10 @@ export const backgroundRemoval: Feature<"image-background-removal"> = {
   },
   async run(input) {
     const { rgba, width, height } = await segmentForeground(input.image);
+    let foreground = 0;
+    for (let i = 3; i < rgba.length; i += 4) if (rgba[i]! >= HALF_OPAQUE) foreground++;
+    if (foreground < MIN_FOREGROUND_SHARE * width * height)
+      throw new EngineError("invalid-input", NO_FOREGROUND_FOUND);
     const png = await encodePng({ data: rgba, width, height, channels: 4 });
     return { kind: "image", png, width, height };
   },

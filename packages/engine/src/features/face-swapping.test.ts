@@ -1,3 +1,4 @@
+import { NO_FACE_IN_SOURCE, NO_FACE_IN_TARGET } from "@prism/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawPixels, readFixture, rectangleMask } from "../../test/helpers";
@@ -69,6 +70,20 @@ describe("face swapping", () => {
     });
     await expect(engine.run("face-swapping", { source, target: cat })).rejects.toMatchObject({
       code: "no-face",
+    });
+  });
+
+  it("finds no face on a rocket on its launch pad, as target or as source (issue 27)", async () => {
+    // rocket.jpg: scikit-image sample data (SpaceX, Falcon 9 on Launch Complex 40), public domain. The face
+    // detector proposed a low-confidence "face" on the pad, onto which a face used to be pasted and charged.
+    const rocket = await readFixture("images/rocket.jpg");
+    await expect(engine.run("face-swapping", { source, target: rocket })).rejects.toMatchObject({
+      code: "no-face",
+      message: NO_FACE_IN_TARGET,
+    });
+    await expect(engine.run("face-swapping", { source: rocket, target })).rejects.toMatchObject({
+      code: "no-face",
+      message: NO_FACE_IN_SOURCE,
     });
   });
 });

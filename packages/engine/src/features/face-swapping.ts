@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { NO_FACE_IN_SOURCE, NO_FACE_IN_TARGET } from "@prism/contract";
 import { EngineError } from "../errors";
 import { detectFaces, type FaceMesh, faceDetectorFiles, meshTriangles } from "../lib/face-mesh";
 import { decodeImage, decodeMask, encodePng, type RasterImage } from "../lib/image";
@@ -132,11 +133,11 @@ export async function swapFaces(
   const target = await decodeImage(targetBytes, 3);
   const [sourceFace] = await detectFaces(source);
   if (!sourceFace) {
-    throw new EngineError("no-face", "No face was found in the source image.");
+    throw new EngineError("no-face", NO_FACE_IN_SOURCE);
   }
   const [targetFace] = await detectFaces(target);
   if (!targetFace) {
-    throw new EngineError("no-face", "No face was found in the target image.");
+    throw new EngineError("no-face", NO_FACE_IN_TARGET);
   }
   const triangles = await meshTriangles();
   const { rgb: warped, covered } = warpFace(source, sourceFace, target, targetFace, triangles);

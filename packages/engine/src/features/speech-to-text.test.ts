@@ -1,3 +1,4 @@
+import { NO_SPEECH_FOUND } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pcmToWav, readFixture } from "../../test/helpers";
 import { createEngine, type Engine } from "../engine";
@@ -27,6 +28,16 @@ describe("speech to text", () => {
     expect(text).toContain("meters");
     expect(segments[0]!.start).toBeGreaterThanOrEqual(0);
     expect(segments[0]!.end).toBeGreaterThan(segments[0]!.start);
+  });
+
+  it("refuses audio with no speech instead of returning an empty transcript (issue 27)", async () => {
+    expect(available, "speech to text needs Debian's pocketsphinx, pocketsphinx-en-us and ffmpeg").toBe(true);
+    // Two seconds of silence: a well-formed WAV in which there is nothing to transcribe.
+    const audio = pcmToWav(Buffer.alloc(2 * 16_000 * 2), 16_000);
+    await expect(engine.run("speech-to-text", { audio, language: "en" })).rejects.toMatchObject({
+      code: "invalid-input",
+      message: NO_SPEECH_FOUND,
+    });
   });
 
   it("refuses languages other than English", async () => {

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { MAX_AUDIO_SECONDS } from "@prism/contract";
+import { MAX_AUDIO_SECONDS, NO_SPEECH_FOUND } from "@prism/contract";
 import { EngineError } from "../errors";
 import { TRANSCRIPTION_LANGUAGES } from "../types";
 import type { Feature } from "./feature";
@@ -175,10 +175,13 @@ export const speechToText: Feature<"speech-to-text"> = {
         "-logfn",
         "/dev/null",
       ]);
+      const segments = parseSphinxOutput(stdout.toString("utf8"));
+      // Silence, noise or music: an empty transcript is not a result to charge for (issue 27).
+      if (segments.length === 0) throw new EngineError("invalid-input", NO_SPEECH_FOUND);
       const body: TranscriptionBody = {
         language,
         duration: duration ?? pcm.length / 2 / SAMPLE_RATE,
-        segments: parseSphinxOutput(stdout.toString("utf8")),
+        segments,
       };
       return { kind: "json", body };
     } finally {

@@ -6,6 +6,14 @@ import type { RasterImage } from "./image";
 import { packageRoot } from "./packages";
 import { loadTf } from "./tf";
 
+/**
+ * How sure the mesh model must be that it fits a face. The detector proposes candidates down to 0.2, and
+ * on things that are no face at all it does: the launch pad of rocket.jpg gets a 0.24 mesh that face
+ * swapping then pasted a face onto (issue 27). Real faces score near 1 (astronaut.png: 1.0, also
+ * mirrored, tinted and at 256 px).
+ */
+export const MIN_FACE_SCORE = 0.5;
+
 /** A detected face: 478 mesh landmarks in image pixels (x, y) and its bounding box. */
 export interface FaceMesh {
   points: [number, number][];
@@ -15,6 +23,7 @@ export interface FaceMesh {
 interface HumanFace {
   mesh: [number, number, number][];
   box: [number, number, number, number];
+  faceScore: number;
 }
 
 interface HumanInstance {
@@ -74,9 +83,13 @@ function loadDetector(): Promise<Detector> {
       backend: "wasm",
       debug: false,
       modelBasePath: `${pathToFileURL(faceModelsDir()).href}/`,
+      // Human is made for video: it reuses the last frame's faces when the next input looks alike. Each
+      // call here is another user's image, so nothing carries over (the same photo twice scored its
+      // false face 0.24, then 0.51 from the first run's box).
+      cacheSensitivity: 0,
       face: {
         enabled: true,
-        detector: { rotation: true, maxDetected: 4, return: false },
+        detector: { rotation: true, maxDetected: 4, return: false, skipFrames: 0, skipTime: 0 },
         mesh: { enabled: true },
         iris: { enabled: true },
         attention: { enabled: false },
@@ -114,7 +127,7 @@ export async function detectFaces(image: RasterImage): Promise<FaceMesh[]> {
   try {
     const result = await human.detect(tensor);
     return result.face
-      .filter((face) => face.mesh.length >= 468)
+      .filter((face) => face.mesh.length >= 468 && face.faceScore >= MIN_FACE_SCORE)
       .map((face) => ({ points: face.mesh.map(([x, y]) => [x, y] as [number, number]), box: face.box }))
       .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
   } finally {

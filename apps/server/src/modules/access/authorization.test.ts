@@ -4,12 +4,13 @@ import {
   allCalls,
   emptyPermissions,
   fullPermissions,
+  REAUTHENTICATION_WINDOW_MS,
   USAGE_EXPORT_PATH,
   USAGE_PATH,
   USAGE_SUMMARY_EXPORT_PATH,
 } from "@prism/contract";
 import { eq, getTableName, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
 import { addMember } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
@@ -588,6 +589,27 @@ describe("authorization", () => {
         expect([403, 404, 409], `${path} ${response.body}`).toContain(response.statusCode);
         expect(await snapshot(testApp), path).toBe(before);
       }
+    }
+  });
+
+  it("refuses every sensitive call to the owner's own session once its sign-in proof is older than the window, and changes nothing", async () => {
+    // Derived from the contract (requiresReauthentication), like the 401 test above.
+    const sensitive = registeredSessionCalls.filter((call) => call.requiresReauthentication);
+    expect(sensitive.map((call) => call.path)).toContain("/v1/users/organizations/delete");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + REAUTHENTICATION_WINDOW_MS + 60_000);
+    try {
+      for (const call of sensitive) {
+        // The owner's own ids: without the check, each of these would go through.
+        const payload = matrix[call.path]?.[0]?.payload() ?? {};
+        const before = await snapshot(testApp);
+        const response = await post(testApp, call.path, payload, { session: world.owner.session });
+        expect(response.statusCode, `${call.path} ${response.body}`).toBe(403);
+        expect(response.json().error, call.path).toBe("reauthentication-required");
+        expect(await snapshot(testApp), call.path).toBe(before);
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -7,7 +7,7 @@ import {
   usdToMicros,
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
-import { organizationAlertMail } from "../../providers/mail/templates";
+import { organizationAlertMail, quotedName } from "../../providers/mail/templates";
 import { requireMembership, requirePermission } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
@@ -24,6 +24,10 @@ import {
   rearmLowBalance,
   upsertAlertSettings,
 } from "./alerts.store";
+
+/** The organization as an alert mail names it: its name in quotes, or "your organization" when gone. */
+const organizationLabel = (name: string | undefined) =>
+  name === undefined ? "your organization" : quotedName(name);
 
 const usd = (micros: bigint) => formatMicros(micros, BALANCE_DECIMALS);
 
@@ -115,8 +119,8 @@ export async function checkSpendAlerts(tx: Executor, organizationId: string): Pr
       eventId,
       recipients: await paymentsRecipients(tx, organizationId),
       compose: (to) =>
-        organizationAlertMail(to, `Low balance for ${organization?.name ?? "your organization"}`, [
-          `The balance of "${organization?.name}" is ${usd(balance)}, below your alert threshold of ${usd(threshold)}.`,
+        organizationAlertMail(to, `Low balance for ${organizationLabel(organization?.name)}`, [
+          `The balance of ${organizationLabel(organization?.name)} is ${usd(balance)}, below your alert threshold of ${usd(threshold)}.`,
           "Recharge on the Payments page of the console so calls keep working.",
         ]),
     });
@@ -191,9 +195,9 @@ async function queueBudgetAlerts(
       compose: (to) =>
         organizationAlertMail(
           to,
-          `${organization?.name ?? "Your organization"} reached ${percent}% of its monthly budget`,
+          `${organization ? quotedName(organization.name) : "Your organization"} reached ${percent}% of its monthly budget`,
           [
-            `"${organization?.name}" spent ${usd(input.spend)} this month, ${percent}% of its ${usd(input.budget)} budget.`,
+            `${organizationLabel(organization?.name)} spent ${usd(input.spend)} this month, ${percent}% of its ${usd(input.budget)} budget.`,
             ...(percent >= 100 && input.hardStop
               ? [
                   "Feature calls are refused until next month or until the budget is raised on the Payments page.",

@@ -63,19 +63,15 @@ export const alertsConfigured = (organizationId: string): SQL =>
   sql`exists (select 1 from ${alertSettings} where ${alertSettings.organizationId} = ${organizationId})`;
 
 /**
- * Whether the budget's hard stop refuses calls now: on, and this month's spend at or above the budget.
- * An expression, so the admission read and the reservation's statement carry it without a round trip.
+ * Whether the budget's hard stop refuses calls now: on, and this month's settled spend plus the price
+ * of the calls still in flight at or above the budget (`prism_budget_reached`, migration 0019). An
+ * expression, so the admission read and the reservation's statement carry it without a round trip.
+ * Calls in flight count because the budget is checked when a call is reserved, not when it settles:
+ * counting settled calls only, ten calls fired together against a budget for five all ran.
  */
 export function budgetReached(organizationId: string | SQLWrapper, at = new Date()): SQL<boolean> {
   const { firstDay, nextFirstDay } = monthOf(at);
-  return sql<boolean>`exists (select 1 from ${alertSettings} budget
-    where budget.organization_id = ${organizationId} and budget.budget_hard_stop
-      and budget.monthly_budget_micros is not null
-      and budget.monthly_budget_micros <= (
-        select coalesce(sum(${usageDaily.costMicros}), 0) from ${usageDaily}
-          inner join ${projects} on ${projects.id} = ${usageDaily.projectId}
-        where ${projects.organizationId} = ${organizationId}
-          and ${usageDaily.day} >= ${firstDay} and ${usageDaily.day} < ${nextFirstDay}))`;
+  return sql<boolean>`prism_budget_reached(${organizationId}::uuid, ${firstDay}::date, ${nextFirstDay}::date)`;
 }
 
 const balanceOf = (organizationId: string) =>

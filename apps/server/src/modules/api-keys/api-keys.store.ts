@@ -120,6 +120,29 @@ export async function recountKeySpend(
   return { month: BigInt(spent?.month ?? 0), lifetime: BigInt(spent?.lifetime ?? 0) };
 }
 
+/**
+ * Revokes every live key `userId` created in the organization (their membership ends in the same
+ * transaction), returning what the audit log names of each.
+ */
+export function revokeKeysCreatedBy(tx: Executor, organizationId: string, userId: string) {
+  return tx
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.organizationId, organizationId),
+        eq(apiKeys.createdByUserId, userId),
+        isNull(apiKeys.revokedAt),
+      ),
+    )
+    .returning({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      lastFour: apiKeys.lastFour,
+      projectId: apiKeys.projectId,
+    });
+}
+
 /** Revokes a live key; false when it was revoked already (a parallel delete got there first). */
 export async function markKeyRevoked(tx: Executor, apiKeyId: string): Promise<boolean> {
   const revoked = await tx

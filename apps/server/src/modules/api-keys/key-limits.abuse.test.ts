@@ -202,7 +202,7 @@ describe("API keys with limits", () => {
   });
 
   it("takes the client address from X-Forwarded-For with TRUST_PROXY", async () => {
-    const proxied = await createTestApp({ ...imageModelEnv(modelServer), TRUST_PROXY: "true" });
+    const proxied = await createTestApp({ ...imageModelEnv(modelServer), TRUST_PROXY: "10.0.0.2" });
     try {
       const account = await fundedAccount(proxied, 1_000_000n);
       const key = await account.createKey(limitsWith({ allowedIps: ["203.0.113.0/24"] }));

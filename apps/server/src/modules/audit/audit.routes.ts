@@ -11,6 +11,7 @@ import { stringify } from "csv-stringify";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
+import { SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
@@ -58,7 +59,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: AppDependencies)
         after = { createdAt: last.cursor, id: last.id };
       }
     }
-    const csv = stringify({ header: true, columns: [...AUDIT_EXPORT_COLUMNS] });
+    const csv = stringify({ ...SAFE_CSV_OPTIONS, header: true, columns: [...AUDIT_EXPORT_COLUMNS] });
     const source = Readable.from(rows());
     source.on("error", (error) => {
       request.log.error({ err: error }, "audit export failed");

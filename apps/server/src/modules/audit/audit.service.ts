@@ -44,12 +44,10 @@ export function normalizedFilter(filter: AuditFilter): AuditFilter | undefined {
 }
 
 export function toAuditEntry(row: AuditRow): AuditEntry {
-  const userName =
-    row.actorFirstName === null ? null : `${row.actorFirstName} ${row.actorLastName ?? ""}`.trim();
   const actor: AuditEntry["actor"] = row.actorUserId
-    ? { type: "user", id: row.actorUserId, name: userName }
+    ? { type: "user", id: row.actorUserId, name: row.actorName }
     : row.actorApiKeyId
-      ? { type: "api-key", id: row.actorApiKeyId, name: row.actorKeyName }
+      ? { type: "api-key", id: row.actorApiKeyId, name: row.actorName }
       : { type: "system", id: null, name: null };
   return {
     id: row.id,

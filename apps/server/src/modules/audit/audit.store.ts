@@ -83,6 +83,7 @@ export async function recordAudit(tx: Executor, entry: AuditRecord): Promise<voi
     organizationId: entry.organizationId,
     actorUserId: actor.kind === "user" ? actor.userId : null,
     actorApiKeyId: actor.kind === "api-key" ? actor.apiKeyId : null,
+    actorName: actorNameNow(actor),
     action: entry.action,
     targetType: entry.target.type,
     targetId: entry.target.id ?? null,
@@ -98,6 +99,17 @@ export async function recordAudit(tx: Executor, entry: AuditRecord): Promise<voi
     // their order.
     createdAt: sql`clock_timestamp()`,
   });
+}
+
+/** The actor's name as it is now, read in the entry's own insert (no round trip). */
+function actorNameNow(actor: AuditActor): SQL | null {
+  if (actor.kind === "user") {
+    return sql`(select trim(${users.firstName} || ' ' || ${users.lastName}) from ${users} where ${users.id} = ${actor.userId})`;
+  }
+  if (actor.kind === "api-key") {
+    return sql`(select ${apiKeys.name} from ${apiKeys} where ${apiKeys.id} = ${actor.apiKeyId})`;
+  }
+  return null;
 }
 
 /**
@@ -133,9 +145,8 @@ export interface AuditRow {
   cursor: string;
   actorUserId: string | null;
   actorApiKeyId: string | null;
-  actorFirstName: string | null;
-  actorLastName: string | null;
-  actorKeyName: string | null;
+  /** The actor's name when the entry was written. */
+  actorName: string | null;
   action: string;
   targetType: string;
   targetId: string | null;
@@ -182,9 +193,7 @@ export async function listAuditEntries(
       cursor: sql<string>`to_char(${auditLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       actorUserId: auditLog.actorUserId,
       actorApiKeyId: auditLog.actorApiKeyId,
-      actorFirstName: users.firstName,
-      actorLastName: users.lastName,
-      actorKeyName: apiKeys.name,
+      actorName: auditLog.actorName,
       action: auditLog.action,
       targetType: auditLog.targetType,
       targetId: auditLog.targetId,
@@ -192,8 +201,6 @@ export async function listAuditEntries(
       ip: auditLog.ip,
     })
     .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorUserId))
-    .leftJoin(apiKeys, eq(apiKeys.id, auditLog.actorApiKeyId))
     .where(and(...conditions))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(options.limit);

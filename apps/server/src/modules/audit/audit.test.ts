@@ -82,6 +82,10 @@ const NOT_AUDITED: Record<string, string> = {
   "/v1/users/passkeys/remove": "own account",
   "/v1/users/passkeys/authentication-options": "own account",
   "/v1/users/passkeys/sign-in": "own account",
+  "/v1/users/passkeys/remove-with-link": "own account",
+  "/v1/users/two-factor/regenerate-recovery-codes": "own account",
+  "/v1/users/reauthentication/options": "own account",
+  "/v1/users/reauthenticate": "own account",
   // Starts a card form at the payments provider; nothing is saved until finish-setup-payment (audited).
   "/v1/payments/start-setup-payment": "provider-side only",
   // The sandbox provider's stand-in for the card form hosted by Stripe: the provider's state, not ours.

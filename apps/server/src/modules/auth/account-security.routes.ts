@@ -1,8 +1,18 @@
-import { calls, INVALID_TWO_FACTOR_CODE, TWO_FACTOR_SIGN_IN_EXPIRED } from "@prism/contract";
-import type { FastifyInstance } from "fastify";
+import {
+  calls,
+  INVALID_TWO_FACTOR_CODE,
+  REMOVE_PASSKEY_LINK_PATH,
+  TWO_FACTOR_SIGN_IN_EXPIRED,
+} from "@prism/contract";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
+import {
+  passkeyAddedMail,
+  recoveryCodeUsedMail,
+  twoFactorDisabledMail,
+} from "../../providers/mail/templates";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
 import { getUserInfo } from "../users/users.service";
 import { AUTH_RATE_LIMITS } from "./auth.routes";
@@ -13,10 +23,13 @@ import {
   listPasskeys,
   relyingPartyOf,
   removePasskey,
+  removePasskeyWithLink,
   startPasskeyRegistration,
   startPasskeySignIn,
 } from "./passkeys.service";
 import { clearPendingSignInCookie, completePendingSignIn, findPendingSignIn } from "./pending-sign-in";
+import { getReauthenticationOptions, reauthenticate } from "./reauthentication.service";
+import { sendSecurityMail } from "./security-mails";
 import { clearSessionCookie, createSession, setSessionCookie } from "./session.service";
 import { createTotpSecretBox } from "./totp-secret-box";
 import {
@@ -24,8 +37,10 @@ import {
   disableTwoFactor,
   enableTwoFactor,
   getTwoFactorStatus,
+  regenerateRecoveryCodes,
   startTwoFactorEnrolment,
 } from "./two-factor.service";
+import { countRecoveryCodes } from "./two-factor.store";
 
 /**
  * Two-factor sign-in, passkeys and the signed-in devices (issue 19); the password and Google/GitHub
@@ -35,6 +50,13 @@ import {
 const PASSKEY_OPTIONS_RATE_LIMIT: RateLimitRule = {
   name: "passkey-options:ip",
   limit: 120,
+  windowMs: 10 * 60_000,
+};
+
+/** Tries of the passkey-added mail's removal link per address: its token cannot be guessed anyway. */
+const PASSKEY_REMOVAL_LINK_RATE_LIMIT: RateLimitRule = {
+  name: "passkey-removal-link:ip",
+  limit: 30,
   windowMs: 10 * 60_000,
 };
 
@@ -49,19 +71,35 @@ export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDep
     startTwoFactorEnrolment(db, totpSecrets, user),
   );
 
+  // Ends the user's other sessions: one opened before two-factor was on never gave a code.
   registerCall(app, deps, calls.twoFactor.enable, async ({ user, body }) => ({
-    recoveryCodes: await enableTwoFactor(db, totpSecrets, user.userId, body.code),
+    recoveryCodes: await enableTwoFactor(db, totpSecrets, user, body.code),
   }));
 
-  registerCall(app, deps, calls.twoFactor.disable, async ({ user, body }) => {
+  const mailRecoveryCodeUse = async (request: FastifyRequest, userId: string) => {
+    const codesLeft = await countRecoveryCodes(db, userId);
+    await sendSecurityMail(deps, request, userId, (account, origin) =>
+      recoveryCodeUsedMail(account.email, account.firstName, codesLeft, origin),
+    );
+  };
+
+  registerCall(app, deps, calls.twoFactor.disable, async ({ user, body, request }) => {
+    // With a recovery code or not, the one mail says two-factor is off (no codes are left to count).
     await disableTwoFactor(db, totpSecrets, user.userId, body.code);
+    await sendSecurityMail(deps, request, user.userId, (account, origin) =>
+      twoFactorDisabledMail(account.email, account.firstName, origin),
+    );
     return {};
   });
 
+  registerCall(app, deps, calls.twoFactor.regenerateRecoveryCodes, async ({ user }) => ({
+    recoveryCodes: await regenerateRecoveryCodes(db, user.userId),
+  }));
+
   registerCall(app, deps, calls.twoFactor.verify, async ({ body, request, reply }) => {
     const pending = await findPendingSignIn(db, request);
-    if (!(await checkSecondFactor(db, totpSecrets, pending.userId, body.code)))
-      throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
+    const accepted = await checkSecondFactor(db, totpSecrets, pending.userId, body.code);
+    if (accepted === null) throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
     if (!(await completePendingSignIn(db, pending.id)))
       throw new AppError("two-factor-sign-in-expired", TWO_FACTOR_SIGN_IN_EXPIRED);
     clearPendingSignInCookie(reply, secureCookies);
@@ -72,6 +110,7 @@ export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDep
       userAgent: request.headers["user-agent"],
     });
     setSessionCookie(reply, session, secureCookies);
+    if (accepted === "recovery-code") await mailRecoveryCodeUse(request, pending.userId);
     return getUserInfo(db, pending.userId);
   });
 
@@ -85,9 +124,36 @@ export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDep
     options: { ...(await startPasskeyRegistration(db, relyingParty, user)) },
   }));
 
-  registerCall(app, deps, calls.passkeys.register, async ({ user, body }) => ({
-    passkey: await finishPasskeyRegistration(db, relyingParty, user.userId, body),
-  }));
+  registerCall(app, deps, calls.passkeys.register, async ({ user, body, request }) => {
+    const { passkey, removalToken } = await finishPasskeyRegistration(db, relyingParty, user.userId, body);
+    const removalLink = `${deps.config.appOrigin}${REMOVE_PASSKEY_LINK_PATH}?token=${removalToken}`;
+    await sendSecurityMail(deps, request, user.userId, (account, origin) =>
+      passkeyAddedMail(account.email, account.firstName, passkey.name, origin, removalLink),
+    );
+    return { passkey };
+  });
+
+  registerCall(app, deps, calls.passkeys.removeWithLink, async ({ body, request }) => {
+    await consumeRateLimit(db, PASSKEY_REMOVAL_LINK_RATE_LIMIT, request.ip);
+    await removePasskeyWithLink(db, body.token);
+    return {};
+  });
+
+  const reauthenticationDeps = { db, passwords: deps.passwords, totpSecrets, relyingParty };
+
+  registerCall(app, deps, calls.reauthentication.options, async ({ user }) =>
+    getReauthenticationOptions(reauthenticationDeps, user.userId),
+  );
+
+  registerCall(app, deps, calls.reauthentication.reauthenticate, async ({ user, body, request }) => {
+    const { reauthenticatedUntil, spentRecoveryCode } = await reauthenticate(
+      reauthenticationDeps,
+      user,
+      body,
+    );
+    if (spentRecoveryCode) await mailRecoveryCodeUse(request, user.userId);
+    return { reauthenticatedUntil };
+  });
 
   registerCall(app, deps, calls.passkeys.remove, async ({ user, body }) => {
     await removePasskey(db, user.userId, body.passkeyId);

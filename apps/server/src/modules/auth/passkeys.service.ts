@@ -1,8 +1,10 @@
+import { createHash, randomBytes } from "node:crypto";
 import {
   PASSKEY_CEREMONY_FAILED,
   PASSKEY_NOT_FOUND,
   PASSKEY_NOT_RECOGNISED,
   type Passkey,
+  REMOVE_PASSKEY_PAGE,
   TOTP_ISSUER,
 } from "@prism/contract";
 import type {
@@ -19,12 +21,14 @@ import { isUuid } from "../access/access.service";
 import {
   advancePasskeyCounter,
   deleteLiveChallenge,
+  deletePasskeyByRemovalTokenHash,
   deletePasskeyOfUser,
   findPasskeyByCredentialId,
   insertChallenge,
   insertPasskeyOnce,
   passkeysOfUser,
 } from "./passkeys.store";
+import { endAllSessions } from "./session.service";
 
 /**
  * The WebAuthn library with its ASN.1 and X.509 stack is a fifth of the server's start-up when loaded
@@ -103,12 +107,18 @@ export async function startPasskeyRegistration(
   return options;
 }
 
+const hashRemovalToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Checks the authenticator's answer and keeps the new passkey. Returns with it the token of the
+ * passkey-added mail's removal link (only its SHA-256 is stored), for that mail alone.
+ */
 export async function finishPasskeyRegistration(
   db: Executor,
   rp: RelyingParty,
   userId: string,
   input: { name: string; response: Record<string, unknown> },
-): Promise<Passkey> {
+): Promise<{ passkey: Passkey; removalToken: string }> {
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     const { verifyRegistrationResponse } = await loadWebAuthn();
@@ -125,7 +135,9 @@ export async function finishPasskeyRegistration(
   }
   if (!verification.verified) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
   const { credential } = verification.registrationInfo;
+  const removalToken = randomBytes(32).toString("base64url");
   const row = await insertPasskeyOnce(db, {
+    removalTokenHash: hashRemovalToken(removalToken),
     userId,
     name: input.name,
     credentialId: credential.id,
@@ -134,7 +146,20 @@ export async function finishPasskeyRegistration(
     transports: credential.transports ?? [],
   });
   if (!row) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
-  return toPasskey(row);
+  return { passkey: toPasskey(row), removalToken };
+}
+
+/**
+ * The passkey-added mail's "it wasn't me" link: removes that passkey and ends every session of its
+ * account in one transaction, so whoever added it keeps neither the passkey nor a session. A token
+ * that names no passkey (already removed, or made up) is "not found".
+ */
+export async function removePasskeyWithLink(db: Executor, token: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const removed = await deletePasskeyByRemovalTokenHash(tx, hashRemovalToken(token));
+    if (!removed) throw new AppError("not-found", REMOVE_PASSKEY_PAGE.invalid);
+    await endAllSessions(tx, removed.userId);
+  });
 }
 
 export async function removePasskey(db: Executor, userId: string, passkeyId: string): Promise<void> {
@@ -151,24 +176,43 @@ export async function startPasskeySignIn(db: Executor, rp: RelyingParty) {
 }
 
 /**
- * Checks a passkey's signed answer and returns its user. The signature counter must move forward when
- * the authenticator keeps one (a cloned key shows up as a counter that does not), and is recorded with
- * a conditional update.
+ * Options to confirm a sensitive action with one of the user's own passkeys; the challenge is bound to
+ * the user, so only `verifyPasskeyOfUser` for that user can spend it.
  */
-export async function finishPasskeySignIn(
+export async function startPasskeyReauthentication(
   db: Executor,
   rp: RelyingParty,
+  userId: string,
+  userPasskeys: readonly (typeof passkeys.$inferSelect)[],
+) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: "required",
+    allowCredentials: userPasskeys.map((row) => ({ id: row.credentialId, transports: row.transports })),
+  });
+  await storeChallenge(db, { challenge: options.challenge, purpose: "authenticate", userId });
+  return options;
+}
+
+/**
+ * Checks a passkey's signed answer against `row` and a challenge spent by `spend`. The signature
+ * counter must move forward when the authenticator keeps one (a cloned key shows up as a counter that
+ * does not), and is recorded with a conditional update.
+ */
+async function verifyPasskeyAnswer(
+  db: Executor,
+  rp: RelyingParty,
+  row: typeof passkeys.$inferSelect,
   response: Record<string, unknown>,
-): Promise<string> {
-  const credentialId = typeof response.id === "string" ? response.id : "";
-  const row = credentialId ? await findPasskeyByCredentialId(db, credentialId) : undefined;
-  if (!row) throw new AppError("passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
+  spend: (challenge: string) => Promise<boolean>,
+): Promise<void> {
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     const { verifyAuthenticationResponse } = await loadWebAuthn();
     verification = await verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
-      expectedChallenge: spendChallenge(db, "authenticate", null),
+      expectedChallenge: spend,
       expectedOrigin: rp.origins,
       expectedRPID: rp.id,
       credential: {
@@ -189,5 +233,33 @@ export async function finishPasskeySignIn(
     toCounter: verification.authenticationInfo.newCounter,
   });
   if (!advanced) throw new AppError("passkey-verification-failed", PASSKEY_CEREMONY_FAILED);
+}
+
+const credentialIdOf = (response: Record<string, unknown>) =>
+  typeof response.id === "string" ? response.id : "";
+
+/** Checks a sign-in's passkey answer (any user's passkey, no user named) and returns its user. */
+export async function finishPasskeySignIn(
+  db: Executor,
+  rp: RelyingParty,
+  response: Record<string, unknown>,
+): Promise<string> {
+  const credentialId = credentialIdOf(response);
+  const row = credentialId ? await findPasskeyByCredentialId(db, credentialId) : undefined;
+  if (!row) throw new AppError("passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
+  await verifyPasskeyAnswer(db, rp, row, response, spendChallenge(db, "authenticate", null));
   return row.userId;
+}
+
+/** Checks a re-authentication's passkey answer: it must be one of this user's passkeys. */
+export async function verifyPasskeyOfUser(
+  db: Executor,
+  rp: RelyingParty,
+  userId: string,
+  response: Record<string, unknown>,
+): Promise<void> {
+  const credentialId = credentialIdOf(response);
+  const row = credentialId ? await findPasskeyByCredentialId(db, credentialId) : undefined;
+  if (!row || row.userId !== userId) throw new AppError("passkey-not-recognised", PASSKEY_NOT_RECOGNISED);
+  await verifyPasskeyAnswer(db, rp, row, response, spendChallenge(db, "authenticate", userId));
 }

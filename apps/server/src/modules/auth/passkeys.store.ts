@@ -76,3 +76,12 @@ export async function advancePasskeyCounter(
     .returning({ id: passkeys.id });
   return updated.length > 0;
 }
+
+/** Deletes the passkey whose removal link carries this token hash; answers whose it was. */
+export async function deletePasskeyByRemovalTokenHash(db: Executor, removalTokenHash: string) {
+  const [row] = await db
+    .delete(passkeys)
+    .where(eq(passkeys.removalTokenHash, removalTokenHash))
+    .returning({ id: passkeys.id, userId: passkeys.userId, name: passkeys.name });
+  return row;
+}

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import { REMEMBER_ME_SESSION_MS, SESSION_MS } from "@prism/contract";
+import {
+  REAUTHENTICATION_REQUIRED,
+  REAUTHENTICATION_WINDOW_MS,
+  REMEMBER_ME_SESSION_MS,
+  SESSION_MS,
+} from "@prism/contract";
 import type { FastifyReply } from "fastify";
 import type { Executor } from "../../db/client";
+import { AppError } from "../../errors";
 import { touchSession } from "./devices.service";
 import { deleteSession, deleteSessionsOfUser, findSessionByTokenHash, insertSession } from "./session.store";
 import { SESSION_COOKIE } from "./session-cookie";
@@ -12,6 +18,8 @@ export interface AuthenticatedUser {
   email: string;
   firstName: string;
   lastName: string;
+  /** The session's last sign-in proof; null when it never gave one (decision 020). */
+  reauthenticatedAt: Date | null;
 }
 
 export function hashSessionToken(token: string): string {
@@ -35,7 +43,18 @@ export async function authenticateSessionToken(
     email: row.email,
     firstName: row.firstName,
     lastName: row.lastName,
+    reauthenticatedAt: row.reauthenticatedAt,
   };
+}
+
+/**
+ * Sensitive calls need a sign-in proof from the last REAUTHENTICATION_WINDOW_MS (decision 020): a stolen
+ * session cookie alone cannot add a passkey, change the password or hand the organization away.
+ */
+export function requireRecentReauthentication(user: AuthenticatedUser, now = new Date()): void {
+  const provedAt = user.reauthenticatedAt?.getTime();
+  if (provedAt === undefined || now.getTime() - provedAt > REAUTHENTICATION_WINDOW_MS)
+    throw new AppError("reauthentication-required", REAUTHENTICATION_REQUIRED);
 }
 
 export interface NewSession {
@@ -58,6 +77,9 @@ export async function createSession(
     rememberMe: input.rememberMe,
     createdAt: now,
     lastSeenAt: now,
+    // Every session is opened by a sign-in, which is itself a proof (password, code, passkey, or the
+    // identity provider for accounts that have nothing else).
+    reauthenticatedAt: now,
     expiresAt,
     ipAddress: input.ipAddress ?? null,
     userAgent: input.userAgent?.slice(0, 512) ?? null,

@@ -9,6 +9,7 @@ export async function findSessionByTokenHash(db: Executor, tokenHash: string, no
       expiresAt: sessions.expiresAt,
       rememberMe: sessions.rememberMe,
       lastSeenAt: sessions.lastSeenAt,
+      reauthenticatedAt: sessions.reauthenticatedAt,
       userId: users.id,
       email: users.email,
       firstName: users.firstName,
@@ -65,4 +66,9 @@ export async function markSessionSeen(db: Executor, sessionId: string, now: Date
     .update(sessions)
     .set({ lastSeenAt: now })
     .where(and(eq(sessions.id, sessionId), lt(sessions.lastSeenAt, staleBefore)));
+}
+
+/** Records a sign-in proof given with the session (decision 020). */
+export async function markSessionReauthenticated(db: Executor, sessionId: string, at: Date): Promise<void> {
+  await db.update(sessions).set({ reauthenticatedAt: at }).where(eq(sessions.id, sessionId));
 }

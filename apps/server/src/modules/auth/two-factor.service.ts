@@ -15,6 +15,7 @@ import {
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { clearRateLimit, consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import { endAllSessions } from "./session.service";
 import type { TotpSecretBox } from "./totp-secret-box";
 import {
   claimTotpStep,
@@ -124,16 +125,24 @@ export async function startTwoFactorEnrolment(
   return { secret, otpauthUrl, qrCodeSvg };
 }
 
+function newRecoveryCodes(userId: string): { codes: string[]; hashes: string[] } {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  return { codes, hashes: codes.map((plain) => hashRecoveryCode(userId, plain.replace("-", ""))) };
+}
+
 /**
  * Confirms the enrolment with a first code and returns the recovery codes, in clear this once. The
- * code's step is recorded, so the same code cannot then sign in.
+ * code's step is recorded, so the same code cannot then sign in. Every other session of the user ends
+ * in the same transaction: one opened before (by a thief with the password, say) would otherwise keep
+ * going without ever giving a code.
  */
 export async function enableTwoFactor(
   db: Executor,
   secrets: TotpSecretBox,
-  userId: string,
+  session: { userId: string; sessionId: string },
   code: string,
 ): Promise<string[]> {
+  const { userId } = session;
   await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   const row = await findTotp(db, userId);
   if (!row) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
@@ -142,22 +151,30 @@ export async function enableTwoFactor(
   const step = await matchingStep(secret, code, null);
   if (secret === undefined || step === null)
     throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const { codes, hashes } = newRecoveryCodes(userId);
   await db.transaction(async (tx) => {
     // The secret checked must still be the pending one: a restarted enrolment in another tab wins.
     if (!(await confirmTotp(tx, { userId, secret: row.secret, step })))
       throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
     if (secrets.isPlaintext(row.secret))
       await replaceTotpSecret(tx, userId, row.secret, secrets.seal(userId, secret));
-    await replaceRecoveryCodes(
-      tx,
-      userId,
-      codes.map((plain) => hashRecoveryCode(userId, plain.replace("-", ""))),
-    );
+    await replaceRecoveryCodes(tx, userId, hashes);
+    await endAllSessions(tx, userId, session.sessionId);
   });
   await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   return codes;
 }
+
+/** New recovery codes, in clear this once; the old ones stop working in the same transaction. */
+export async function regenerateRecoveryCodes(db: Executor, userId: string): Promise<string[]> {
+  if (!(await hasTwoFactor(db, userId))) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
+  const { codes, hashes } = newRecoveryCodes(userId);
+  await db.transaction((tx) => replaceRecoveryCodes(tx, userId, hashes));
+  return codes;
+}
+
+/** Which second factor was accepted: recovery codes are mailed about (issue 27), codes are not. */
+export type AcceptedSecondFactor = "authenticator-code" | "recovery-code";
 
 /**
  * Checks a second factor of a user with two-factor sign-in: a current authenticator code for a later
@@ -170,23 +187,23 @@ export async function checkSecondFactor(
   secrets: TotpSecretBox,
   userId: string,
   code: string,
-): Promise<boolean> {
+): Promise<AcceptedSecondFactor | null> {
   await consumeRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   const row = await findConfirmedTotp(db, userId);
-  if (!row) return false;
-  let accepted = false;
+  if (!row) return null;
+  let accepted: AcceptedSecondFactor | null = null;
   if (TOTP_CODE_PATTERN.test(code)) {
     const secret = secrets.open(userId, row.secret);
     const step = await matchingStep(secret, code, row.lastUsedStep);
     if (secret !== undefined && step !== null) {
       // Conditional on no later or equal step having been accepted meanwhile: a code works once.
-      accepted = await claimTotpStep(db, userId, step);
+      if (await claimTotpStep(db, userId, step)) accepted = "authenticator-code";
       // A secret stored before encryption is sealed once its holder proves they still have it.
       if (accepted && secrets.isPlaintext(row.secret))
         await replaceTotpSecret(db, userId, row.secret, secrets.seal(userId, secret));
     }
   } else {
-    accepted = await spendRecoveryCode(db, userId, hashRecoveryCode(userId, code));
+    if (await spendRecoveryCode(db, userId, hashRecoveryCode(userId, code))) accepted = "recovery-code";
   }
   if (accepted) await clearRateLimit(db, TWO_FACTOR_RATE_LIMIT, userId);
   return accepted;
@@ -200,7 +217,7 @@ export async function disableTwoFactor(
   code: string,
 ): Promise<void> {
   if (!(await hasTwoFactor(db, userId))) throw new AppError("two-factor-not-enabled", TWO_FACTOR_NOT_ENABLED);
-  if (!(await checkSecondFactor(db, secrets, userId, code)))
+  if ((await checkSecondFactor(db, secrets, userId, code)) === null)
     throw new AppError("invalid-two-factor-code", INVALID_TWO_FACTOR_CODE);
   await db.transaction((tx) => deleteTwoFactor(tx, userId));
 }

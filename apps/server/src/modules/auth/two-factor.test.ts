@@ -244,6 +244,40 @@ describe("two-factor sign-in", () => {
     expect(status.json().recoveryCodesLeft).toBe(RECOVERY_CODE_COUNT - 1);
   });
 
+  it("generates new recovery codes: the old ones stop working, the new ones sign in", async () => {
+    const user = await enrolledUser();
+    const regenerated = await post(
+      testApp,
+      "/v1/users/two-factor/regenerate-recovery-codes",
+      {},
+      { session: user.session },
+    );
+    expect(regenerated.statusCode, regenerated.body).toBe(200);
+    const fresh: string[] = regenerated.json().recoveryCodes;
+    expect(fresh).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(fresh.filter((code) => user.recoveryCodes.includes(code))).toEqual([]);
+
+    const old = await passwordStep(user);
+    expect(
+      (await old.browser.post("/v1/users/two-factor/verify", { code: user.recoveryCodes[0] })).statusCode,
+    ).toBe(400);
+    const renewed = await passwordStep(user);
+    expect((await renewed.browser.post("/v1/users/two-factor/verify", { code: fresh[0] })).statusCode).toBe(
+      200,
+    );
+
+    // Without two-factor there is nothing to regenerate.
+    const plain = await signUpAndConfirm(testApp);
+    const refused = await post(
+      testApp,
+      "/v1/users/two-factor/regenerate-recovery-codes",
+      {},
+      { session: plain.session },
+    );
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe("two-factor-not-enabled");
+  });
+
   it("throttles wrong codes: 5 tries, then a wait, even for the right code", async () => {
     const user = await enrolledUser();
     const { browser } = await passwordStep(user);

@@ -1,24 +1,29 @@
+import { readFile } from "node:fs/promises";
 import { request as httpRequest, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   AUDIO_TOO_LONG,
   ERROR_DIALOGS,
+  NO_FACE_IN_SOURCE,
+  NO_FACE_IN_TARGET,
+  NO_FOREGROUND_FOUND,
+  NO_SPEECH_FOUND,
   nonProductionFieldText,
   queuedCallsLimitedText,
 } from "@prism/contract";
-import { eq } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makeFlacWithLyingStreamInfo, makeWavWithLyingFact } from "../../../test/audio";
-import { makePng, multipart } from "../../../test/images";
+import { makePng, makeWav, multipart } from "../../../test/images";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { buildApp } from "../../app";
 import { createProviderRegistry } from "../../app-dependencies";
 import { loadConfig } from "../../config";
-import { featureRequests } from "../../db/schema";
+import { featureRequests, ledgerEntries } from "../../db/schema";
 import { cachedBalance, credit } from "../ledger/ledger.service";
 
 /**
@@ -431,4 +436,105 @@ describe("debugging controls in production", () => {
     ]);
     expect(reimagine.statusCode, reimagine.body).toBe(200);
   });
+});
+
+/**
+ * Issue 27, item 9: a result the builtin engine could not honestly make is not sold. Face swapping onto
+ * a rocket on its launch pad used to paste a blob on the pad and charge $0.02; now it, and its kin (an
+ * all-clear background removal, an empty transcript), answer 422 with the reason, keep no result and
+ * leave the balance as it was. Real photos from fixtures/ (licences in fixtures/README.md).
+ */
+describe("no charge for a result the builtin engine could not honestly make", () => {
+  let testApp: TestApp;
+  const fixture = (name: string) => readFile(new URL(`../../../../../fixtures/${name}`, import.meta.url));
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ BUILTIN_ENGINE: "on", ENGINE_WORKERS: "1" });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it("answers 422 with the reason, keeps no result and charges nothing", async () => {
+    const account = await newAccount(testApp, 1_000_000n);
+    const portrait = await sharp(await fixture("images/astronaut.png"))
+      .removeAlpha()
+      .resize(256)
+      .png()
+      .toBuffer();
+    const rocket = await fixture("images/rocket.jpg");
+    const grass = await sharp(await fixture("images/grass.png"))
+      .resize(256)
+      .png()
+      .toBuffer();
+    const png = (name: string, value: Buffer, filename = "photo.png", contentType = "image/png") => ({
+      name,
+      value,
+      filename,
+      contentType,
+    });
+    const attempts: { endpoint: string; parts: Parts; message: string }[] = [
+      {
+        endpoint: "/v1/images/face-swapping",
+        parts: [png("source", portrait), png("target", rocket, "rocket.jpg", "image/jpeg")],
+        message: NO_FACE_IN_TARGET,
+      },
+      {
+        endpoint: "/v1/images/face-swapping",
+        parts: [png("source", rocket, "rocket.jpg", "image/jpeg"), png("target", portrait)],
+        message: NO_FACE_IN_SOURCE,
+      },
+      {
+        endpoint: "/v1/images/background-removal",
+        parts: [png("image", grass)],
+        message: NO_FOREGROUND_FOUND,
+      },
+      {
+        endpoint: "/v1/speech/transcription",
+        parts: [
+          { name: "audio", value: makeWav(3, 16_000), filename: "silence.wav", contentType: "audio/wav" },
+          { name: "language", value: "en" },
+        ],
+        message: NO_SPEECH_FOUND,
+      },
+    ];
+    for (const attempt of attempts) {
+      const response = await callWith(testApp.app, account.apiKey, attempt.endpoint, attempt.parts);
+      expect(response.statusCode, `${attempt.endpoint}: ${response.body}`).toBe(422);
+      expect(response.json()).toMatchObject({ error: "unprocessable-input", message: attempt.message });
+    }
+    expect(await cachedBalance(testApp.database.db, account.organizationId)).toBe(1_000_000n);
+    const rows = await testApp.database.db
+      .select()
+      .from(featureRequests)
+      .where(eq(featureRequests.organizationId, account.organizationId));
+    expect(rows).toHaveLength(attempts.length);
+    for (const row of rows) {
+      // The failed row the history shows ("Generation Error" with the reason), refunded, with no result.
+      expect(row.status).toBe("error");
+      expect(row.responseFile).toBeNull();
+      expect(row.responseBody).toBeNull();
+      expect(attempts.map((attempt) => attempt.message)).toContain(row.errorMessage);
+    }
+    // Every reservation was given back in full: the ledger of these calls sums to nothing.
+    const [sum] = await testApp.database.db
+      .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}), 0)` })
+      .from(ledgerEntries)
+      .where(
+        and(
+          eq(ledgerEntries.organizationId, account.organizationId),
+          like(ledgerEntries.reference, "request:%"),
+        ),
+      );
+    expect(BigInt(sum?.total ?? "1")).toBe(0n);
+
+    // The same features still sell what they can make: a real face onto a real face.
+    const swapped = await callWith(testApp.app, account.apiKey, "/v1/images/face-swapping", [
+      png("source", portrait),
+      png("target", await sharp(portrait).flop().png().toBuffer()),
+    ]);
+    expect(swapped.statusCode, swapped.body).toBe(200);
+    // The segmentation model alone takes half a minute to load on a small CI machine.
+  }, 300_000);
 });

@@ -17,6 +17,7 @@ import {
   ProviderError,
   type ProviderFile,
   type ProviderOutput,
+  type UpstreamUsage,
 } from "../../providers/inference/feature-provider";
 import type { FileStore } from "../../providers/storage/file-store";
 import { checkSpendAlerts } from "../alerts/alerts.service";
@@ -79,6 +80,8 @@ interface StoredResult {
   responseFile: string | null;
   responseBody: FeatureResultBody | null;
   training?: { identityId: string; status: IdentityStatus };
+  /** What the upstream platform reported it cost or took (kept for the operator, never shown). */
+  upstream?: UpstreamUsage;
 }
 
 class CallFailed extends Error {
@@ -167,7 +170,12 @@ async function runProvider(deps: GatewayDeps, call: CallRun, signal: AbortSignal
   try {
     return await call.provider.run(
       call.feature,
-      { files: call.files, body: call.body, ...(call.identity ? { identity: call.identity } : {}) },
+      {
+        files: call.files,
+        body: call.body,
+        callId: call.requestId,
+        ...(call.identity ? { identity: call.identity } : {}),
+      },
       AbortSignal.any([AbortSignal.timeout(deps.providerTimeoutMs), signal]),
     );
   } catch (error) {
@@ -188,19 +196,20 @@ async function runProvider(deps: GatewayDeps, call: CallRun, signal: AbortSignal
 /** Step two: the result stored (an image re-encoded), and the inputs' storing awaited. */
 async function storeResult(deps: GatewayDeps, call: CallRun, output: ProviderOutput): Promise<StoredResult> {
   let result: StoredResult = { responseFile: null, responseBody: null };
+  const upstream = output.upstream ? { upstream: output.upstream } : {};
   let resultStored: Promise<Outcome> = Promise.resolve({ ok: true });
   try {
     if (call.feature.asynchronous) {
       const training = trainingAnswer(output);
-      result = { responseFile: null, responseBody: training, training };
+      result = { responseFile: null, responseBody: training, training, ...upstream };
     } else if (output.kind === "image") {
       const responseFile = newFileKey(call);
-      result = { responseFile, responseBody: null };
+      result = { responseFile, responseBody: null, ...upstream };
       resultStored = settledOutcome(
         storeImage(deps.files, responseFile, output.data, { encodedHere: output.encodedHere === true }),
       );
     } else {
-      result = { responseFile: null, responseBody: output.body };
+      result = { responseFile: null, responseBody: output.body, ...upstream };
     }
   } catch (error) {
     throw new CallFailed({
@@ -263,6 +272,7 @@ async function settleRun(
       responseFile: result.responseFile,
       responseBody: result.responseBody,
       completedAt,
+      ...(result.upstream ? { upstream: result.upstream } : {}),
       usage: {
         projectId: call.projectId,
         endpoint: call.feature.endpoint,

@@ -6,7 +6,6 @@ import {
   type TrainingResult,
 } from "@prism/contract";
 import type { Database } from "../../db/client";
-import type { HttpFeatureProvider } from "../../providers/inference/http-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { rearmLowBalance } from "../alerts/alerts.store";
 import { emitEvent } from "../events/events.service";
@@ -41,7 +40,7 @@ export function trainingJobHandlers(deps: { db: Database; registry: ProviderRegi
       // A row deleted from the history is still followed: a training that fails after its row was
       // deleted was still paid for, and is refunded like any other.
       if (!row || !feature) return;
-      const provider = deps.registry.providerFor(feature) as Partial<HttpFeatureProvider> | undefined;
+      const provider = deps.registry.providerFor(feature);
       if (!provider?.trainingStatus) return;
       const { status } = await provider.trainingStatus(identityId, signal);
       if (status === "failed") {

@@ -10,6 +10,7 @@ import {
   usageDaily,
   usageDailyKeys,
 } from "../../db/schema";
+import type { UpstreamUsage } from "../../providers/inference/feature-provider";
 import type { UsageChange } from "../features/feature-requests.store";
 
 /**
@@ -93,7 +94,12 @@ export interface CallReservationInput {
   start?: { takeSlot: (debited: SQL) => SQL; runner: string; leaseUntil: Date };
   /** The organization's calls in flight allowed (0: no limit). */
   concurrentLimit: number;
-  /** Whether the organization's monthly budget stops calls now (an expression over its id). */
+  /**
+   * Whether the organization's monthly budget stops calls now (an expression over its id). It counts
+   * the calls in flight and must read them afresh when the debit re-checks its conditions after
+   * waiting for a concurrent reservation's lock, which `prism_budget_reached` (a volatile function)
+   * does and a plain subquery of this statement would not: see alerts.store's `budgetReached`.
+   */
   budgetReached: SQL;
   /** The key's conditional spend charge (an `update ... returning`), when the key has caps. */
   keyCharge?: SQLWrapper;
@@ -181,6 +187,8 @@ export interface CallSettlementInput {
   responseBody: unknown;
   completedAt: Date;
   usage: UsageChange;
+  /** The upstream platform's cost and compute time, kept on the row for the operator. */
+  upstream?: UpstreamUsage;
 }
 
 /** The settled request row (as the driver answers it) with the organization's balance after it. */
@@ -207,7 +215,9 @@ export async function settleCall(
       update ${featureRequests}
       set status = 'done', response_file = ${input.responseFile},
         response_body = ${input.responseBody === null ? null : sql.param(input.responseBody, featureRequests.responseBody)}::jsonb,
-        completed_at = ${input.completedAt.toISOString()}::timestamptz
+        completed_at = ${input.completedAt.toISOString()}::timestamptz,
+        upstream_cost_micros = ${input.upstream?.costMicros ?? null}::bigint,
+        upstream_compute_ms = ${input.upstream?.computeMs ?? null}::integer
       where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
         and not exists (select 1 from ${ledgerEntries} refunded
           where refunded.kind = 'refund' and refunded.reference = ${input.reference})

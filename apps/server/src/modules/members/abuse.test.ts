@@ -2,10 +2,18 @@ import { ERROR_STATUS, type ErrorCode, fullPermissions, type Permissions } from 
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import {
+  fundedAccount,
+  imageModelEnv,
+  removeBackground,
+  startImageModelServer,
+} from "../../../test/key-fixtures";
+import type { LocalServer } from "../../../test/local-http-server";
 import { addMember, permissionsWith } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { invitations, organizationMembers } from "../../db/schema";
+import { auditLog, invitations, organizationMembers } from "../../db/schema";
 import { SESSION_COOKIE } from "../auth/session-cookie";
+import { cachedBalance } from "../ledger/ledger.service";
 
 async function invitationRows(testApp: TestApp, organizationId: string) {
   return testApp.database.db
@@ -345,5 +353,96 @@ describe("members abuse", () => {
       expectThrottled(over);
       expect(await mailCount(testApp)).toBe(before);
     });
+  });
+});
+
+describe("a removed member's API keys", () => {
+  let model: LocalServer;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    model = await startImageModelServer();
+    testApp = await createTestApp(imageModelEnv(model));
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await model?.close();
+  });
+
+  it("stop working when the member is removed or leaves, in the same change, audit-logged", async () => {
+    const account = await fundedAccount(testApp, 1_000_000n);
+    const { organizationId, projectId } = account;
+    const rights = permissionsWith(["apiKeys.create", "projects.all"]);
+    const removed = await addMember(testApp, account.owner.session, organizationId, rights);
+    const leaving = await addMember(testApp, account.owner.session, organizationId, rights);
+    const createKey = async (session: string, apiKeyName: string) => {
+      const response = await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId, apiKeyName },
+        { session },
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().apiKey as { id: string; content: string };
+    };
+    const removedKeys = [
+      await createKey(removed.session, "removed-1"),
+      await createKey(removed.session, "removed-2"),
+    ];
+    const leavingKey = await createKey(leaving.session, "leaving");
+    const ownerKey = await account.createKey(undefined, "owner's");
+    for (const key of [...removedKeys, leavingKey]) {
+      expect((await removeBackground(testApp, key.content)).statusCode).toBe(200);
+    }
+
+    // The Remove dialog's count comes with the member list.
+    const listed = await post(
+      testApp,
+      "/v1/users/organization-members/list",
+      { organizationId },
+      account.owner,
+    );
+    expect(listed.statusCode, listed.body).toBe(200);
+    const countOf = (email: string) =>
+      listed.json().members.find((member: { email: string }) => member.email === email)?.apiKeyCount;
+    expect(countOf(removed.email)).toBe(2);
+    expect(countOf(leaving.email)).toBe(1);
+    expect(countOf(account.owner.email)).toBe(1);
+
+    const removal = await post(
+      testApp,
+      "/v1/users/organization-members/remove",
+      { organizationId, userIdToRemove: removed.userInfo.id },
+      account.owner,
+    );
+    expect(removal.statusCode, removal.body).toBe(200);
+    const left = await post(
+      testApp,
+      "/v1/users/organization-members/remove",
+      { organizationId, userIdToRemove: leaving.userInfo.id },
+      leaving,
+    );
+    expect(left.statusCode, left.body).toBe(200);
+
+    const balance = await cachedBalance(testApp.database.db, organizationId);
+    for (const key of [...removedKeys, leavingKey]) {
+      const refused = await removeBackground(testApp, key.content);
+      expect(refused.statusCode, refused.body).toBe(401);
+    }
+    expect(await cachedBalance(testApp.database.db, organizationId)).toBe(balance);
+    expect((await removeBackground(testApp, ownerKey.content)).statusCode).toBe(200);
+
+    // The key list shows only the owner's key; each revocation is in the audit log.
+    const keys = await post(testApp, "/v1/users/api-keys/list", { projectId }, account.owner);
+    expect(keys.json().apiKeys.map((key: { id: string }) => key.id)).toEqual([ownerKey.id]);
+    const revocations = await testApp.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "api-key.revoked-with-member"));
+    expect(revocations.map((entry) => entry.targetId).sort()).toEqual(
+      [...removedKeys, leavingKey].map((key) => key.id).sort(),
+    );
+    expect(revocations.every((entry) => entry.organizationId === organizationId)).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ import {
   requirePermission,
   storablePermissions,
 } from "../access/access.service";
+import { revokeKeysCreatedBy } from "../api-keys/api-keys.store";
 import { recordAudit } from "../audit/audit.store";
 import { ensureOwnOrganization } from "../organizations/organizations.service";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
@@ -58,6 +59,7 @@ export async function listMembers(
       lastName: row.user.lastName,
       email: row.user.email,
       permissions: effectivePermissions(row.isOwner, row.permissions, membership.projectIds),
+      apiKeyCount: Number(row.apiKeyCount),
     })),
     invitations: pending,
     projects: projectRows.map((project) => ({ id: project.id, name: project.name, organizationId })),
@@ -265,6 +267,17 @@ export async function removeMember(
       target: { type: "member", id: userIdToRemove },
       before: { email: target.email, permissions: target.permissions },
     });
+    // Keys outlive no membership: a removed member's key would otherwise go on spending the balance
+    // and reading the project's files. Revoked in this transaction, so the removal and the
+    // revocation commit together.
+    for (const key of await revokeKeysCreatedBy(tx, organizationId, userIdToRemove)) {
+      await recordAudit(tx, {
+        organizationId,
+        action: "api-key.revoked-with-member",
+        target: { type: "api-key", id: key.id },
+        before: { name: key.name, lastFour: key.lastFour, projectId: key.projectId, createdBy: target.email },
+      });
+    }
   });
 }
 

@@ -1,7 +1,7 @@
 import type { StoredPermissions } from "@prism/contract";
-import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { invitations, organizationMembers, organizations, projects, users } from "../../db/schema";
+import { apiKeys, invitations, organizationMembers, organizations, projects, users } from "../../db/schema";
 
 /** Data access of the members module: memberships and invitations. */
 
@@ -11,6 +11,9 @@ export function listMemberRows(db: Executor, organizationId: string) {
       user: users,
       isOwner: organizationMembers.isOwner,
       permissions: organizationMembers.permissions,
+      apiKeyCount: sql<number>`(select count(*)::int from ${apiKeys}
+        where ${apiKeys.organizationId} = ${organizationMembers.organizationId}
+          and ${apiKeys.createdByUserId} = ${organizationMembers.userId} and ${apiKeys.revokedAt} is null)`,
     })
     .from(organizationMembers)
     .innerJoin(users, eq(users.id, organizationMembers.userId))

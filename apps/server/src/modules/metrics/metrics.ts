@@ -1,6 +1,11 @@
+import type { Feature } from "@prism/contract";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { DatabaseHandle } from "../../db/client";
-import { type FeatureProvider, ProviderError } from "../../providers/inference/feature-provider";
+import {
+  type FeatureProvider,
+  ProviderError,
+  type ProviderInput,
+} from "../../providers/inference/feature-provider";
 import type { Mailer } from "../../providers/mail/mailer";
 import { summarizeJobQueue } from "../jobs/job-queue.store";
 
@@ -16,6 +21,10 @@ export interface Metrics {
   httpRequestDuration: Histogram<"method" | "route" | "status">;
   featureCalls: Counter<"feature" | "provider" | "outcome">;
   featureCallDuration: Histogram<"feature" | "provider" | "outcome">;
+  /** What the upstream platform charged for the calls that report it, and what we billed for them. */
+  upstreamCost: Counter<"feature" | "provider">;
+  upstreamBilled: Counter<"feature" | "provider">;
+  upstreamCompute: Counter<"feature" | "provider">;
   sweeperRefunds: Counter;
   mailDeliveries: Counter<"transport" | "outcome">;
   /** Incremented by webhook delivery (the job queue's webhook handler) per attempt. */
@@ -46,6 +55,24 @@ export function createMetrics(database: DatabaseHandle): Metrics {
     help: "How long the provider took to run a feature call",
     labelNames: ["feature", "provider", "outcome"] as const,
     buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const upstreamCost = new Counter({
+    name: "prism_upstream_cost_dollars_total",
+    help: "What hosted platforms charged for calls that succeeded, by feature and provider (the platform's figure or the model map's published price)",
+    labelNames: ["feature", "provider"] as const,
+    registers: [registry],
+  });
+  const upstreamBilled = new Counter({
+    name: "prism_upstream_billed_dollars_total",
+    help: "What customers were billed for the same calls as prism_upstream_cost_dollars_total: the margin is billed minus cost",
+    labelNames: ["feature", "provider"] as const,
+    registers: [registry],
+  });
+  const upstreamCompute = new Counter({
+    name: "prism_upstream_compute_seconds_total",
+    help: "Compute time hosted platforms reported for calls that succeeded, by feature and provider",
+    labelNames: ["feature", "provider"] as const,
     registers: [registry],
   });
   const sweeperRefunds = new Counter({
@@ -109,6 +136,9 @@ export function createMetrics(database: DatabaseHandle): Metrics {
     httpRequestDuration,
     featureCalls,
     featureCallDuration,
+    upstreamCost,
+    upstreamBilled,
+    upstreamCompute,
     sweeperRefunds,
     mailDeliveries,
     webhookDeliveries,
@@ -117,13 +147,25 @@ export function createMetrics(database: DatabaseHandle): Metrics {
 }
 
 /** The provider, with every run counted and timed by feature, provider and outcome. */
-export function measuredProvider<P extends FeatureProvider>(provider: P, metrics: Metrics): P {
+export function measuredProvider<P extends FeatureProvider>(
+  provider: P,
+  metrics: Metrics,
+  billedMicros?: (feature: Feature, input: ProviderInput) => bigint,
+): P {
   const run: FeatureProvider["run"] = async (feature, input, signal) => {
     const labels = { feature: feature.id, provider: provider.name };
     const stopTimer = metrics.featureCallDuration.startTimer(labels);
     let outcome = "ok";
     try {
-      return await provider.run(feature, input, signal);
+      const output = await provider.run(feature, input, signal);
+      const { upstream } = output;
+      if (upstream?.costMicros !== undefined) {
+        metrics.upstreamCost.inc(labels, Number(upstream.costMicros) / 1_000_000);
+        if (billedMicros)
+          metrics.upstreamBilled.inc(labels, Number(billedMicros(feature, input)) / 1_000_000);
+      }
+      if (upstream?.computeMs !== undefined) metrics.upstreamCompute.inc(labels, upstream.computeMs / 1000);
+      return output;
     } catch (error) {
       outcome = error instanceof ProviderError ? error.code : "error";
       throw error;

@@ -1,10 +1,11 @@
 import { fullPermissions } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm } from "../../../test/accounts";
-import { addMember } from "../../../test/members";
+import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import { CONTROL_CHARACTER_NAMES, expectControlCharactersRefused } from "../../../test/control-characters";
+import { addMember, permissionsWith } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { organizations } from "../../db/schema";
+import { organizations, projects } from "../../db/schema";
 
 describe("organization abuse", () => {
   let testApp: TestApp;
@@ -62,5 +63,66 @@ describe("organization abuse", () => {
     );
     expect(archivedByOwner.statusCode).toBe(200);
     expect((await organizationRow(organizationId))?.archivedAt).toBeInstanceOf(Date);
+  });
+
+  it("refuses control characters in organization, project and billing names, and quotes names in mails", async () => {
+    const owner = await signUpAndConfirm(testApp);
+    const organizationId: string = owner.userInfo.organizations[0].id;
+    const projectId: string = owner.userInfo.organizations[0].projects[0].id;
+    const billing = {
+      organizationId,
+      billingName: "Acme Ltd",
+      billingEmail: "billing@example.com",
+      taxId: "GB123",
+      address: "1 Main Street",
+      city: "London",
+      state: "London",
+      zipCode: "N1 9GU",
+      country: "United Kingdom",
+    };
+    expect((await post(testApp, "/v1/users/organizations/update-billing", billing, owner)).statusCode).toBe(
+      200,
+    );
+    const before = await organizationRow(organizationId);
+    const projectsBefore = await testApp.database.db.select().from(projects);
+
+    for (const name of Object.values(CONTROL_CHARACTER_NAMES)) {
+      expectControlCharactersRefused(await post(testApp, "/v1/users/organizations/create", { name }, owner));
+      expectControlCharactersRefused(
+        await post(testApp, "/v1/users/organizations/update-name", { organizationId, name }, owner),
+      );
+      expectControlCharactersRefused(
+        await post(testApp, "/v1/users/projects/create", { organizationId, name }, owner),
+      );
+      expectControlCharactersRefused(
+        await post(testApp, "/v1/users/projects/update", { projectId, name }, owner),
+      );
+      for (const field of ["billingName", "taxId", "address", "city", "state", "zipCode", "country"]) {
+        expectControlCharactersRefused(
+          await post(testApp, "/v1/users/organizations/update-billing", { ...billing, [field]: name }, owner),
+        );
+      }
+    }
+    // Nothing was written: no organization, no project, no changed name or billing field.
+    expect(await organizationRow(organizationId)).toEqual(before);
+    expect(await testApp.database.db.select().from(projects)).toEqual(projectsBefore);
+
+    // A name with quotes and a colon, allowed, still reads as a name in the invitation a stranger gets.
+    const name = 'Support: "Billing"';
+    expect(
+      (await post(testApp, "/v1/users/organizations/update-name", { organizationId, name }, owner))
+        .statusCode,
+    ).toBe(200);
+    const email = uniqueEmail("stranger");
+    const invited = await post(
+      testApp,
+      "/v1/users/organization-members/invite",
+      { organizationId, emailList: email, permissions: permissionsWith([]) },
+      owner,
+    );
+    expect(invited.statusCode, invited.body).toBe(200);
+    const mail = (await testApp.deps.outbox.list()).find((candidate) => candidate.to === email);
+    expect(mail?.subject).toBe(`"Ada Lovelace" invited you to "${name}" on Prism`);
+    expect(mail?.text).toContain(`"Ada Lovelace" invited you to join the organization "${name}" on Prism.`);
   });
 });

@@ -1,11 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { fullPermissions, type Permissions } from "@prism/contract";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fullPermissions, type Permissions, THUMBNAIL_SUFFIX } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
+import {
+  fundedAccount,
+  imageModelEnv,
+  removeBackground,
+  startImageModelServer,
+} from "../../../test/key-fixtures";
+import type { LocalServer } from "../../../test/local-http-server";
 import { addMember } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { featureRequests } from "../../db/schema";
+import { type FileStore, localFileStoreFor } from "../../providers/storage/file-store";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 
 const ENDPOINT = "/v1/images/background-removal";
@@ -154,5 +165,69 @@ describe("playground access", () => {
     );
     expect(history.statusCode).toBe(200);
     expect(history.json().requests.map((request: { id: string }) => request.id)).toEqual([world.requestId]);
+  });
+});
+
+describe("a thumbnail asked for while its request is deleted", () => {
+  const THUMBNAIL_WRITE_DELAY_MS = 400;
+  let model: LocalServer;
+  let testApp: TestApp;
+  let filesDir: string;
+  let files: FileStore;
+
+  beforeAll(async () => {
+    model = await startImageModelServer();
+    filesDir = mkdtempSync(join(tmpdir(), "prism-thumbnail-race-"));
+    // The real local store on a slow disk for thumbnails: their write lands well after the deletion,
+    // the window the attack needs, every time instead of by luck.
+    const store = localFileStoreFor(filesDir);
+    files = {
+      get: (key) => store.get(key),
+      delete: (key) => store.delete(key),
+      check: () => store.check(),
+      put: async (key, data, contentType) => {
+        if (key.endsWith(THUMBNAIL_SUFFIX)) {
+          await new Promise((done) => setTimeout(done, THUMBNAIL_WRITE_DELAY_MS));
+        }
+        await store.put(key, data, contentType);
+      },
+    };
+    testApp = await createTestApp(imageModelEnv(model), { files });
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+    await model?.close();
+    rmSync(filesDir, { recursive: true, force: true });
+  });
+
+  it("is not written after the deletion, however the two interleave (5 tries)", async () => {
+    const account = await fundedAccount(testApp, 1_000_000n);
+    const key = await account.createKey();
+    const read = (url: string) =>
+      testApp.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${key.content}` } });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const call = await removeBackground(testApp, key.content);
+      expect(call.statusCode, call.body).toBe(200);
+      const resultUrl: string = call.json().request.response_data.file;
+      const requestId: string = call.json().request.id;
+      const thumbnailUrl = `${resultUrl}${THUMBNAIL_SUFFIX}`;
+
+      const thumbnail = read(thumbnailUrl);
+      await new Promise((done) => setTimeout(done, THUMBNAIL_WRITE_DELAY_MS / 4));
+      const deleted = await post(
+        testApp,
+        "/v1/users/playground/delete-request",
+        { projectId: account.projectId, requestId },
+        { session: account.owner.session },
+      );
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect((await thumbnail).statusCode).toBe(404);
+
+      expect((await read(resultUrl)).statusCode).toBe(404);
+      expect((await read(thumbnailUrl)).statusCode).toBe(404);
+      const thumbnailKey = thumbnailUrl.replace("/v1/files/", "");
+      expect(await files.get(thumbnailKey)).toBeUndefined();
+    }
   });
 });

@@ -7,7 +7,6 @@ import {
   type IdentityStatus,
   microsToUsd,
   REQUEST_NOT_FOUND,
-  THUMBNAIL_SUFFIX,
 } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
@@ -17,6 +16,7 @@ import { isUuid, NOT_FOUND_PROJECT, requirePlaygroundAccess } from "../access/ac
 import { recordAudit } from "../audit/audit.store";
 import type { GatewayDeps } from "../features/call-deps";
 import { toHistoryRecord } from "../features/feature-requests.store";
+import { deleteImagesWithThumbnails } from "../files/thumbnails";
 import { listHistory, softDeleteRequest } from "./playground.store";
 
 /** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
@@ -92,9 +92,7 @@ export function registerPlaygroundRoutes(
     const keys = [...Object.values(deleted.requestFiles).flat(), deleted.responseFile].filter(
       (key): key is string => Boolean(key),
     );
-    await Promise.all(
-      keys.flatMap((key) => [gateway.files.delete(key), gateway.files.delete(`${key}${THUMBNAIL_SUFFIX}`)]),
-    );
+    await deleteImagesWithThumbnails(gateway.files, keys);
     return {};
   });
 

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findFreePort } from "@prism/test-support/free-port";
 import { afterEach, describe, expect, it } from "vitest";
 import { post } from "../../../test/accounts";
 import { createTestApp, PRODUCTION_ENV } from "../../../test/test-app";
@@ -12,18 +13,6 @@ import { createDependencies } from "../../app-dependencies";
 
 const MAIN = resolve(import.meta.dirname, "../../main.ts");
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
-}
 
 interface RunningMain {
   child: ChildProcess;
@@ -40,7 +29,7 @@ const started: { child: ChildProcess; dataDir: string }[] = [];
  * with only the given environment: nothing leaks in from the test run (no DATABASE_URL, no keys).
  */
 async function runMain(env: Record<string, string>): Promise<RunningMain> {
-  const port = await freePort();
+  const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), "prism-main-"));
   const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
     cwd: dataDir,

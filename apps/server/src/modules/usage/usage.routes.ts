@@ -23,6 +23,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
@@ -155,7 +156,7 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
         }
       }
     }
-    const csv = stringify({ header: true, columns: [...USAGE_EXPORT_COLUMNS] });
+    const csv = stringify({ ...SAFE_CSV_OPTIONS, header: true, columns: [...USAGE_EXPORT_COLUMNS] });
     const source = Readable.from(rows());
     source.on("error", (error) => {
       request.log.error({ err: error }, "usage export failed");
@@ -181,7 +182,7 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
         String(Number(row.units)),
         microsToDecimalText(BigInt(row.costMicros)),
       ]),
-      { header: true, columns: [...USAGE_SUMMARY_COLUMNS] },
+      { ...SAFE_CSV_OPTIONS, header: true, columns: [...USAGE_SUMMARY_COLUMNS] },
     );
     return sendCsv(reply, usageExportFileName(query.month, "summary"), csv);
   });

@@ -2,6 +2,8 @@ import { calls } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
+import { passwordChangedMail } from "../../providers/mail/templates";
+import { sendSecurityMail } from "../auth/security-mails";
 import { endAllSessions } from "../auth/session.service";
 import { getUserInfo } from "./users.service";
 import { updateUser } from "./users.store";
@@ -16,13 +18,17 @@ export function registerUserRoutes(app: FastifyInstance, deps: AppDependencies):
     return {};
   });
 
-  // A password change keeps this session and ends every other one.
-  registerCall(app, deps, calls.users.changePassword, async ({ user, body }) => {
+  // A password change keeps this session and ends every other one; the call itself needs a recent
+  // sign-in proof (the current password, a code or a passkey: decision 020), and the owner is mailed.
+  registerCall(app, deps, calls.users.changePassword, async ({ user, body, request }) => {
     const passwordHash = await deps.passwords.hash(body.password);
     await db.transaction(async (tx) => {
       await updateUser(tx, user.userId, { passwordHash });
       await endAllSessions(tx, user.userId, user.sessionId);
     });
+    await sendSecurityMail(deps, request, user.userId, (account, origin) =>
+      passwordChangedMail(account.email, account.firstName, origin, `${deps.config.appOrigin}/login`),
+    );
     return {};
   });
 }

@@ -2,6 +2,7 @@ import { fullPermissions } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
+import { CONTROL_CHARACTER_NAMES, expectControlCharactersRefused } from "../../../test/control-characters";
 import { addMember, permissionsWith } from "../../../test/members";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { alertSettings, webhookDeliveries, webhookEndpoints } from "../../db/schema";
@@ -177,5 +178,21 @@ describe("webhooks and alerts abuse", () => {
       );
       expect(response.statusCode).toBe(400);
     }
+  });
+
+  it("refuses an endpoint URL with control characters, which a URL parser would silently drop", async () => {
+    const before = await testApp.database.db.select().from(webhookEndpoints);
+    const url = (inside: string) => `https://receiver.exa${inside}mple.com/hook`;
+    for (const characters of ["\t", "\n", "\r\n", CONTROL_CHARACTER_NAMES["right-to-left override"]]) {
+      expectControlCharactersRefused(
+        await post(
+          testApp,
+          "/v1/organizations/webhooks/insert",
+          { organizationId: world.organizationId, url: url(characters), events: ["payment.succeeded"] },
+          { session: world.owner.session },
+        ),
+      );
+    }
+    expect(await testApp.database.db.select().from(webhookEndpoints)).toEqual(before);
   });
 });

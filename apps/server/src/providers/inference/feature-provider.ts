@@ -1,4 +1,4 @@
-import type { Feature, FeatureResultBody } from "@prism/contract";
+import type { Feature, FeatureResultBody, IdentityStatus, ProviderName } from "@prism/contract";
 
 /** One uploaded file as the gateway validated it (type checked by content, not by name). */
 export interface ProviderFile {
@@ -14,9 +14,23 @@ export interface ProviderInput {
   body: Record<string, unknown>;
   /** The identity (AI Clone) a call uses: its identity id and training request id. */
   identity?: { identityId: string; requestId: string };
+  /** Our id of the call (the request row's), for providers that can label upstream work with it. */
+  callId?: string;
 }
 
-export type ProviderOutput =
+/**
+ * What the upstream platform reported the run cost us, when it reports it (Replicate's and fal's
+ * compute time, a price the model map states per output). Kept on the request row for the operator's
+ * margin figures; never shown to customers.
+ */
+export interface UpstreamUsage {
+  /** Integer micro-dollars. */
+  costMicros?: bigint;
+  /** Whole milliseconds of compute the platform billed or measured. */
+  computeMs?: number;
+}
+
+export type ProviderOutput = (
   | {
       kind: "image";
       data: Buffer;
@@ -28,7 +42,8 @@ export type ProviderOutput =
        */
       encodedHere?: true;
     }
-  | { kind: "json"; body: FeatureResultBody };
+  | { kind: "json"; body: FeatureResultBody }
+) & { upstream?: UpstreamUsage };
 
 export type ProviderErrorCode = "failed" | "timeout" | "unavailable" | "invalid-input";
 
@@ -48,10 +63,11 @@ export interface ProviderAvailability {
   reason?: string;
 }
 
-/**
- * Something that can run features: the builtin CPU engine, a model server speaking our HTTP
- * protocol (docs/model-server.md), or an OpenAI-compatible API. The registry picks one per feature.
- */
+/** The state of an AI Clone training a provider accepted. */
+export interface TrainingStatus {
+  status: IdentityStatus;
+}
+
 /**
  * How many calls a provider may run at once (decision 019): the call queue starts a call only in a
  * free slot. `process`: each server process has this many of its own (the builtin engine's worker
@@ -62,8 +78,13 @@ export interface ProviderCapacity {
   scope: "process" | "shared";
 }
 
+/**
+ * Something that can run features: the builtin CPU engine, a model server speaking our HTTP
+ * protocol (docs/model-server.md), an OpenAI-compatible API, or a hosted platform (Replicate, fal,
+ * Stability) or ComfyUI instances. The registry picks one per feature.
+ */
 export interface FeatureProvider {
-  readonly name: "builtin" | "http" | "openai";
+  readonly name: ProviderName;
   readonly capacity: ProviderCapacity;
   /** Whether this provider implements the feature at all. */
   supports(feature: Feature): boolean;
@@ -73,5 +94,12 @@ export interface FeatureProvider {
    * provider then stops the upstream work (its own cancel where the protocol has one) and rejects.
    */
   run(feature: Feature, input: ProviderInput, signal: AbortSignal): Promise<ProviderOutput>;
+  /**
+   * Where an AI Clone training it accepted stands (the job queue polls it until ready or failed).
+   * Absent: the provider's trainings are final when run() answers.
+   */
+  trainingStatus?(identityId: string, signal?: AbortSignal): Promise<TrainingStatus>;
+  /** Checks at start-up that the provider can serve what it was configured for; throws saying why not. */
+  verify?(): Promise<void>;
   close?(): Promise<void>;
 }

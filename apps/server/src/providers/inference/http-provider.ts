@@ -3,7 +3,6 @@ import {
   FEATURES,
   type Feature,
   IDENTITY_REQUEST_HEADER,
-  type IdentityStatus,
   identityStatusSchema,
   transcriptionResultSchema,
 } from "@prism/contract";
@@ -14,6 +13,7 @@ import {
   ProviderError,
   type ProviderInput,
   type ProviderOutput,
+  type TrainingStatus,
 } from "./feature-provider";
 
 /**
@@ -38,10 +38,6 @@ export interface HttpProviderOptions {
   healthCacheMs?: number;
   /** Longest the health probe and the training status query may take (default 5 s). */
   probeTimeoutMs?: number;
-}
-
-export interface TrainingStatus {
-  status: IdentityStatus;
 }
 
 export interface HttpFeatureProvider extends FeatureProvider {

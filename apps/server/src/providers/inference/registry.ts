@@ -57,6 +57,11 @@ export class ProviderRegistry {
     return new Map(entries);
   }
 
+  /** Runs every provider's start-up check; the server does not start when one fails. */
+  async verify(): Promise<void> {
+    for (const provider of this.providers) await provider.verify?.();
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.providers.map((provider) => provider.close?.()));
   }

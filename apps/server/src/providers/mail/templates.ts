@@ -4,6 +4,13 @@ import type { MailMessage } from "./mailer";
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/**
+ * A name someone chose (an organization, an inviter), as mails show it: in quotes, so it reads as a
+ * name and not as the mail's own words. Names hold no line breaks (the contract refuses them), so a
+ * quoted name cannot start lines of its own either.
+ */
+export const quotedName = (name: string) => `"${name}"`;
+
 /** One layout for every mail: a plain, readable card that renders in every client. */
 function layout(title: string, paragraphsHtml: string): string {
   return `<!doctype html>
@@ -73,20 +80,20 @@ export function invitationMail(
   organizationName: string,
   link: string,
 ): MailMessage {
-  const subject = `${inviterName} invited you to ${organizationName} on ${PRODUCT_NAME}`;
+  const subject = `${quotedName(inviterName)} invited you to ${quotedName(organizationName)} on ${PRODUCT_NAME}`;
   return {
     to,
     subject,
     text: [
       "Hello,",
       "",
-      `${inviterName} invited you to join the organization "${organizationName}" on ${PRODUCT_NAME}.`,
+      `${quotedName(inviterName)} invited you to join the organization ${quotedName(organizationName)} on ${PRODUCT_NAME}.`,
       `Open this link to accept: ${link}`,
       `The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.`,
     ].join("\n"),
     html: layout(
       subject,
-      `<p>Hello,</p><p><strong>${escapeHtml(inviterName)}</strong> invited you to join the organization <strong>${escapeHtml(organizationName)}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
+      `<p>Hello,</p><p><strong>${escapeHtml(quotedName(inviterName))}</strong> invited you to join the organization <strong>${escapeHtml(quotedName(organizationName))}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
     ),
   };
 }
@@ -158,7 +165,7 @@ export function autoRechargeFailedMail(
   amountUsd: number,
   reason: string,
 ): MailMessage {
-  const subject = `Auto recharge failed for ${organizationName}`;
+  const subject = `Auto recharge failed for ${quotedName(organizationName)}`;
   const amount = formatBalance(amountUsd);
   return {
     to,
@@ -166,12 +173,12 @@ export function autoRechargeFailedMail(
     text: [
       "Hello,",
       "",
-      `The automatic recharge of ${amount} for "${organizationName}" on ${PRODUCT_NAME} failed: ${reason}`,
+      `The automatic recharge of ${amount} for ${quotedName(organizationName)} on ${PRODUCT_NAME} failed: ${reason}`,
       "Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.",
     ].join("\n"),
     html: layout(
       subject,
-      `<p>Hello,</p><p>The automatic recharge of <strong>${amount}</strong> for <strong>${escapeHtml(organizationName)}</strong> failed: ${escapeHtml(reason)}</p><p>Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.</p>`,
+      `<p>Hello,</p><p>The automatic recharge of <strong>${amount}</strong> for <strong>${escapeHtml(quotedName(organizationName))}</strong> failed: ${escapeHtml(reason)}</p><p>Auto recharge is paused until the balance is above its threshold again. Please check the payment method in the console.</p>`,
     ),
   };
 }
@@ -184,4 +191,124 @@ export function organizationAlertMail(to: string, subject: string, lines: readon
     text: ["Hello,", "", ...lines].join("\n"),
     html: layout(subject, `<p>Hello,</p>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}`),
   };
+}
+
+/** Where and when a security change was made, as a security mail names it. */
+export interface SecurityEventOrigin {
+  /** "Chrome 126.0 on macOS 14.5", or "an unknown device". */
+  device: string;
+  ipAddress: string;
+  /** "Nov 27, 2026, 06:30 PM UTC". */
+  at: string;
+}
+
+/**
+ * A mail telling the account's owner of a security change (issue 27): what changed, from which device
+ * and address, and what to do if it was not them. Every user-supplied value is escaped in the HTML and
+ * quoted in the text.
+ */
+function securityMail(
+  to: string,
+  firstName: string,
+  subject: string,
+  whatHappened: string,
+  origin: SecurityEventOrigin,
+  ifNotYou: { text: string; link?: { label: string; url: string } },
+): MailMessage {
+  const where = `Device: ${origin.device}\nAddress: ${origin.ipAddress}\nTime: ${origin.at}`;
+  const button = ifNotYou.link
+    ? `<p style="text-align:center;padding:8px 0"><a href="${escapeHtml(ifNotYou.link.url)}" style="background:#c92a2a;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">${escapeHtml(ifNotYou.link.label)}</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(ifNotYou.link.url)}</p>`
+    : "";
+  return {
+    to,
+    subject,
+    text: [
+      `Hello ${firstName},`,
+      "",
+      whatHappened,
+      "",
+      where,
+      "",
+      `If this was you, there is nothing to do. If it was not you: ${ifNotYou.text}`,
+      ...(ifNotYou.link ? [`${ifNotYou.link.label}: ${ifNotYou.link.url}`] : []),
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello ${escapeHtml(firstName)},</p><p>${escapeHtml(whatHappened)}</p><p style="background:#f6f6fb;border-radius:8px;padding:12px 16px;font-size:14px">Device: ${escapeHtml(origin.device)}<br>Address: ${escapeHtml(origin.ipAddress)}<br>Time: ${escapeHtml(origin.at)}</p><p>If this was you, there is nothing to do. <strong>If it was not you:</strong> ${escapeHtml(ifNotYou.text)}</p>${button}`,
+    ),
+  };
+}
+
+const SECURE_YOUR_ACCOUNT = `sign in, change your password, and use "Logout from All Sessions" on your Profile page.`;
+
+export function passkeyAddedMail(
+  to: string,
+  firstName: string,
+  passkeyName: string,
+  origin: SecurityEventOrigin,
+  removalLink: string,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `A passkey was added to your ${PRODUCT_NAME} account`,
+    `The passkey "${passkeyName}" was added to your ${PRODUCT_NAME} account. It signs in without your password.`,
+    origin,
+    {
+      text: "remove it with the button below: it stops working at once and every device signed in to your account is signed out. Then change your password.",
+      link: { label: "Remove this passkey and sign out everywhere", url: removalLink },
+    },
+  );
+}
+
+export function passwordChangedMail(
+  to: string,
+  firstName: string,
+  origin: SecurityEventOrigin,
+  recoverLink: string,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `Your ${PRODUCT_NAME} password was changed`,
+    `The password of your ${PRODUCT_NAME} account was changed, and every other device was signed out.`,
+    origin,
+    {
+      text: "choose a new password with Recover Password on the sign-in page (it signs every device out), then check your passkeys and two-factor authentication on your Profile page.",
+      link: { label: "Recover your password", url: recoverLink },
+    },
+  );
+}
+
+export function twoFactorDisabledMail(
+  to: string,
+  firstName: string,
+  origin: SecurityEventOrigin,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `Two-factor authentication was turned off on your ${PRODUCT_NAME} account`,
+    `Two-factor authentication was turned off on your ${PRODUCT_NAME} account: a password alone now signs in.`,
+    origin,
+    { text: `${SECURE_YOUR_ACCOUNT} Then turn two-factor authentication on again.` },
+  );
+}
+
+export function recoveryCodeUsedMail(
+  to: string,
+  firstName: string,
+  codesLeft: number,
+  origin: SecurityEventOrigin,
+): MailMessage {
+  return securityMail(
+    to,
+    firstName,
+    `A recovery code was used on your ${PRODUCT_NAME} account`,
+    `One of your ${PRODUCT_NAME} recovery codes was used instead of an authentication code. ${codesLeft} ${codesLeft === 1 ? "code is" : "codes are"} left.`,
+    origin,
+    {
+      text: `someone knows your password and holds your recovery codes: ${SECURE_YOUR_ACCOUNT} Then generate new recovery codes.`,
+    },
+  );
 }

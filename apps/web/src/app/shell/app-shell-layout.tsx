@@ -4,6 +4,7 @@ import { ModalsProvider } from "@mantine/modals";
 import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { PageLoader } from "../../components/full-page-loader";
+import { useReauthenticationDialog } from "../../features/auth/components/reauthentication-dialog";
 import { useTwoFactorRequirement } from "../guards/two-factor-requirement";
 import classes from "./shell.module.css";
 import { Sidebar } from "./sidebar";
@@ -28,6 +29,8 @@ export function AppShellLayout() {
 function ShellFrame() {
   const [navbarOpened, { toggle, close }] = useDisclosure(false);
   useWelcomePopup();
+  // Sensitive calls refused for want of a recent sign-in proof ask for one here, then carry on.
+  useReauthenticationDialog();
   const waitForSecondFactor = useTwoFactorRequirement();
 
   return (

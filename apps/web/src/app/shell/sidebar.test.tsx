@@ -1,6 +1,7 @@
 import { AppShell } from "@mantine/core";
 import { FEATURES, NEEDS_MODEL_SERVER_BADGE, UNAVAILABLE_BADGE } from "@prism/contract";
 import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../test/session-harness";
 import { Sidebar } from "./sidebar";
@@ -91,5 +92,13 @@ describe("sidebar", { timeout: 20_000 }, () => {
     );
     expect(within(link("Background Removal")).queryByTestId("unavailable-badge")).toBeNull();
     expect(within(link("Generative Fill")).queryByTestId("unavailable-badge")).toBeNull();
+
+    // A dark feature's badge tells whoever runs the deployment which variables light it.
+    await userEvent.hover(within(link("Reimagine")).getByTestId("unavailable-badge"));
+    expect(
+      await screen.findByText(
+        "Set REPLICATE_API_TOKEN, FAL_KEY, STABILITY_API_KEY, COMFYUI_URLS or MODEL_SERVER_URL on the server to turn it on.",
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -1,5 +1,11 @@
 import { AppShell, Badge, CloseButton, Group, NavLink, ScrollArea, Tooltip } from "@mantine/core";
-import { FEATURES, NEEDS_MODEL_SERVER_BADGE, UNAVAILABLE_BADGE } from "@prism/contract";
+import {
+  FEATURES,
+  type FeatureId,
+  featureLightingText,
+  NEEDS_MODEL_SERVER_BADGE,
+  UNAVAILABLE_BADGE,
+} from "@prism/contract";
 import {
   IconArrowsMaximize,
   IconBackground,
@@ -56,20 +62,32 @@ const PLAYGROUND_ICONS: Record<string, Icon> = {
   "/playground/identity-inpainting": IconUserScan,
 };
 
-const ENDPOINT_OF_ROUTE: ReadonlyMap<string, string> = new Map(
-  FEATURES.map((feature) => [feature.playgroundRoute, feature.endpoint]),
+const FEATURE_OF_ROUTE: ReadonlyMap<string, (typeof FEATURES)[number]> = new Map(
+  FEATURES.map((feature) => [feature.playgroundRoute, feature]),
 );
 
 /**
  * A playground entry's mark when the feature cannot run here, so nobody has to open it to find out.
  * It sits under the label, which keeps its full width.
  */
-function UnavailableBadge({ missingServer, reason }: { missingServer: boolean; reason: string | null }) {
-  // "Needs a model server" is for the owner, who may run the service; members read "Unavailable".
+function UnavailableBadge({
+  featureId,
+  missingServer,
+  reason,
+}: {
+  featureId: FeatureId;
+  missingServer: boolean;
+  reason: string | null;
+}) {
+  // "Needs a model server" and the variables that light it are for the owner, who may run the service;
+  // members read "Unavailable".
   const isOwner = useCan("owner");
-  const label = missingServer && isOwner ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+  const operator = missingServer && isOwner;
+  const label = operator ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+  // A dark feature's badge says which variables light it; another's says why it cannot run now.
+  const explanation = operator ? featureLightingText(featureId) : missingServer ? null : reason;
   return (
-    <Tooltip label={reason ?? label} withArrow multiline w={220} disabled={missingServer || !reason}>
+    <Tooltip label={explanation ?? label} withArrow multiline w={240} disabled={!explanation}>
       <Badge
         component="span"
         size="xs"
@@ -178,8 +196,8 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
               >
                 {section.items.map((item) => {
                   const ItemIcon = section.key === "playground" ? PLAYGROUND_ICONS[item.to] : undefined;
-                  const endpoint = section.key === "playground" ? ENDPOINT_OF_ROUTE.get(item.to) : undefined;
-                  const status = endpoint ? statuses.get(endpoint) : undefined;
+                  const feature = section.key === "playground" ? FEATURE_OF_ROUTE.get(item.to) : undefined;
+                  const status = feature ? statuses.get(feature.endpoint) : undefined;
                   return (
                     <NavLink
                       key={item.to}
@@ -188,8 +206,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                       label={item.label}
                       leftSection={ItemIcon ? <ItemIcon size={16} stroke={1.6} aria-hidden /> : undefined}
                       description={
-                        status && !status.available ? (
-                          <UnavailableBadge missingServer={needsModelServer(status)} reason={status.reason} />
+                        feature && status && !status.available ? (
+                          <UnavailableBadge
+                            featureId={feature.id}
+                            missingServer={needsModelServer(status)}
+                            reason={status.reason}
+                          />
                         ) : undefined
                       }
                       active={pathname === item.to}

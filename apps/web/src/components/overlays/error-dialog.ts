@@ -5,7 +5,8 @@ import { openInfoModal } from "./modals";
 
 /**
  * The error dialog of a failed action. A 401 shows nothing: the session has ended and
- * the api client is already signing the user out. A 409 is a refusal whose spec text the server sends
+ * the api client is already signing the user out. Nor does a `reauthentication-required` that reaches
+ * here: the user was asked to confirm it was them and chose Cancel. A 409 is a refusal whose spec text the server sends
  * ("You must belong to at least one active organization..."), so that text replaces the generic one.
  */
 export async function showErrorDialog(dialog: TitledMessage, error?: unknown): Promise<void> {
@@ -15,7 +16,7 @@ export async function showErrorDialog(dialog: TitledMessage, error?: unknown): P
 
 /** What `showErrorDialog` shows (title and HTML), or null for a 401. */
 export function errorDialogOf(dialog: TitledMessage, error?: unknown): InfoDialog | null {
-  if (isApiError(error) && error.status === 401) return null;
+  if (isApiError(error) && (error.status === 401 || error.code === "reauthentication-required")) return null;
   const html =
     isApiError(error) && error.status === 409 && error.message ? escapeHtml(error.message) : dialog.message;
   return { title: dialog.title, html };

@@ -4,6 +4,7 @@ import {
   EDIT_OWN_PERMISSIONS_REFUSED,
   emptyPermissions,
   fullPermissions,
+  memberKeysRevokedText,
   type Organization,
   OWN_OWNER_ROW_NOTE,
   OWNER_ROW_NOTE,
@@ -21,9 +22,15 @@ import { routeCalls } from "../../../test/msw";
 import { MembersPage } from "./members-page";
 
 const projects = [{ id: "p1", name: "Default Project", organizationId: "o1" }];
-const owner = { id: "u1", firstName: "Olivia", lastName: "Owner", email: "olivia@example.com" };
-const member = { id: "u2", firstName: "Ivan", lastName: "Member", email: "ivan@example.com" };
-const other = { id: "u3", firstName: "Cy", lastName: "Other", email: "cy@example.com" };
+const owner = {
+  id: "u1",
+  firstName: "Olivia",
+  lastName: "Owner",
+  email: "olivia@example.com",
+  apiKeyCount: 0,
+};
+const member = { id: "u2", firstName: "Ivan", lastName: "Member", email: "ivan@example.com", apiKeyCount: 3 };
+const other = { id: "u3", firstName: "Cy", lastName: "Other", email: "cy@example.com", apiKeyCount: 0 };
 
 function renderMembers(me: typeof owner, myPermissions: Permissions, invitations: unknown[] = []) {
   const list = {
@@ -141,6 +148,25 @@ describe("members page", { timeout: 20_000 }, () => {
     const otherRow = await row(other.email);
     expect(within(otherRow).getByRole("button", { name: "Remove Cy Other" })).toBeEnabled();
     expect(within(otherRow).getByRole("button", { name: "Edit permissions of Cy Other" })).toBeEnabled();
+  });
+
+  it("says in the Remove dialog how many API keys go with the member, and nothing when they made none", async () => {
+    renderMembers(owner, fullPermissions(true, ["p1"]));
+    await userEvent.click(
+      within(await row(member.email)).getByRole("button", { name: "Remove Ivan Member" }),
+    );
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByTestId("member-keys-revoked")).toHaveTextContent(
+      "The 3 API keys they created will be revoked with them: calls made with them will stop working.",
+    );
+    expect(memberKeysRevokedText(3, false)).toBe(
+      within(dialog).getByTestId("member-keys-revoked").textContent,
+    );
+    await userEvent.click(within(dialog).getByRole("button", { name: "No" }));
+
+    await userEvent.click(within(await row(other.email)).getByRole("button", { name: "Remove Cy Other" }));
+    const second = await screen.findByRole("dialog");
+    expect(within(second).queryByTestId("member-keys-revoked")).toBeNull();
   });
 
   it("refuses Edit permissions on one's own row and says why", async () => {

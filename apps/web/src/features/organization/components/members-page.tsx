@@ -18,6 +18,7 @@ import {
   type Invitation,
   LEAVE_ORGANIZATION_REFUSED,
   type Member,
+  memberKeysRevokedText,
   OWN_OWNER_ROW_NOTE,
   OWNER_PERMISSIONS_FIXED,
   OWNER_ROW_NOTE,
@@ -341,17 +342,28 @@ function OrganizationMembers({
 
   const remove = async (member: Member) => {
     const isYou = member.id === userInfo.id;
+    const keysRevoked = memberKeysRevokedText(member.apiKeyCount, isYou);
     const confirmed = await openConfirmModal({
       title: isYou ? "Leave Organization" : "Remove Member",
-      message: isYou ? (
-        <Text size="sm">
-          Are you sure you want to leave <b>{organizationName}</b>? You will lose access to its projects until
-          you are invited again.
-        </Text>
-      ) : (
-        <Text size="sm">
-          Are you sure you want to remove <b>{memberDisplayName(member)}</b> from <b>{organizationName}</b>?
-        </Text>
+      message: (
+        <>
+          {isYou ? (
+            <Text size="sm">
+              Are you sure you want to leave <b>{organizationName}</b>? You will lose access to its projects
+              until you are invited again.
+            </Text>
+          ) : (
+            <Text size="sm">
+              Are you sure you want to remove <b>{memberDisplayName(member)}</b> from{" "}
+              <b>{organizationName}</b>?
+            </Text>
+          )}
+          {keysRevoked && (
+            <Text size="sm" mt="sm" c="red.7" data-testid="member-keys-revoked">
+              {keysRevoked}
+            </Text>
+          )}
+        </>
       ),
       variant: "delete",
     });

@@ -37,6 +37,7 @@ const session = {
 } satisfies Session;
 
 const bob: Member = {
+  apiKeyCount: 0,
   id: "u2",
   firstName: "Bob",
   lastName: "Stone",

@@ -417,10 +417,11 @@ describe("PlaygroundScreen", () => {
     renderScreen();
     const notice = await screen.findByTestId("feature-unavailable");
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
-    expect(within(notice).getByTestId("operator-instructions")).toHaveTextContent(
-      "To turn it on, whoever runs this server sets MODEL_SERVER_URL and restarts it.",
-    );
     expect(notice).not.toHaveTextContent("Run this deployment?");
+    // The owner, who may run the deployment, learns which variables light it.
+    expect(within(notice).getByTestId("lighting-variables")).toHaveTextContent(
+      "Any one of these server variables does it:REPLICATE_API_TOKENFAL_KEYSTABILITY_API_KEYMODEL_SERVER_URL",
+    );
     expect(notice).not.toHaveTextContent("No background removal model is installed.");
     expect(within(notice).getByRole("link", { name: "How to connect a model server" })).toHaveAttribute(
       "href",

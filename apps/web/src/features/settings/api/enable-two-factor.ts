@@ -1,6 +1,7 @@
 import type { CallRequest, twoFactorEnableCall } from "@prism/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client";
+import { sessionsQueryKey } from "./get-sessions";
 import { twoFactorStatusQueryKey } from "./get-two-factor-status";
 
 export function enableTwoFactor(input: CallRequest<typeof twoFactorEnableCall>) {
@@ -11,6 +12,12 @@ export function useEnableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: enableTwoFactor,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey }),
+    onSuccess: () => {
+      // Enabling signed out every other device, so the devices list changed too. Not awaited: the
+      // screen's own onSuccess (which shows the recovery codes) must run in the same update as the new
+      // status, before the enrolment form gives way to the "on" view.
+      void queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+      return queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey });
+    },
   });
 }

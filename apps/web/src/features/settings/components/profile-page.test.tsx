@@ -13,7 +13,11 @@ import {
   PASSWORD_STRONG,
   PASSWORDS_DO_NOT_MATCH,
   PROFILE_UPDATED,
+  REAUTHENTICATION_DIALOG,
   RECOVERY_CODE_COUNT,
+  RECOVERY_CODES_REGENERATED,
+  REGENERATE_RECOVERY_CODES,
+  REGENERATE_RECOVERY_CODES_CONFIRM,
   REQUIRED_FIELDS_MISSING,
   SESSION_SIGNED_OUT,
   TWO_FACTOR_CODE_REQUIRED,
@@ -32,6 +36,7 @@ vi.mock("@simplewebauthn/browser", () => ({ startRegistration }));
 import { RequireAuth } from "../../../app/guards/require-auth";
 import { SessionProvider, useSession } from "../../../lib/session";
 import { routeCalls } from "../../../test/msw";
+import { useReauthenticationDialog } from "../../auth/components/reauthentication-dialog";
 import { ProfilePage } from "./profile-page";
 
 const userInfo = {
@@ -70,6 +75,12 @@ const json = (status: number, body: unknown) =>
 let answers: Record<string, () => Response> = {};
 let bodiesTo: (path: string) => unknown[] = () => [];
 
+/** The signed-in shell's answer to `reauthentication-required`, as AppShellLayout mounts it. */
+function ReauthenticationHost() {
+  useReauthenticationDialog();
+  return null;
+}
+
 function UserName() {
   const { userInfo: current } = useSession();
   return <p data-testid="user-name">{current ? `${current.firstName} ${current.lastName}` : "signed out"}</p>;
@@ -82,6 +93,7 @@ async function renderProfile() {
         element: (
           <SessionProvider>
             <ModalsProvider>
+              <ReauthenticationHost />
               <UserName />
               <Outlet />
             </ModalsProvider>
@@ -193,6 +205,91 @@ describe("profile settings: Change Password", () => {
   });
 });
 
+describe("profile settings: Change Password asks who you are (issue 27)", () => {
+  const refusal = { error: "reauthentication-required", message: "Please confirm it is you." };
+
+  async function submitNewPassword(user: ReturnType<typeof userEvent.setup>) {
+    const form = screen.getByRole("form", { name: "Change Password" });
+    await user.type(within(form).getByLabelText("New Password"), "Str0ng!pass");
+    await user.type(within(form).getByLabelText("Confirm Password"), "Str0ng!pass{Enter}");
+  }
+
+  it("asks for the current password when the server wants a fresh proof, then changes the password", async () => {
+    let changeCalls = 0;
+    answers["/v1/users/change-password"] = () => (changeCalls++ === 0 ? json(403, refusal) : json(200, {}));
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: true, passkeyOptions: null });
+    let proofs = 0;
+    answers["/v1/users/reauthenticate"] = () =>
+      proofs++ === 0
+        ? json(400, { error: "invalid-password", message: "Invalid password" })
+        : json(200, { reauthenticatedUntil: "2026-01-01T00:10:00.000Z" });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    expect(within(dialog).getByText(REAUTHENTICATION_DIALOG.description)).toBeInTheDocument();
+    // Both proofs the account has are offered; the password first.
+    expect(within(dialog).getByText(REAUTHENTICATION_DIALOG.codeLabel)).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(REAUTHENTICATION_DIALOG.passwordLabel), "guess{Enter}");
+    expect(await within(dialog).findByText("Invalid password")).toBeInTheDocument();
+    const field = within(dialog).getByLabelText(REAUTHENTICATION_DIALOG.passwordLabel);
+    await user.clear(field);
+    await user.type(field, "Current-passw0rd!{Enter}");
+
+    expect(await screen.findByText(PASSWORD_CHANGED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/reauthenticate")).toEqual([
+      { method: "password", password: "guess" },
+      { method: "password", password: "Current-passw0rd!" },
+    ]);
+    // The same call, sent again after the proof.
+    expect(bodiesTo("/v1/users/change-password")).toEqual([
+      { password: "Str0ng!pass" },
+      { password: "Str0ng!pass" },
+    ]);
+    await vi.waitFor(() =>
+      expect(screen.queryByRole("dialog", { name: REAUTHENTICATION_DIALOG.title })).not.toBeInTheDocument(),
+    );
+  });
+
+  it("takes an authentication code instead of the password", async () => {
+    let changeCalls = 0;
+    answers["/v1/users/change-password"] = () => (changeCalls++ === 0 ? json(403, refusal) : json(200, {}));
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: true, passkeyOptions: null });
+    answers["/v1/users/reauthenticate"] = () =>
+      json(200, { reauthenticatedUntil: "2026-01-01T00:10:00.000Z" });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    await user.click(within(dialog).getByText(REAUTHENTICATION_DIALOG.codeLabel));
+    await user.type(
+      await within(dialog).findByRole("textbox", { name: REAUTHENTICATION_DIALOG.codeLabel }),
+      "123456{Enter}",
+    );
+    expect(await screen.findByText(PASSWORD_CHANGED)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/reauthenticate")).toEqual([{ method: "code", code: "123456" }]);
+  });
+
+  it("changes nothing and shows no error when the user cancels", async () => {
+    answers["/v1/users/change-password"] = () => json(403, refusal);
+    answers["/v1/users/reauthentication/options"] = () =>
+      json(200, { password: true, authenticatorCode: false, passkeyOptions: null });
+    const { user } = await renderProfile();
+    await submitNewPassword(user);
+    const dialog = await screen.findByRole("dialog", { name: REAUTHENTICATION_DIALOG.title });
+    expect(within(dialog).queryByText(REAUTHENTICATION_DIALOG.codeLabel)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: REAUTHENTICATION_DIALOG.cancel }));
+    await vi.waitFor(() =>
+      expect(screen.queryByRole("dialog", { name: REAUTHENTICATION_DIALOG.title })).not.toBeInTheDocument(),
+    );
+    expect(screen.queryByText(ERROR_DIALOGS.changePassword.title)).not.toBeInTheDocument();
+    expect(screen.queryByText(PASSWORD_CHANGED)).not.toBeInTheDocument();
+    expect(bodiesTo("/v1/users/change-password")).toHaveLength(1);
+    expect(bodiesTo("/v1/users/reauthenticate")).toHaveLength(0);
+  });
+});
+
 describe("profile settings: Logout from All Sessions", () => {
   it("asks first, then ends every session and signs out here", async () => {
     answers["/v1/users/logout-all-sessions"] = () => json(200, {});
@@ -281,6 +378,22 @@ describe("profile settings: Two-factor authentication", () => {
     expect(await screen.findByText(TWO_FACTOR_DISABLED)).toBeInTheDocument();
     expect(bodiesTo("/v1/users/two-factor/disable")).toEqual([{ code: "abcde-fghij" }]);
     expect(await within(section).findByRole("button", { name: "Enable" })).toBeInTheDocument();
+  });
+
+  it("generates new recovery codes after asking, and shows them once", async () => {
+    answers["/v1/users/two-factor/status"] = () => json(200, { enabled: true, recoveryCodesLeft: 2 });
+    const fresh = Array.from({ length: RECOVERY_CODE_COUNT }, (_, index) => `new${index}-codes`);
+    answers["/v1/users/two-factor/regenerate-recovery-codes"] = () => json(200, { recoveryCodes: fresh });
+    const { user } = await renderProfile();
+    const section = screen.getByRole("region", { name: "Two-factor authentication" });
+    expect(await within(section).findByText("2 of 10 recovery codes left.")).toBeInTheDocument();
+    await user.click(within(section).getByRole("button", { name: REGENERATE_RECOVERY_CODES }));
+    expect(await screen.findByText(REGENERATE_RECOVERY_CODES_CONFIRM)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Yes" }));
+    expect(await screen.findByText(RECOVERY_CODES_REGENERATED)).toBeInTheDocument();
+    const codes = await within(section).findByTestId("recovery-codes");
+    for (const code of fresh) expect(within(codes).getByText(code)).toBeInTheDocument();
+    expect(bodiesTo("/v1/users/two-factor/regenerate-recovery-codes")).toEqual([{}]);
   });
 
   it("asks for a code before disabling, and shows a refused code on the field", async () => {

@@ -15,21 +15,27 @@ import { type UseFormReturnType, useForm } from "@mantine/form";
 import {
   ACCOUNT_SECURITY_ERROR_DIALOGS,
   RECOVERY_CODE_COUNT,
+  RECOVERY_CODES_REGENERATED,
+  REGENERATE_RECOVERY_CODES,
+  REGENERATE_RECOVERY_CODES_CONFIRM,
   TOTP_DIGITS,
   TWO_FACTOR_CODE_LABEL,
   TWO_FACTOR_CODE_REQUIRED,
   TWO_FACTOR_DISABLED,
   TWO_FACTOR_ENABLED,
+  TWO_FACTOR_ENDS_OTHER_SESSIONS,
   type TwoFactorStartResponse,
 } from "@prism/contract";
 import { IconShieldCheck } from "@tabler/icons-react";
 import { useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
+import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { isApiError } from "../../../lib/api-client";
 import { useDisableTwoFactor } from "../api/disable-two-factor";
 import { useEnableTwoFactor } from "../api/enable-two-factor";
 import { useTwoFactorStatus } from "../api/get-two-factor-status";
+import { useRegenerateRecoveryCodes } from "../api/regenerate-recovery-codes";
 import { useStartTwoFactor } from "../api/start-two-factor";
 
 type TwoFactorEnrolment = TwoFactorStartResponse;
@@ -150,6 +156,9 @@ function Enrolment({
           </Code>
           <Text size="sm">{`2. Enter the ${TOTP_DIGITS}-digit code the app shows.`}</Text>
           <CodeField form={form} />
+          <Text size="sm" c="dimmed" data-testid="two-factor-ends-sessions">
+            {TWO_FACTOR_ENDS_OTHER_SESSIONS}
+          </Text>
           <Group gap="sm">
             <Button type="submit" loading={enable.isPending}>
               Confirm
@@ -164,9 +173,32 @@ function Enrolment({
   );
 }
 
-function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
+function DisableForm({
+  recoveryCodesLeft,
+  onRegenerated,
+}: {
+  recoveryCodesLeft: number;
+  onRegenerated: (codes: string[]) => void;
+}) {
   const disable = useDisableTwoFactor();
+  const regenerate = useRegenerateRecoveryCodes();
   const form = useCodeForm();
+
+  const regenerateCodes = async () => {
+    const confirmed = await openConfirmModal({
+      title: REGENERATE_RECOVERY_CODES,
+      message: <Text size="sm">{REGENERATE_RECOVERY_CODES_CONFIRM}</Text>,
+    });
+    if (!confirmed) return;
+    regenerate.mutate(undefined, {
+      onSuccess: ({ recoveryCodes }) => {
+        notify(RECOVERY_CODES_REGENERATED);
+        onRegenerated(recoveryCodes);
+      },
+      onError: (failure) =>
+        void showErrorDialog(ACCOUNT_SECURITY_ERROR_DIALOGS.regenerateRecoveryCodes, failure),
+    });
+  };
 
   const submit = form.onSubmit(({ code }) => {
     disable.mutate(
@@ -200,6 +232,9 @@ function DisableForm({ recoveryCodesLeft }: { recoveryCodesLeft: number }) {
           <Text size="sm" c="dimmed">
             {recoveryCodesLeft} of {RECOVERY_CODE_COUNT} recovery codes left.
           </Text>
+          <Button variant="subtle" size="compact-sm" loading={regenerate.isPending} onClick={regenerateCodes}>
+            {REGENERATE_RECOVERY_CODES}
+          </Button>
         </Group>
         <Group align="flex-end" gap="sm">
           <CodeField form={form} description="To turn it off, enter a current code or a recovery code." />
@@ -229,7 +264,8 @@ export function TwoFactorSection() {
       <Loader size="sm" />
     );
   }
-  if (status.data.enabled) return <DisableForm recoveryCodesLeft={status.data.recoveryCodesLeft} />;
+  if (status.data.enabled)
+    return <DisableForm recoveryCodesLeft={status.data.recoveryCodesLeft} onRegenerated={setRecoveryCodes} />;
   if (enrolment) {
     return (
       <Enrolment

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../lib/api-client";
+import { twoFactorStatusQueryKey } from "./get-two-factor-status";
+
+export function regenerateRecoveryCodes() {
+  return api.twoFactor.regenerateRecoveryCodes({});
+}
+
+export function useRegenerateRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: regenerateRecoveryCodes,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorStatusQueryKey }),
+  });
+}
