@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser, skipWelcomePopup } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
+import { expectTextNotClipped } from "./layout";
 
 /** A feature call with an API key, as a contractor's script makes it (not the browser's session). */
 async function callWithKey(baseUrl: string, apiKey: string, endpoint: string, form: FormData) {
@@ -78,6 +79,21 @@ describe("API keys with limits end to end", () => {
       .poll(() => row.getByTestId("api-key-spend").textContent())
       .toMatch(/^\$0\.0[1-9] of \$20\.00$/);
     await session.screenshot("api-keys-02-table-with-spend");
+
+    // At 1440 px every limit reads whole, headers keep to one line, and Delete holds only Delete.
+    for (const badge of await row.getByTestId("api-key-limits").locator(".mantine-Badge-root").all()) {
+      await expectTextNotClipped(badge, `the limit "${await badge.innerText()}"`);
+    }
+    for (const header of await page.getByRole("table", { name: "API keys" }).locator("th").all()) {
+      // The lines the header's words take: one top per line box of its text.
+      const lines = await header.evaluate((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      });
+      expect.soft(lines, `the header "${await header.innerText()}" wraps`).toBeLessThanOrEqual(1);
+    }
+    expect(await row.locator("td").last().getByRole("button").count()).toBe(1);
 
     await row.getByRole("button", { name: "Details of Contractor" }).click();
     const drawer = page.getByRole("dialog", { name: "API Key Contractor" });

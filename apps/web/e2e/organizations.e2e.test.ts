@@ -159,6 +159,12 @@ describe("organizations", () => {
     await expect
       .poll(() => page.getByRole("button", { name: /^Organization: / }).innerText())
       .toContain(organizationName);
+    // The newcomer landed in the organization that invited them, with no "Ivan's Organization" of their own.
+    expect(
+      await post<{ organizations: { name: string }[] }>(page, baseUrl, "/v1/users/me").then((me) =>
+        me.organizations.map((organization) => organization.name),
+      ),
+    ).toEqual([organizationName]);
     expect(await organizationMenu(page)).toEqual(["Members", "Billing"]);
     const nav = page.getByRole("navigation", { name: "Main" });
     expect(await nav.getByText("Playground", { exact: true }).count()).toBe(0);
@@ -310,8 +316,12 @@ describe("organizations", () => {
     const myRow = page.getByTestId(`member-${manager.email}`);
     const ownEdit = myRow.getByRole("button", { name: /^Edit permissions/ });
     expect(await ownEdit.isDisabled()).toBe(true);
+    await myRow
+      .getByTestId("member-actions-note")
+      .getByText("You cannot change your own permissions.")
+      .waitFor();
     await myRow.locator("span", { has: page.getByRole("button", { name: /^Edit permissions/ }) }).hover();
-    await page.getByText("You cannot change your own permissions.").waitFor();
+    await expect.poll(() => page.getByText("You cannot change your own permissions.").count()).toBe(2);
     expect(
       await page
         .getByTestId(`member-${owner.email.toLowerCase()}`)
@@ -462,13 +472,13 @@ describe("organizations", () => {
       .click();
     await expect.poll(() => projectPicker.innerText()).toContain("Default Project");
     expect(await page.getByRole("textbox", { name: /^Project Name/ }).inputValue()).toBe("Default Project");
-    await page.getByRole("button", { name: "Archive", exact: true }).click();
-    const lastProject = page.getByRole("dialog", { name: "Error Archiving Project" });
-    await lastProject
+    // The last project: the refusal is written beside a disabled Archive, before anything is sent.
+    await page
+      .getByTestId("archive-blocked")
       .getByText("At least one project is required within the organization.", { exact: false })
       .waitFor();
+    expect(await page.getByRole("button", { name: "Archive", exact: true }).isDisabled()).toBe(true);
     await settledScreenshot(session, "organizations-21-last-project");
-    await lastProject.getByRole("button", { name: "Close", exact: true }).click();
 
     // A second organization from the picker, selected with its first project; then archived.
     await organizationPicker.click();
@@ -491,12 +501,11 @@ describe("organizations", () => {
     await expect.poll(() => organizationPicker.innerText()).not.toContain("Side Project Inc");
 
     await page.goto("/organization/general");
-    await page.getByRole("button", { name: "Archive", exact: true }).click();
-    const lastOrganization = page.getByRole("dialog", { name: "Error Deleting Organization" });
-    await lastOrganization
+    await page
+      .getByTestId("archive-blocked")
       .getByText("You must belong to at least one active organization.", { exact: false })
       .waitFor();
+    expect(await page.getByRole("button", { name: "Archive", exact: true }).isDisabled()).toBe(true);
     await settledScreenshot(session, "organizations-22-last-organization");
-    await lastOrganization.getByRole("button", { name: "Close", exact: true }).click();
   });
 });

@@ -332,7 +332,14 @@ describe("playground: AI Clone training and speech to text", () => {
     await page
       .locator("input[type=file]")
       .setInputFiles({ name: "goforward.wav", mimeType: "audio/wav", buffer: goForwardWav() });
-    await page.getByTestId("audio-duration").getByText("Duration: 0:03", { exact: false }).waitFor();
+    // The duration written beside the player is the one the player shows (whole seconds, as it counts).
+    const playerSeconds = await page.getByLabel("Audio preview").evaluate(async (audio: HTMLAudioElement) => {
+      if (!Number.isFinite(audio.duration) || audio.duration === 0)
+        await new Promise((loaded) => audio.addEventListener("loadedmetadata", loaded, { once: true }));
+      return audio.duration;
+    });
+    const playerText = `${Math.floor(playerSeconds / 60)}:${String(Math.floor(playerSeconds) % 60).padStart(2, "0")}`;
+    await page.getByTestId("audio-duration").getByText(`Duration: ${playerText}`, { exact: false }).waitFor();
     expect(await priceLine.textContent()).toBe(
       `$${pricePerMinute.toFixed(3)} per minute · 1 minute: $${pricePerMinute.toFixed(3)} will be charged`,
     );
@@ -354,7 +361,7 @@ describe("playground: AI Clone training and speech to text", () => {
     const segments = done.getByTestId("segment");
     expect(await segments.count()).toBeGreaterThan(0);
     expect(await segments.first().textContent()).toMatch(/^\d+:\d{2}\.\d – \d+:\d{2}\.\d/);
-    expect(await done.getByTestId("row-duration").textContent()).toBe("Duration: 0:03");
+    expect(await done.getByTestId("row-duration").textContent()).toBe(`Duration: ${playerText}`);
     expect(await done.getByText("English").count()).toBeGreaterThan(0);
     await expect.poll(() => balanceOf(page, baseUrl)).toBeCloseTo(balanceBefore - pricePerMinute, 6);
     // The recording's player knows its length before anyone presses play (its metadata is preloaded).

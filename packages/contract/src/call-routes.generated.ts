@@ -74,6 +74,10 @@ export const callRoutes = {
       path: "/v1/users/organizations/create",
       auth: "session",
     },
+    firstSteps: {
+      path: "/v1/users/organizations/first-steps",
+      auth: "session",
+    },
     updateName: {
       path: "/v1/users/organizations/update-name",
       auth: "session",
@@ -231,6 +235,10 @@ export const callRoutes = {
   requests: {
     list: {
       path: "/v1/users/requests/list",
+      auth: "session",
+    },
+    get: {
+      path: "/v1/users/requests/get",
       auth: "session",
     },
   },

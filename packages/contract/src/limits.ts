@@ -116,6 +116,12 @@ export const VERIFICATION_CODE_TTL_MS = 15 * MINUTE_MS;
 export const VERIFICATION_CODE_MAX_ATTEMPTS = 5;
 export const VERIFICATION_CODE_LENGTH = 6;
 /** Our choice: how long an invitation link stays valid. */
+/**
+ * The cookie the console keeps an invitation link's id in across sign-up and sign-in (the spec's
+ * `invitationId`); the server reads it when an account is activated, so an invitee is not given an
+ * organization of their own before the Join prompt.
+ */
+export const INVITATION_COOKIE = "invitationId";
 export const INVITATION_TTL_DAYS = 7;
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * DAY_MS;
 /** Our choice: how many addresses one invite may carry. */
@@ -177,6 +183,8 @@ export const RESEND_CODE_COOLDOWN_SECONDS = 30;
 
 /** Our choice: the spec shows the invoice pager but not its page size. */
 export const INVOICES_PAGE_SIZE = 10;
+/** An invoice's PDF link works once, and only this long: enough to open, too short to leak usefully. */
+export const INVOICE_LINK_TTL_MINUTES = 5;
 /** Our choice: "page size is decided by the server". */
 export const HISTORY_PAGE_SIZE = 20;
 /** Pagination shows every page link up to this many pages; beyond, first, last and a window. */

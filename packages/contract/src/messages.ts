@@ -27,6 +27,7 @@ import {
   BALANCE_DECIMALS,
   BYTES_PER_MB,
   COST_DECIMALS,
+  INVOICE_LINK_TTL_MINUTES,
   MAX_AUDIO_BYTES,
   MAX_AUDIO_SECONDS,
   MAX_IMAGE_BYTES,
@@ -93,6 +94,11 @@ export const LEAVE_ORGANIZATION_REFUSED =
 /** Why a member's own row offers no permission change (the server refuses it with `forbidden`). */
 export const EDIT_OWN_PERMISSIONS_REFUSED = "You cannot change your own permissions.";
 export const OWNER_PERMISSIONS_FIXED = "The owner's permissions cannot be changed.";
+/** Under the owner's own greyed-out Edit permissions and Leave: why, and the way out. */
+export const OWN_OWNER_ROW_NOTE =
+  "You own this organization, with every right. To leave it, first transfer the ownership to another member.";
+/** Under the owner's greyed-out buttons as other members see them. */
+export const OWNER_ROW_NOTE = "The owner's permissions cannot be changed, and the owner cannot be removed.";
 /** Why a box of the permission dialog is off limits: a member grants only rights they hold. */
 export const GRANT_NOT_HELD = "You can only grant rights you hold yourself.";
 /** Under the permission boxes when some are off limits (touch screens show no tooltips). */
@@ -121,10 +127,20 @@ export const PAYMENT_UNCONFIRMED =
 /** Ours: invoice links open once and only for a few minutes. */
 export const INVOICE_LINK_EXPIRED =
   "This invoice link has expired or was already used. Please open the invoice again from the console.";
+/** The page a browser tab shows for such a link: its title, and how to get a new link. */
+export const INVOICE_LINK_EXPIRED_TITLE = "This invoice link has expired";
+export const INVOICE_LINK_RENEW = `To get a new link, open Invoices in the console and choose View beside the invoice. Each link opens the invoice once, within ${INVOICE_LINK_TTL_MINUTES} minutes.`;
+export const OPEN_INVOICES_LABEL = "Open your invoices";
+/** The console's Invoices page (the spec's route), where mails and expired links send people. */
+export const INVOICES_PAGE_PATH = "/organization/invoices";
 /** Shown beside every recharge and auto-recharge amount, whose smaller values are raised to it. */
 export const RECHARGE_MINIMUM_HINT = `Minimum $${MIN_RECHARGE_USD}`;
 /** The recharge amount's hint: the minimum and our upper bound. */
 export const RECHARGE_LIMITS_HINT = `Minimum $${MIN_RECHARGE_USD}, maximum $${MAX_RECHARGE_USD.toLocaleString("en-US")}.`;
+/** Beside an amount that leaving the field raised to the minimum (the spec's clamp, said aloud). */
+export const RECHARGE_RAISED_TO_MINIMUM = `Raised to the $${MIN_RECHARGE_USD} minimum.`;
+/** Beside an amount above our upper bound, which is refused rather than lowered. */
+export const RECHARGE_ABOVE_MAXIMUM = `The maximum is $${MAX_RECHARGE_USD.toLocaleString("en-US")}. Please enter a smaller amount.`;
 
 // ---------------------------------------------------------------------------------------------------
 // Success notices.
@@ -152,6 +168,8 @@ export const API_KEYS_EMPTY =
   "No API keys have been created yet. Generate a new key to start making API requests.";
 export const HISTORY_EMPTY =
   "You haven't used this section yet. Start now using the options in the left panel!";
+/** The same where the panels are stacked (a phone): the options are above the history, not left of it. */
+export const HISTORY_EMPTY_STACKED = "You haven't used this section yet. Start now using the options above!";
 export const INVOICE_STATUS_PAID = "Paid";
 export const GENERATION_ERROR_LABEL = "Generation Error";
 export const TRANSCRIPTION_ERROR = "There was an error processing the transcription.";
@@ -206,14 +224,24 @@ export function chargeNoticeText(priceUsd: number): string {
 // Upload limits.
 // ---------------------------------------------------------------------------------------------------
 
+/** The console's first page after sign-in (the spec's /home), where the API reference leads back. */
+export const CONSOLE_HOME_PATH = "/home";
+/** The API reference page's way back to the console. */
+export const DOCS_BACK_TO_CONSOLE = "Back to the console";
+
 /** Where the API reference explains model servers, for those who run a deployment. */
 export const MODEL_SERVERS_DOCS_ANCHOR = "description/model-servers";
 export const MODEL_SERVERS_DOCS_PATH = `/docs#${MODEL_SERVERS_DOCS_ANCHOR}`;
 /** Why a feature cannot run when no provider serves it on this deployment: it needs a GPU model server. */
 export const FEATURE_NEEDS_MODEL_SERVER =
   "This feature needs an AI model server, and this deployment does not have one connected yet.";
-/** The line for whoever runs the deployment, followed by a link to MODEL_SERVERS_DOCS_PATH. */
-export const FEATURE_NEEDS_MODEL_SERVER_ADMIN = "Run this deployment? Connect a model server to turn it on.";
+/** The same situation as members who do not run the service read it: what it means for them. */
+export const FEATURE_NOT_AVAILABLE_YET =
+  "This feature is not available here yet, so nothing can be run or charged on this page. The other features work as usual.";
+/** The title of the notice, to members and owners alike. */
+export function featureUnavailableTitle(featureName: string): string {
+  return `${featureName} is unavailable`;
+}
 /** The short badge of such a feature in the sidebar and the API reference. */
 export const NEEDS_MODEL_SERVER_BADGE = "Needs a model server";
 /** The badge of a feature that has a provider which cannot run it right now. */
@@ -255,6 +283,18 @@ export const IMAGE_BYTES_EXCEEDED: TitledMessage = {
 export const IMAGE_TYPE_REFUSED = `Only ${listText(ACCEPTED_IMAGE_EXTENSIONS, "and")} images are accepted.`;
 /** Ours: an upload whose content is none of the accepted audio formats. */
 export const AUDIO_TYPE_REFUSED = `Only ${listText(ACCEPTED_AUDIO_EXTENSIONS, "and")} audio files are accepted.`;
+/** Ours: the title of an upload of another kind of file (a WAV dropped on an image input). */
+export const FILE_TYPE_NOT_ACCEPTED_TITLE = "File Type Not Accepted";
+/** A file that is not one of the accepted images, said with the types that are. */
+export const IMAGE_TYPE_NOT_ACCEPTED: TitledMessage = {
+  title: FILE_TYPE_NOT_ACCEPTED_TITLE,
+  message: IMAGE_TYPE_REFUSED,
+};
+/** A file that is not one of the accepted audio formats, said with the formats that are. */
+export const AUDIO_TYPE_NOT_ACCEPTED: TitledMessage = {
+  title: FILE_TYPE_NOT_ACCEPTED_TITLE,
+  message: AUDIO_TYPE_REFUSED,
+};
 export const IMAGE_UNREADABLE: TitledMessage = {
   title: "Error Reading Image",
   message: "An error occurred while reading the image. Please try with a different one.",
@@ -423,6 +463,19 @@ export const ERROR_DIALOGS = {
   changePassword: ourSupportError("Error Changing Your Password", "changing your password"),
   logoutAllSessions: ourSupportError("Error Logging Out", "logging out from all sessions"),
 } as const satisfies Record<string, TitledMessage>;
+
+/** The way out of the Insufficient Balance dialog, for those who may pay: to the Payments page. */
+export const ADD_FUNDS_LABEL = "Add funds";
+/** Beside the price when the balance cannot pay for the call: said before the 402, not after. */
+export function balanceShortText(balanceUsd: number): string {
+  return `Your balance (${formatBalance(balanceUsd)}) does not cover this call.`;
+}
+/** The same, for members who cannot add funds themselves. */
+export const BALANCE_SHORT_ASK = "Ask someone who manages payments in your organization to add funds.";
+/** Ours: the title of a feature call refused by the monthly budget's hard stop (BUDGET_REACHED). */
+export const BUDGET_REACHED_TITLE = "Monthly Budget Reached";
+/** The budget dialog's way to the Payments page, where the budget is set. */
+export const OPEN_PAYMENTS_LABEL = "Open Payments";
 
 /** Confirm dialog titles of history deletes. */
 export const DELETE_IMAGE_TITLE = "Delete Image";

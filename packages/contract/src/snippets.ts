@@ -10,6 +10,8 @@ import { IDEMPOTENCY_KEY_HEADER_NAME } from "./limits";
 
 /** The placeholder the user replaces with a key from Projects → API Keys. */
 export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
+/** The environment variable ready-to-run snippets read the key from (the reference, the quickstart). */
+export const API_KEY_VARIABLE = "$PRISM_API_KEY";
 
 /**
  * One language's code of a call, as the API Call Details modal shows it: each language once as a

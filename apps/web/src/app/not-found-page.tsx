@@ -10,7 +10,7 @@ export function NotFoundPage() {
     <Center mih="100vh" p="md">
       <title>{documentTitle(NOT_FOUND_TITLE)}</title>
       <Stack align="center" gap="sm" ta="center">
-        <Text fz={64} fw={700} c="gray.3" lh={1}>
+        <Text fz={64} fw={700} c="gray.6" lh={1}>
           404
         </Text>
         <Title order={1} fz={28}>

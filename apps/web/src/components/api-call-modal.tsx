@@ -3,7 +3,7 @@ import { modals } from "@mantine/modals";
 import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
 import { API_KEY_PLACEHOLDER, type Snippet } from "@prism/contract/snippets";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 
 /** Writes text to the clipboard, falling back to a hidden textarea where the async API is missing. */
 export async function copyText(text: string): Promise<void> {
@@ -23,7 +23,16 @@ export async function copyText(text: string): Promise<void> {
   }
 }
 
-export function ApiCallDetails({ snippets, onClose }: { snippets: readonly Snippet[]; onClose: () => void }) {
+export function ApiCallDetails({
+  snippets,
+  onClose,
+  intro,
+}: {
+  snippets: readonly Snippet[];
+  onClose: () => void;
+  /** What to replace before running the code; the playground's words by default. */
+  intro?: ReactNode;
+}) {
   const [language, setLanguage] = useState<string>(snippets[0]?.language ?? "curl");
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -46,8 +55,12 @@ export function ApiCallDetails({ snippets, onClose }: { snippets: readonly Snipp
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Call this endpoint from your own code with an API key from Projects → API Keys. Replace{" "}
-        {API_KEY_PLACEHOLDER} and the file names with your own.
+        {intro ?? (
+          <>
+            Call this endpoint from your own code with an API key from Projects → API Keys. Replace{" "}
+            {API_KEY_PLACEHOLDER} and the file names with your own.
+          </>
+        )}
       </Text>
       <Tabs value={language} onChange={(value) => value && setLanguage(value)}>
         <Tabs.List>

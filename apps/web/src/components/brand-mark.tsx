@@ -31,8 +31,8 @@ export function BrandMark({
       </svg>
       {withText ? (
         <Text fz={text} fw={700} lh={1} style={{ letterSpacing: "-0.02em" }}>
-          {productName()}
-          <Text span c="dimmed" fw={500} fz={text * 0.72} ml={6}>
+          {productName()}{" "}
+          <Text span c="dimmed" fw={500} fz={text * 0.72} ml={2}>
             Console
           </Text>
         </Text>

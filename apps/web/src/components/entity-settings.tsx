@@ -1,7 +1,8 @@
-import { Button, Stack, TextInput } from "@mantine/core";
+import { Alert, Button, Stack, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { NAME_MAX_LENGTH } from "@prism/contract";
-import { IconArchive, IconLock } from "@tabler/icons-react";
+import { IconArchive, IconInfoCircle, IconLock } from "@tabler/icons-react";
+import { useId } from "react";
 import { CopyField } from "./copy-field";
 import { SettingsCard } from "./settings-card";
 
@@ -20,7 +21,11 @@ export interface EntitySettingsProps {
   saving: boolean;
   /** Saves the trimmed name; resolves true when it was saved. */
   onSave: (name: string) => Promise<boolean>;
-  archive: { title: string; description: string };
+  /**
+   * The danger card. `blockedReason` says why archiving cannot happen (the last organization or project):
+   * shown in the card with Archive disabled, before anything is sent.
+   */
+  archive: { title: string; description: string; blockedReason?: string | undefined };
   archiving: boolean;
   onArchive: () => void;
 }
@@ -44,6 +49,7 @@ export function EntitySettings({
   archiving,
   onArchive,
 }: EntitySettingsProps) {
+  const blockedId = useId();
   // The name is checked on submit; editing it clears its message.
   const form = useForm({
     initialValues: { name: initialName },
@@ -94,14 +100,27 @@ export function EntitySettings({
             color="red"
             variant="light"
             leftSection={<IconArchive size={16} aria-hidden />}
-            disabled={!canEdit}
+            disabled={!canEdit || archive.blockedReason !== undefined}
             loading={archiving}
             onClick={onArchive}
+            aria-describedby={canEdit && archive.blockedReason ? blockedId : undefined}
           >
             Archive
           </Button>
         }
-      />
+      >
+        {canEdit && archive.blockedReason ? (
+          <Alert
+            id={blockedId}
+            variant="light"
+            color="gray"
+            icon={<IconInfoCircle size={18} aria-hidden />}
+            data-testid="archive-blocked"
+          >
+            {archive.blockedReason}
+          </Alert>
+        ) : null}
+      </SettingsCard>
     </Stack>
   );
 }

@@ -63,7 +63,8 @@ export function ResponsiveTable<Row>({
       <Table.Thead>
         <Table.Tr>
           {columns.map((column) => (
-            <Table.Th key={column.key} ta={column.align} w={column.width}>
+            // Headers keep to one line: a column is as wide as its header, never "Created / by".
+            <Table.Th key={column.key} ta={column.align} w={column.width} style={{ whiteSpace: "nowrap" }}>
               {column.header}
             </Table.Th>
           ))}

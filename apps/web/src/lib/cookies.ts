@@ -1,8 +1,10 @@
+import { INVITATION_COOKIE } from "@prism/contract";
+
 /** Names of the cookies the console keeps. */
 export const COOKIE = {
   selectedOrganizationId: "selectedOrganizationId",
   selectedProjectId: "selectedProjectId",
-  invitationId: "invitationId",
+  invitationId: INVITATION_COOKIE,
   rememberMe: "rememberMe",
 } as const;
 

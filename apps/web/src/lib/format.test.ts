@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   formatCost,
+  formatDate,
   formatDateTime,
   formatDuration,
-  formatShortDate,
+  formatMonth,
   formatUsd,
   parseUtcTimestamp,
 } from "./format";
@@ -43,11 +44,17 @@ describe("formatDateTime", () => {
   });
 });
 
-describe("formatShortDate", () => {
-  it("shows the UTC calendar day as a short US date", () => {
-    expect(formatShortDate("2026-11-03")).toBe("11/03/2026");
-    expect(formatShortDate("2026-11-03T23:59:59Z")).toBe("11/03/2026");
-    expect(formatShortDate("2026-11-03T00:00:00")).toBe("11/03/2026");
+describe("formatDate and formatMonth", () => {
+  it("show the UTC calendar day in the console's one format, the date-time's words without the time", () => {
+    expect(formatDate("2026-11-03")).toBe("Nov 03, 2026");
+    expect(formatDate("2026-11-03T23:59:59Z")).toBe("Nov 03, 2026");
+    expect(formatDate("2026-11-03T00:00:00")).toBe("Nov 03, 2026");
+    expect(formatDateTime("2026-11-03T16:05:00Z", "UTC").startsWith(formatDate("2026-11-03"))).toBe(true);
+  });
+
+  it("show a month as its abbreviation and year", () => {
+    expect(formatMonth({ year: 2026, month: 11 })).toBe("Nov 2026");
+    expect(formatMonth({ year: 2027, month: 1 })).toBe("Jan 2027");
   });
 });
 
@@ -81,7 +88,9 @@ describe("formatCost", () => {
 
 describe("formatDuration", () => {
   it("shows minutes and two-digit seconds", () => {
-    expect(formatDuration(2.79)).toBe("0:03");
+    // Whole seconds, as the audio player next to it counts them.
+    expect(formatDuration(2.79)).toBe("0:02");
+    expect(formatDuration(59.999)).toBe("0:59");
     expect(formatDuration(75)).toBe("1:15");
     expect(formatDuration(300)).toBe("5:00");
     expect(formatDuration(0)).toBe("0:00");

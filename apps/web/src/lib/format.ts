@@ -47,18 +47,35 @@ export function formatDateTime(value: string | number | Date, timeZone?: string)
   return dateTimeFormat(timeZone).format(date);
 }
 
-const shortDateFormat = new Intl.DateTimeFormat("en-US", {
-  month: "2-digit",
+/**
+ * The console's one date format, the spec's (month abbreviation, two-digit day, year), as the date
+ * pickers write it with dayjs: "Nov 03, 2026". Months alone read "Nov 2026".
+ */
+export const DATE_FORMAT = "MMM DD, YYYY";
+export const MONTH_FORMAT = "MMM YYYY";
+
+const dateFormat = new Intl.DateTimeFormat("en-US", {
+  month: "short",
   day: "2-digit",
   year: "numeric",
   timeZone: "UTC",
 });
 
-/** "11/03/2026": the invoice date, read and shown in UTC so the calendar day never shifts. */
-export function formatShortDate(value: string | number | Date): string {
+/**
+ * "Nov 03, 2026": a calendar day (the invoice date), read and shown in UTC so the day never shifts; the
+ * same words as `formatDateTime` without the time.
+ */
+export function formatDate(value: string | number | Date): string {
   const date = parseUtcTimestamp(value);
   if (Number.isNaN(date.getTime())) return INVALID;
-  return shortDateFormat.format(date);
+  return dateFormat.format(date);
+}
+
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+
+/** "Nov 2026": a month of the year (1 to 12). */
+export function formatMonth({ year, month }: { year: number; month: number }): string {
+  return monthFormat.format(new Date(Date.UTC(year, month - 1, 1)));
 }
 
 /** "$1,234.50": balances, invoices, recharge amounts (the contract's exact rounding). */
@@ -71,8 +88,11 @@ export function formatCost(amount: number): string {
   return Number.isFinite(amount) ? formatContractCost(amount) : INVALID;
 }
 
-/** "m:ss" of a duration in seconds, e.g. 2.8 → "0:03", 75 → "1:15". */
+/**
+ * "m:ss" of a duration in seconds, counting whole seconds as the browsers' media players do (2.8 s reads
+ * "0:02" there), so the duration written beside a player agrees with the player's own.
+ */
 export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
+  const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }

@@ -7,3 +7,14 @@ export const PHONE_MEDIA_QUERY = "(max-width: 47.99em)";
 export function useIsPhone(): boolean {
   return useMediaQuery(PHONE_MEDIA_QUERY, false, { getInitialValueInEffect: false });
 }
+
+/**
+ * Below Mantine's `md` breakpoint (62em): where the playground's two panels stack, the options above
+ * the history instead of to its left.
+ */
+export const STACKED_PANELS_MEDIA_QUERY = "(max-width: 61.99em)";
+
+/** Whether the playground's panels are stacked (phones and narrow tablets). */
+export function useStackedPanels(): boolean {
+  return useMediaQuery(STACKED_PANELS_MEDIA_QUERY, false, { getInitialValueInEffect: false });
+}

@@ -1,7 +1,9 @@
+import { CONSOLE_HOME_PATH, INVOICES_PAGE_PATH } from "@prism/contract";
+
 /** Every console route. Playground routes come from the feature catalog. */
 export const PATHS = {
   root: "/",
-  home: "/home",
+  home: CONSOLE_HOME_PATH,
   homeRequests: "/home/requests",
   login: "/login",
   githubCallback: "/login-github-callback",
@@ -16,7 +18,7 @@ export const PATHS = {
   organizationMembers: "/organization/members",
   organizationPayments: "/organization/payments",
   organizationBilling: "/organization/billing",
-  organizationInvoices: "/organization/invoices",
+  organizationInvoices: INVOICES_PAGE_PATH,
   organizationWebhooks: "/organization/webhooks",
   organizationAuditLog: "/organization/audit-log",
   organizationSecurity: "/organization/security",
@@ -26,3 +28,17 @@ export const PATHS = {
   settingsProfile: "/settings/profile",
   docs: "/docs",
 } as const;
+
+/**
+ * Navigation state that asks the Payments page to open the Add Payment Method dialog on arrival (the
+ * welcome popup's and the first steps' "Add a card").
+ */
+export const ADD_CARD_STATE = { addCard: true } as const;
+
+/** Whether a location's state carries ADD_CARD_STATE. */
+export function asksToAddCard(state: unknown): boolean {
+  return typeof state === "object" && state !== null && (state as { addCard?: unknown }).addCard === true;
+}
+
+/** The sample picture the console serves for a first API call (Home's first steps). */
+export const SAMPLE_IMAGE_PATH = "/samples/cat.jpg";

@@ -103,8 +103,11 @@ function Balance() {
   return <p data-testid="session-balance">{selectedOrganization?.balance ?? "none"}</p>;
 }
 
-/** Renders `page` at `path` inside the session, modals and toasts, as the shell would. */
-export function renderWithSession(page: ReactNode, path = "/page") {
+/**
+ * Renders `page` at `path` inside the session, modals and toasts, as the shell would; `state` is the
+ * navigation state the page arrives with.
+ */
+export function renderWithSession(page: ReactNode, path = "/page", state?: unknown) {
   const router = createMemoryRouter(
     [
       {
@@ -119,7 +122,7 @@ export function renderWithSession(page: ReactNode, path = "/page") {
         children: [{ path: path.split("?")[0], element: page }],
       },
     ],
-    { initialEntries: [path] },
+    { initialEntries: [state === undefined ? path : { pathname: path.split("?")[0], state }] },
   );
   render(
     <MantineProvider>

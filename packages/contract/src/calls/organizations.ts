@@ -102,8 +102,28 @@ export const updateOrganizationSecurityCall = defineCall({
   response: emptyResponse,
 });
 
+/**
+ * Ours (issue 33): how far a new organization has come on Home's first-steps checklist, each step read
+ * from what really happened (a card saved, a payment credited, a key made, a call made with a key).
+ */
+export const getFirstStepsRequest = z.object({ organizationId: idSchema });
+export const firstStepsSchema = z.object({
+  cardAdded: z.boolean(),
+  recharged: z.boolean(),
+  apiKeyCreated: z.boolean(),
+  apiCallMade: z.boolean(),
+});
+export type FirstSteps = z.infer<typeof firstStepsSchema>;
+export const getFirstStepsCall = defineCall({
+  path: "/v1/users/organizations/first-steps",
+  auth: "session",
+  request: getFirstStepsRequest,
+  response: firstStepsSchema,
+});
+
 export const organizationCalls = {
   create: createOrganizationCall,
+  firstSteps: getFirstStepsCall,
   updateName: updateOrganizationNameCall,
   delete: deleteOrganizationCall,
   changeOwner: changeOwnerCall,

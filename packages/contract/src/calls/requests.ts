@@ -75,8 +75,16 @@ export const requestLogEntrySchema = z.object({
   cost: usdSchema,
   /** The result file, when the call produced one and it was not deleted. */
   resultUrl: z.string().nullable(),
+  /**
+   * The start of a text result (a transcript), for calls whose result is words rather than a file;
+   * at most REQUEST_RESULT_TEXT_PREVIEW characters, null for the others.
+   */
+  resultText: z.string().nullable(),
 });
 export type RequestLogEntry = z.infer<typeof requestLogEntrySchema>;
+
+/** How much of a text result (a transcript) a row of the Requests view shows. */
+export const REQUEST_RESULT_TEXT_PREVIEW = 160;
 
 export const listRequestsResponse = z.object({
   requests: z.array(requestLogEntrySchema),
@@ -93,9 +101,44 @@ export const listRequestsCall = defineCall({
   response: listRequestsResponse,
 });
 
+/** Ours (issue 33): one call of the Requests view opened, with everything it was sent and answered. */
+export const getRequestRequest = z.object({
+  organizationId: idSchema,
+  requestId: idSchema,
+});
+
+export const requestLogDetailSchema = requestLogEntrySchema.extend({
+  /** The person whose console made the call; null for an API key's call or a deleted account. */
+  userName: z.string().nullable(),
+  /** The caller's address as the server saw it, when it was recorded. */
+  clientIp: z.string().nullable(),
+  /** The non-file fields the call was sent (prompt, width, language...), by their API names. */
+  parameters: z.record(z.string(), z.unknown()),
+  /** The uploaded files by field, as URLs; empty once the row was deleted from the playground. */
+  inputs: z.record(z.string(), z.array(z.string())),
+  /** A JSON result (a transcript's segments, a training's identity); null when the result is a file. */
+  resultBody: z.unknown().nullable(),
+  /** Why the call failed (it was refunded); null otherwise. */
+  error: z.string().nullable(),
+  /** Deleted from the playground's history: its files are gone, its money trail stays. */
+  deleted: z.boolean(),
+});
+export type RequestLogDetail = z.infer<typeof requestLogDetailSchema>;
+
+export const getRequestResponse = z.object({ request: requestLogDetailSchema });
+
+export const getRequestCall = defineCall({
+  path: "/v1/users/requests/get",
+  auth: "session",
+  request: getRequestRequest,
+  response: getRequestResponse,
+});
+
 export const requestLogCalls = {
   list: listRequestsCall,
+  get: getRequestCall,
 } as const;
 
 export type ListRequestsRequest = z.infer<typeof listRequestsRequest>;
 export type ListRequestsResponse = z.infer<typeof listRequestsResponse>;
+export type GetRequestResponse = z.infer<typeof getRequestResponse>;

@@ -524,6 +524,24 @@ describe("authorization", () => {
         memberRefused: true,
       },
     ],
+    // Any member may read the checklist: the member has no rights at all and is still let in.
+    "/v1/users/organizations/first-steps": [
+      { payload: () => ({ organizationId: world.organizationId }), memberRefused: false },
+    ],
+    "/v1/users/requests/get": [
+      {
+        payload: () => ({ organizationId: world.organizationId, requestId: world.requestId }),
+        memberRefused: true,
+      },
+      // The stranger's own organization with A's call: the call must be of the named organization.
+      {
+        payload: () => ({
+          organizationId: world.stranger.userInfo.organizations[0].id,
+          requestId: world.requestId,
+        }),
+        memberRefused: true,
+      },
+    ],
     "/v1/users/api-keys/delete": [
       { payload: () => ({ projectId: world.projectId, apiKeyId: world.apiKeyId }), memberRefused: true },
       {

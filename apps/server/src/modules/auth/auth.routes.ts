@@ -1,4 +1,4 @@
-import { calls, RECAPTCHA_FAILED } from "@prism/contract";
+import { calls, INVITATION_COOKIE, RECAPTCHA_FAILED } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
@@ -55,6 +55,11 @@ export const AUTH_RATE_LIMITS = {
   ],
 } satisfies Record<string, [RateLimitRule, RateLimitRule]>;
 
+/** The invitation link the browser is following (the console keeps its id in a cookie across sign-up). */
+function invitationOf(request: FastifyRequest): string | undefined {
+  return request.cookies[INVITATION_COOKIE];
+}
+
 async function guardPublicCall(
   deps: AppDependencies,
   request: FastifyRequest,
@@ -108,7 +113,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
 
   registerCall(app, deps, calls.users.confirm, async ({ body, request, reply }) => {
     await guardPublicCall(deps, request, AUTH_RATE_LIMITS.confirm, body);
-    const userId = await confirmEmail(deps, body, signUpAttemptOf(request));
+    const userId = await confirmEmail(deps, body, signUpAttemptOf(request), invitationOf(request));
     clearSignUpAttempt(reply, secureCookies);
     setSessionCookie(reply, await startSession(request, userId, false), secureCookies);
     return getUserInfo(deps.database.db, userId);
@@ -122,7 +127,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
 
   registerCall(app, deps, calls.users.resetPassword, async ({ body, request }) => {
     await guardPublicCall(deps, request, AUTH_RATE_LIMITS.resetPassword, body);
-    await resetPassword(deps, body, (tx, userId) => endAllSessions(tx, userId));
+    await resetPassword(deps, body, (tx, userId) => endAllSessions(tx, userId), invitationOf(request));
     return {};
   });
 
@@ -143,7 +148,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies):
       }
       throw error;
     }
-    const userId = await signInWithOAuth(deps, profile);
+    const userId = await signInWithOAuth(deps, profile, invitationOf(request));
     await requireSecondFactor(deps.database.db, reply, { userId, rememberMe, secure: secureCookies });
     return { userId, session: await startSession(request, userId, rememberMe) };
   };

@@ -16,10 +16,10 @@ import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { passwordResetMail, verificationCodeMail } from "../../providers/mail/templates";
 import type { OAuthProfile } from "../../providers/oauth/google";
-import { insertOrganizationWithOwner } from "../organizations/organizations.store";
+import { isLiveInvitationFor } from "../members/members.service";
+import { ensureOwnOrganization } from "../organizations/organizations.service";
 import {
   findUserByEmail,
-  hasAnyMembership,
   insertUser,
   insertUserUnlessEmailTaken,
   updatePendingUser,
@@ -51,14 +51,21 @@ async function mailVerificationCode(
 /**
  * Marks the user active and, on their very first activation, gives them an organization of their own
  * with one project (so a new account lands on a usable console). Idempotent: a user who already has
- * a membership (an invitation, an earlier activation) gets nothing new. Every other pending sign-up
- * attempt ends here: its code must not change the password of an account that is now in use.
+ * a membership (an earlier activation) gets nothing new. A newcomer who signs up from an invitation
+ * addressed to them (`invitationId`, the browser's invitation cookie) gets none either: they are about
+ * to be asked to join the inviting organization, and declining gives them one then. Every other
+ * pending sign-up attempt ends here: its code must not change the password of an account that is now
+ * in use.
  */
-async function activateUser(tx: Executor, user: { id: string; firstName: string }): Promise<void> {
+async function activateUser(
+  tx: Executor,
+  user: { id: string; firstName: string; email: string },
+  invitationId: string | undefined,
+): Promise<void> {
   await updateUser(tx, user.id, { isActive: true });
   await deleteVerificationCodes(tx, user.id, "verify-email");
-  if (await hasAnyMembership(tx, user.id)) return;
-  await insertOrganizationWithOwner(tx, { name: `${user.firstName}'s Organization`, ownerId: user.id });
+  if (await isLiveInvitationFor(tx, invitationId, user.email)) return;
+  await ensureOwnOrganization(tx, user);
 }
 
 /**
@@ -113,6 +120,7 @@ export async function confirmEmail(
   deps: Deps,
   input: { email: string; verificationCode: string },
   attemptHash: string | null,
+  invitationId?: string,
 ): Promise<string> {
   const db = deps.database.db;
   const user = await findUserByEmail(db, input.email);
@@ -137,7 +145,11 @@ export async function confirmEmail(
       ...(attempt.lastName !== null ? { lastName: attempt.lastName } : {}),
     });
     if (!claimed) throw new AppError("user-already-active", USER_ALREADY_ACTIVE);
-    await activateUser(tx, { id: user.id, firstName: attempt.firstName ?? user.firstName });
+    await activateUser(
+      tx,
+      { id: user.id, email: user.email, firstName: attempt.firstName ?? user.firstName },
+      invitationId,
+    );
   });
   return user.id;
 }
@@ -187,6 +199,7 @@ export async function resetPassword(
   deps: Deps,
   input: { email: string; password: string; resetCode: string },
   endAllSessions: (tx: Executor, userId: string) => Promise<void>,
+  invitationId?: string,
 ): Promise<void> {
   const db = deps.database.db;
   const user = await findUserByEmail(db, input.email);
@@ -196,7 +209,7 @@ export async function resetPassword(
   const passwordHash = await deps.passwords.hash(input.password);
   await db.transaction(async (tx) => {
     await updateUser(tx, user.id, { passwordHash });
-    if (!user.isActive) await activateUser(tx, user);
+    if (!user.isActive) await activateUser(tx, user, invitationId);
     await endAllSessions(tx, user.id);
   });
 }
@@ -207,7 +220,11 @@ export async function resetPassword(
  * account is activated without a password: the provider proves the mailbox, not the password a pending
  * sign-up chose, which may be a stranger's. The owner can set one through "forgot password".
  */
-export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promise<string> {
+export async function signInWithOAuth(
+  deps: Deps,
+  profile: OAuthProfile,
+  invitationId?: string,
+): Promise<string> {
   const db = deps.database.db;
   const linkedUserId = await findOAuthUserId(db, profile);
   if (linkedUserId) return linkedUserId;
@@ -231,7 +248,7 @@ export async function signInWithOAuth(deps: Deps, profile: OAuthProfile): Promis
     }
     if (!user.isActive) {
       await updateUser(tx, user.id, { passwordHash: null });
-      await activateUser(tx, user);
+      await activateUser(tx, user, invitationId);
     }
     await linkOAuthAccount(tx, {
       provider: profile.provider,

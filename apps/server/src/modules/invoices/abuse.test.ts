@@ -75,6 +75,22 @@ describe("invoice links and stored files (abuse)", () => {
     const again = await open(url);
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ error: "not-found", message: INVOICE_LINK_EXPIRED });
+    // The same link in a browser tab: a page that says so and leads to the Invoices page, not JSON.
+    const inTab = await testApp.app.inject({
+      method: "GET",
+      url,
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+    });
+    expect(inTab.statusCode).toBe(404);
+    expect(inTab.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(inTab.body).toContain(
+      '<h1 style="margin:0 0 12px;font-size:22px;line-height:1.3">This invoice link has expired</h1>',
+    );
+    expect(inTab.body).toContain(INVOICE_LINK_EXPIRED);
+    expect(inTab.body).toContain(
+      "To get a new link, open Invoices in the console and choose View beside the invoice. Each link opens the invoice once, within 5 minutes.",
+    );
+    expect(inTab.body).toContain('href="/organization/invoices"');
     // A new link from the console works, once.
     expect((await open(await linkFor(session, invoiceId))).statusCode).toBe(200);
   });
@@ -84,6 +100,8 @@ describe("invoice links and stored files (abuse)", () => {
     const url = await linkFor(session, invoiceId);
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 5 * 60_000 + 1_000 });
     expect((await open(url)).statusCode).toBe(404);
+    const inTab = await testApp.app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+    expect(inTab.body).toContain("This invoice link has expired");
   });
 
   it("keeps the link's token out of the request log", async () => {

@@ -1,8 +1,15 @@
-import { calls } from "@prism/contract";
+import { calls, INVOICES_PAGE_PATH } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
+import { AppError } from "../../errors";
 import { registerCall } from "../../http/register-call";
+import { invoiceLinkExpiredPage } from "./invoice-link-expired-page";
 import { createInvoiceLink, listInvoices, renderInvoiceForToken } from "./invoices.service";
+
+/** Whether the request comes from a browser tab (a navigation asks for HTML first). */
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept?.split(",").some((type) => type.trim().startsWith("text/html")) ?? false;
+}
 
 export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
@@ -19,12 +26,27 @@ export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencie
   app.get<{ Params: { invoiceId: string }; Querystring: { token?: string } }>(
     "/v1/invoices/:invoiceId/pdf",
     async (request, reply) => {
-      const { number, pdf } = await renderInvoiceForToken(
-        db,
-        request.params.invoiceId,
-        request.query.token ?? "",
-        deps.config.seller,
-      );
+      let rendered: Awaited<ReturnType<typeof renderInvoiceForToken>>;
+      try {
+        rendered = await renderInvoiceForToken(
+          db,
+          request.params.invoiceId,
+          request.query.token ?? "",
+          deps.config.seller,
+        );
+      } catch (error) {
+        // A tab opened on a spent or expired link gets a page saying how to get a new one; other
+        // clients keep the JSON error.
+        if (error instanceof AppError && error.code === "not-found" && acceptsHtml(request.headers.accept)) {
+          return reply
+            .status(404)
+            .type("text/html; charset=utf-8")
+            .header("cache-control", "no-store")
+            .send(invoiceLinkExpiredPage(INVOICES_PAGE_PATH));
+        }
+        throw error;
+      }
+      const { number, pdf } = rendered;
       return reply
         .type("application/pdf")
         .header("content-disposition", `inline; filename="${number}.pdf"`)

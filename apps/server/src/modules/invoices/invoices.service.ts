@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { INVOICE_LINK_EXPIRED, INVOICES_PAGE_SIZE, type Invoice, microsToUsd } from "@prism/contract";
+import {
+  INVOICE_LINK_EXPIRED,
+  INVOICE_LINK_TTL_MINUTES,
+  INVOICES_PAGE_SIZE,
+  type Invoice,
+  microsToUsd,
+} from "@prism/contract";
 import type { SellerDetails } from "../../config";
 import type { Database, Executor } from "../../db/client";
 import type { InvoiceKind, organizations, payments } from "../../db/schema";
@@ -16,8 +22,7 @@ import {
   spendInvoiceLink,
 } from "./invoices.store";
 
-/** Links to the PDF work once, and only this long: enough to open, too short to leak usefully. */
-const LINK_TTL_MS = 5 * 60_000;
+const LINK_TTL_MS = INVOICE_LINK_TTL_MINUTES * 60_000;
 const INVOICE_NOT_FOUND = "Invoice not found.";
 
 /** Invoices and credit notes share one sequence; the prefix tells them apart. */

@@ -13,7 +13,7 @@ import {
   parseEmailList,
 } from "@prism/contract";
 import type { AppDependencies } from "../../app-dependencies";
-import type { Database } from "../../db/client";
+import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { invitationMail } from "../../providers/mail/templates";
 import {
@@ -26,7 +26,9 @@ import {
 } from "../access/access.service";
 import { revokeKeysCreatedBy } from "../api-keys/api-keys.store";
 import { recordAudit } from "../audit/audit.store";
+import { ensureOwnOrganization } from "../organizations/organizations.service";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
+import { findUserById } from "../users/users.store";
 import {
   deleteInvitation,
   deleteMember,
@@ -143,6 +145,20 @@ async function findLiveInvitation(db: Database, invitationId: string) {
 }
 
 /**
+ * Whether the invitation (an id as the browser's cookie holds it, maybe not an id at all) is live and
+ * addressed to this email: the account being activated is about to be asked to join it.
+ */
+export async function isLiveInvitationFor(
+  db: Executor,
+  invitationId: string | undefined,
+  email: string,
+): Promise<boolean> {
+  if (!invitationId || !isUuid(invitationId)) return false;
+  const found = await findLiveInvitationRow(db, invitationId, new Date());
+  return found !== undefined && found.invitation.email === email.toLowerCase();
+}
+
+/**
  * Public: anyone holding the link may see the organization's name and the address it was mailed to
  * (the login page fills it in); shouldLogOut when signed in as another email.
  */
@@ -178,6 +194,9 @@ export async function answerInvitation(
         target: { type: "invitation", id: invitation.id },
         before: { email: invitation.email },
       });
+      // A newcomer who signed up from this invitation has no organization yet: they get their own now.
+      const decliner = await findUserById(tx, user.userId);
+      if (decliner) await ensureOwnOrganization(tx, decliner);
       return;
     }
     const joined = await insertMember(tx, {

@@ -44,6 +44,11 @@ describe("API reference page", () => {
     expect(scriptSrc).toBe("'self'");
   });
 
+  it("leads back to the console from the top of the page", async () => {
+    const page = await get("/docs");
+    expect(page.body).toMatch(/<a href="\/home"[^>]*>&larr; Back to the console<\/a>/);
+  });
+
   it("serves Scalar's bundle and the start-up script as JavaScript that parses", async () => {
     const bundle = await get(SCALAR_SCRIPT_PATH);
     expect(bundle.statusCode).toBe(200);

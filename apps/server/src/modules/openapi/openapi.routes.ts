@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { PRODUCT_NAME } from "@prism/contract";
+import { CONSOLE_HOME_PATH, DOCS_BACK_TO_CONSOLE, PRODUCT_NAME } from "@prism/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
@@ -57,7 +57,11 @@ export function docsPageHtml(): string {
     <meta name="description" content="Reference of the ${PRODUCT_NAME} image and speech API: endpoints, fields, prices and errors." />
     <link rel="icon" href="data:," />
   </head>
-  <body>
+  <body style="margin:0">
+    <header style="display:flex;align-items:center;gap:12px;padding:10px 16px;border-bottom:1px solid #e6e6ef;background:#ffffff;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif;font-size:14px">
+      <a href="${CONSOLE_HOME_PATH}" style="color:#4c3bcf;font-weight:600;text-decoration:none">&larr; ${DOCS_BACK_TO_CONSOLE}</a>
+      <span style="color:#6b7085">${PRODUCT_NAME} API reference</span>
+    </header>
     <div id="reference"></div>
     <noscript><p>This page needs JavaScript. The raw description is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
     <script src="${SCALAR_SCRIPT_PATH}"></script>

@@ -5,6 +5,7 @@ import { registerCall } from "../../http/register-call";
 import {
   archiveOrganization,
   createOrganization,
+  getFirstSteps,
   renameOrganization,
   transferOwnership,
   updateBillingDetails,
@@ -13,6 +14,10 @@ import {
 
 export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
+
+  registerCall(app, deps, calls.organizations.firstSteps, ({ user, body }) =>
+    getFirstSteps(db, user.userId, body.organizationId),
+  );
 
   registerCall(app, deps, calls.organizations.create, ({ user, body }) =>
     createOrganization(db, user.userId, body.name),

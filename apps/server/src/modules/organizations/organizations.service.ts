@@ -1,19 +1,26 @@
 import {
   ARCHIVE_LAST_ORGANIZATION,
+  type FirstSteps,
   fullPermissions,
   MEMBER_NOT_FOUND,
   type Organization,
   REQUIRE_TWO_FACTOR_OWNER_FIRST,
 } from "@prism/contract";
-import type { Database } from "../../db/client";
+import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { requireMembership, requireOwner, requirePermission } from "../access/access.service";
+import {
+  NOT_FOUND_ORGANIZATION,
+  requireMembership,
+  requireOwner,
+  requirePermission,
+} from "../access/access.service";
 import { hasSecondFactor } from "../access/access.store";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { toOrganizationEntity } from "../users/users.service";
-import { listActiveMemberships } from "../users/users.store";
+import { hasAnyMembership, listActiveMemberships } from "../users/users.store";
 import {
   archiveOrganizationRow,
+  findFirstSteps,
   findOrganization,
   insertOrganizationWithOwner,
   setBillingDetails,
@@ -21,6 +28,33 @@ import {
   setOrganizationName,
   setRequireTwoFactor,
 } from "./organizations.store";
+
+/**
+ * Gives a user with no membership an organization of their own, with one project, so their console is
+ * usable: a new account on activation, or an invitee who declined the invitation they signed up with.
+ * Nothing for a user who already belongs somewhere.
+ */
+export async function ensureOwnOrganization(tx: Executor, user: { id: string; firstName: string }) {
+  if (await hasAnyMembership(tx, user.id)) return;
+  await insertOrganizationWithOwner(tx, { name: `${user.firstName}'s Organization`, ownerId: user.id });
+}
+
+/** How far the organization has come on Home's first steps; any member may see it. */
+export async function getFirstSteps(
+  db: Database,
+  userId: string,
+  organizationId: string,
+): Promise<FirstSteps> {
+  await requireMembership(db, userId, organizationId);
+  const steps = await findFirstSteps(db, organizationId);
+  if (!steps) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
+  return {
+    cardAdded: Boolean(steps.cardAdded),
+    recharged: Boolean(steps.recharged),
+    apiKeyCreated: Boolean(steps.apiKeyCreated),
+    apiCallMade: Boolean(steps.apiCallMade),
+  };
+}
 
 export async function createOrganization(db: Database, userId: string, name: string): Promise<Organization> {
   const { organization, project } = await db.transaction((tx) =>

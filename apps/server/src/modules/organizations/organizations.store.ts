@@ -1,7 +1,15 @@
 import type { StoredPermissions } from "@prism/contract";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { organizationMembers, organizations, projects } from "../../db/schema";
+import {
+  apiKeys,
+  featureRequests,
+  organizationMembers,
+  organizations,
+  paymentMethods,
+  payments,
+  projects,
+} from "../../db/schema";
 import { recordAudit } from "../audit/audit.store";
 
 export const DEFAULT_PROJECT_NAME = "Default Project";
@@ -89,4 +97,21 @@ export async function setRequireTwoFactor(
   requireTwoFactor: boolean,
 ): Promise<void> {
   await tx.update(organizations).set({ requireTwoFactor }).where(eq(organizations.id, organizationId));
+}
+
+/**
+ * The first-steps checklist's facts in one statement: a saved card, a credited payment, a key ever made
+ * in any of the organization's projects, and a call that succeeded with a key.
+ */
+export async function findFirstSteps(db: Executor, organizationId: string) {
+  const [row] = await db
+    .select({
+      cardAdded: sql<boolean>`exists (select 1 from ${paymentMethods} where ${paymentMethods.organizationId} = ${organizationId})`,
+      recharged: sql<boolean>`exists (select 1 from ${payments} where ${payments.organizationId} = ${organizationId} and ${payments.status} = 'succeeded')`,
+      apiKeyCreated: sql<boolean>`exists (select 1 from ${apiKeys} where ${apiKeys.organizationId} = ${organizationId})`,
+      apiCallMade: sql<boolean>`exists (select 1 from ${featureRequests} where ${featureRequests.organizationId} = ${organizationId} and ${featureRequests.apiKeyId} is not null and ${featureRequests.status} = 'done')`,
+    })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row;
 }

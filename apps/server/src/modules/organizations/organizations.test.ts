@@ -1,6 +1,13 @@
-import { emptyPermissions, fullPermissions } from "@prism/contract";
+import { emptyPermissions, fullPermissions, INVITATION_COOKIE } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import {
+  latestCodeFor,
+  post,
+  STRONG_PASSWORD,
+  signUpAndConfirm,
+  TestBrowser,
+  uniqueEmail,
+} from "../../../test/accounts";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 
 const ARCHIVE_LAST =
@@ -267,6 +274,82 @@ describe("organizations, members and projects", () => {
         await post(testApp, "/v1/users/organization-members/check-invitation", { invitationId: secondId })
       ).json(),
     ).toEqual({ valid: false, shouldLogOut: false, organizationName: null, email: null });
+  });
+
+  it("gives a newcomer signing up from their invitation no organization of their own: they join the inviting one", async () => {
+    const owner = await signUpAndConfirm(testApp, { firstName: "Olga" });
+    const organization = owner.userInfo.organizations[0];
+    const invite = async (email: string) => {
+      const invited = await post(
+        testApp,
+        "/v1/users/organization-members/invite",
+        { organizationId: organization.id, emailList: email, permissions: emptyPermissions() },
+        { session: owner.session },
+      );
+      expect(invited.statusCode).toBe(200);
+      return invitationLinkFor(testApp, email);
+    };
+    /** Signs up in a browser that followed an invitation link: the console keeps its id in a cookie. */
+    const signUpFollowing = async (
+      invitationCookie: string,
+      details: { email: string; firstName: string },
+    ) => {
+      const browser = new TestBrowser(testApp);
+      browser.cookies.set(INVITATION_COOKIE, invitationCookie);
+      const created = await browser.post("/v1/users/create", {
+        ...details,
+        lastName: "Newcomer",
+        password: STRONG_PASSWORD,
+      });
+      expect(created.statusCode).toBe(200);
+      const confirmed = await browser.post("/v1/users/confirm", {
+        email: details.email,
+        verificationCode: await latestCodeFor(testApp, details.email),
+      });
+      expect(confirmed.statusCode).toBe(200);
+      return { browser, userInfo: confirmed.json() };
+    };
+
+    // Accepting: the only organization is the one that invited them.
+    const joinerEmail = uniqueEmail("joiner");
+    const joinerInvitation = await invite(joinerEmail);
+    const joiner = await signUpFollowing(joinerInvitation, { email: joinerEmail, firstName: "Ivan" });
+    expect(joiner.userInfo.organizations).toEqual([]);
+    const joined = await joiner.browser.post("/v1/users/organization-members/confirm-invitation", {
+      invitationId: joinerInvitation,
+      confirmed: true,
+    });
+    expect(joined.json()).toEqual({ organizationId: organization.id });
+    const joinerMe = (await joiner.browser.post("/v1/users/me", {})).json();
+    expect(joinerMe.organizations.map((entry: { name: string }) => entry.name)).toEqual([organization.name]);
+
+    // Declining: they are given their own organization then, never left without one.
+    const declinerEmail = uniqueEmail("decliner");
+    const declinerInvitation = await invite(declinerEmail);
+    const decliner = await signUpFollowing(declinerInvitation, { email: declinerEmail, firstName: "Dora" });
+    expect(decliner.userInfo.organizations).toEqual([]);
+    const declined = await decliner.browser.post("/v1/users/organization-members/confirm-invitation", {
+      invitationId: declinerInvitation,
+      confirmed: false,
+    });
+    expect(declined.statusCode).toBe(200);
+    const declinerMe = (await decliner.browser.post("/v1/users/me", {})).json();
+    expect(declinerMe.organizations).toHaveLength(1);
+    expect(declinerMe.organizations[0]).toMatchObject({
+      name: "Dora's Organization",
+      permissions: { owner: true },
+    });
+    expect(declinerMe.organizations[0].projects).toHaveLength(1);
+
+    // Another person's invitation, or no invitation at all, in the cookie: the usual organization.
+    const someoneElsesInvitation = await invite(uniqueEmail("someone-else"));
+    for (const cookie of [someoneElsesInvitation, "not-an-invitation"]) {
+      const email = uniqueEmail("stranger");
+      const stranger = await signUpFollowing(cookie, { email, firstName: "Sam" });
+      expect(stranger.userInfo.organizations.map((entry: { name: string }) => entry.name)).toEqual([
+        "Sam's Organization",
+      ]);
+    }
   });
 
   it("edits permissions (never the owner's, never one's own) and transfers ownership", async () => {

@@ -22,6 +22,7 @@ export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyD
     payments: deps.payments,
     mailer: deps.mailer,
     seller: deps.config.seller,
+    appOrigin: deps.config.appOrigin,
     log,
   };
 }

@@ -3,6 +3,7 @@ import {
   BALANCE_DECIMALS,
   DEFAULT_AUTORECHARGE,
   formatMicros,
+  INVOICES_PAGE_PATH,
   microsToUsd,
   PAYMENT_METHOD_REQUIRED,
   PAYMENT_UNCONFIRMED,
@@ -12,15 +13,16 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import type { SellerDetails } from "../../config";
 import type { Database, Executor } from "../../db/client";
+import type { organizations } from "../../db/schema";
 import { AppError } from "../../errors";
 import type { Mailer } from "../../providers/mail/mailer";
-import { autoRechargeFailedMail } from "../../providers/mail/templates";
+import { autoRechargeFailedMail, paymentReceiptMail } from "../../providers/mail/templates";
 import { PaymentProviderError, type PaymentsProvider } from "../../providers/payments/payments-provider";
 import { NOT_FOUND_ORGANIZATION, requireMembership, requirePermission } from "../access/access.service";
 import { rearmLowBalance } from "../alerts/alerts.store";
 import { type AuditRecord, changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
-import { issueDocument } from "../invoices/invoices.service";
+import { invoiceNumberOfPayment, issueDocument } from "../invoices/invoices.service";
 import { credit } from "../ledger/ledger.service";
 import {
   clearIsNew,
@@ -49,6 +51,8 @@ export interface MoneyDeps {
   mailer: Mailer;
   /** Printed on the invoices and credit notes issued as money moves. */
   seller: SellerDetails;
+  /** The console's origin, for the links in payment mails (never a request's Host header). */
+  appOrigin: string;
   log?: FastifyBaseLogger | undefined;
 }
 
@@ -241,7 +245,7 @@ function rechargeResult(
  */
 export async function creditPaymentInTransaction(
   tx: Executor,
-  seller: SellerDetails,
+  documents: Pick<MoneyDeps, "seller" | "appOrigin">,
   payment: PaymentRow,
   confirmation: { providerPaymentId?: string | undefined; receiptUrl?: string | null | undefined } = {},
 ): Promise<boolean> {
@@ -266,15 +270,58 @@ export async function creditPaymentInTransaction(
     payment,
     amountMicros: payment.amountMicros,
     description: `Prepaid balance recharge (${organization.name})`,
-    seller,
+    seller: documents.seller,
   });
   await rearmAutoRecharge(tx, payment.organizationId, organization.balanceMicros);
   await rearmLowBalance(tx, payment.organizationId);
-  await emitEvent(tx, payment.organizationId, "payment.succeeded", {
+  const eventId = await emitEvent(tx, payment.organizationId, "payment.succeeded", {
     ...paymentEventData(payment),
     balance: microsToUsd(organization.balanceMicros),
   });
+  await queueReceiptMails(tx, { eventId, organization, payment, appOrigin: documents.appOrigin });
   return true;
+}
+
+/**
+ * The receipt of a credited payment, queued in the crediting transaction (so it goes out exactly when
+ * the money arrived, once): to whoever manages payments and to the billing email, each address once.
+ * It names the amount, the card, the new balance and the invoice, and links to the Invoices page, where
+ * the PDF opens (a link to the PDF itself would be a credential sitting in a mailbox).
+ */
+async function queueReceiptMails(
+  tx: Executor,
+  input: {
+    eventId: string;
+    organization: typeof organizations.$inferSelect;
+    payment: PaymentRow;
+    appOrigin: string;
+  },
+): Promise<void> {
+  const { organization, payment } = input;
+  const invoiceNumber = await invoiceNumberOfPayment(tx, payment.id);
+  const recipients: { userId: string; email: string }[] = [
+    ...(await paymentsRecipients(tx, organization.id)),
+  ];
+  const billingEmail = organization.billingEmail?.toLowerCase();
+  if (billingEmail && !recipients.some((recipient) => recipient.email.toLowerCase() === billingEmail)) {
+    // Not a user: keyed by the address, so a replayed confirmation still sends it once.
+    recipients.push({ userId: `billing:${billingEmail}`, email: billingEmail });
+  }
+  await queueAlertMails(tx, {
+    eventId: input.eventId,
+    recipients,
+    compose: (to) =>
+      paymentReceiptMail(to, {
+        organizationName: organization.name,
+        amountUsd: microsToUsd(payment.amountMicros),
+        balanceUsd: microsToUsd(organization.balanceMicros),
+        kind: payment.kind,
+        card: payment.cardLast4 ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
+        invoiceNumber: invoiceNumber ?? null,
+        invoicesUrl: `${input.appOrigin}${INVOICES_PAGE_PATH}`,
+        paidAt: new Date(),
+      }),
+  });
 }
 
 /** What payment events say about the payment. */
@@ -289,7 +336,7 @@ function paymentEventData(payment: Pick<PaymentRow, "id" | "organizationId" | "k
 
 /** Marks a payment succeeded and credits the organization, once (see creditPaymentInTransaction). */
 export async function creditSucceededPayment(
-  deps: Pick<MoneyDeps, "db" | "seller">,
+  deps: Pick<MoneyDeps, "db" | "seller" | "appOrigin">,
   input: {
     paymentId: string;
     providerPaymentId?: string | undefined;
@@ -299,7 +346,7 @@ export async function creditSucceededPayment(
   return deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, input.paymentId);
     if (!payment) return false;
-    return creditPaymentInTransaction(tx, deps.seller, payment, input);
+    return creditPaymentInTransaction(tx, deps, payment, input);
   });
 }
 

@@ -9,12 +9,13 @@ import {
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import { addMember, permissionsWith } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizationEvents, payments, sandboxSetupIntents } from "../../db/schema";
 import { cachedBalance, ledgerBalance, reserve } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
-import { triggerAutoRechargeIfNeeded } from "./payments.service";
+import { creditSucceededPayment, triggerAutoRechargeIfNeeded } from "./payments.service";
 
 describe("payments (sandbox provider)", () => {
   let testApp: TestApp;
@@ -198,6 +199,82 @@ describe("payments (sandbox provider)", () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
     const forged = await testApp.app.inject({ method: "GET", url: link.replace(/token=.*/, "token=forged") });
     expect(forged.statusCode).toBe(404);
+  });
+
+  it("mails a receipt of each credited payment, once, to those who manage payments and to the billing email", async () => {
+    const account = await owner();
+    const { session, organizationId } = account;
+    const billingEmail = uniqueEmail("accounts-payable");
+    const billed = await post(
+      testApp,
+      "/v1/users/organizations/update-billing",
+      {
+        organizationId,
+        billingName: "Acme GmbH",
+        billingEmail,
+        taxId: null,
+        address: "Hauptstr. 1",
+        city: "Berlin",
+        state: "Berlin",
+        zipCode: "10115",
+        country: "Germany",
+      },
+      { session },
+    );
+    expect(billed.statusCode).toBe(200);
+    // A member who may not see payments gets no receipt.
+    const bystander = await addMember(
+      testApp,
+      session,
+      organizationId,
+      permissionsWith(["organization.billing"]),
+    );
+    await addSandboxCard(testApp, session, organizationId);
+
+    const receiptsTo = async (email: string) => {
+      await testApp.app.jobWorker.drain();
+      return (await testApp.deps.outbox.list()).filter(
+        (mail) => mail.to === email && mail.subject.startsWith("Receipt:"),
+      );
+    };
+    const recharged = await post(
+      testApp,
+      "/v1/payments/recharge-account",
+      { organizationId, amount: 120.5 },
+      { session },
+    );
+    expect(recharged.statusCode).toBe(200);
+    const [invoice] = (
+      await post(testApp, "/v1/users/invoices/get", { organizationId, page: 1 }, { session })
+    ).json().invoices;
+
+    const [receipt] = await receiptsTo(account.email);
+    expect(receipt?.subject).toBe(
+      `Receipt: $120.50 added to ${account.userInfo.organizations[0].name} on Prism`,
+    );
+    expect(receipt?.text).toContain("Amount: $120.50");
+    expect(receipt?.text).toContain("Paid with: Visa ending in 4242");
+    expect(receipt?.text).toContain(`Invoice: ${invoice.invoiceId}`);
+    expect(receipt?.text).toContain("New balance: $120.50");
+    const invoicesPage = `${testApp.deps.config.appOrigin}/organization/invoices`;
+    expect(receipt?.text).toContain(`Invoice ${invoice.invoiceId} is on the Invoices page: ${invoicesPage}`);
+    expect(receipt?.html).toContain(`href="${invoicesPage}"`);
+    expect(await receiptsTo(billingEmail)).toHaveLength(1);
+    expect(await receiptsTo(bystander.email)).toHaveLength(0);
+
+    // Crediting the same payment again (a replayed confirmation) sends nothing more; a new payment does.
+    const [paymentRow] = await testApp.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.organizationId, organizationId));
+    expect(await creditSucceededPayment(moneyDeps(testApp.deps), { paymentId: paymentRow!.id })).toBe(false);
+    expect(await receiptsTo(account.email)).toHaveLength(1);
+    await post(testApp, "/v1/payments/recharge-account", { organizationId, amount: 20 }, { session });
+    expect((await receiptsTo(account.email)).map((mail) => mail.subject)).toEqual([
+      `Receipt: $20.00 added to ${account.userInfo.organizations[0].name} on Prism`,
+      `Receipt: $120.50 added to ${account.userInfo.organizations[0].name} on Prism`,
+    ]);
+    expect(await receiptsTo(billingEmail)).toHaveLength(2);
   });
 
   it("refuses a recharge on the card that fails every charge, crediting nothing", async () => {

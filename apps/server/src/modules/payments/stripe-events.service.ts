@@ -176,7 +176,7 @@ async function applyRefund(deps: StripeEventDeps, paymentId: string, charge: Str
     const payment = await lockPayment(tx, paymentId);
     if (!payment) return;
     // A refunded charge had succeeded, whether or not its success event has arrived yet.
-    await creditPaymentInTransaction(tx, deps.seller, payment, {
+    await creditPaymentInTransaction(tx, deps, payment, {
       providerPaymentId: idOf(charge.payment_intent) ?? undefined,
     });
     const prefix = `stripe-refund:${charge.id}:`;
@@ -217,7 +217,7 @@ async function applyDispute(
   await deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId);
     if (!payment) return;
-    await creditPaymentInTransaction(tx, deps.seller, payment, {
+    await creditPaymentInTransaction(tx, deps, payment, {
       providerPaymentId: idOf(dispute.payment_intent) ?? undefined,
     });
     const amountMicros = centsToMicros(dispute.amount);

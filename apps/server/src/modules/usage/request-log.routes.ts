@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 import { requireMembership, requireProjectsOfMembership } from "../access/access.service";
+import { getRequestDetail } from "./request-detail.service";
 import { listRequests } from "./request-log.service";
 
 export function registerRequestLogRoutes(app: FastifyInstance, deps: AppDependencies): void {
@@ -15,4 +16,6 @@ export function registerRequestLogRoutes(app: FastifyInstance, deps: AppDependen
     );
     return listRequests(db, body);
   });
+
+  registerCall(app, deps, calls.requests.get, ({ user, body }) => getRequestDetail(db, user.userId, body));
 }

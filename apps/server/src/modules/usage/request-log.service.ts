@@ -109,6 +109,7 @@ export async function listRequests(db: Executor, input: ListRequestsRequest): Pr
       durationMs: row.completedAt ? Math.max(0, row.completedAt.getTime() - row.createdAt.getTime()) : null,
       cost: microsToUsd(costOfRequestMicros(row)),
       resultUrl: row.responseFile && !row.deletedAt ? fileUrl(row.responseFile) : null,
+      resultText: row.deletedAt ? null : row.resultText || null,
     })),
     nextCursor: rows.length > REQUESTS_PAGE_SIZE && last ? encodeCursor(last) : null,
     apiKeys: keys.map((key) => ({ id: key.id, name: key.name, projectName: key.projectName })),

@@ -1,4 +1,4 @@
-import type { RequestStatus } from "@prism/contract";
+import { REQUEST_RESULT_TEXT_PREVIEW, type RequestStatus, transcriptionFeature } from "@prism/contract";
 import { and, asc, desc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { apiKeys, featureRequests, projects } from "../../db/schema";
@@ -64,6 +64,7 @@ export function listRequestLogPage(
       status: featureRequests.status,
       priceMicros: featureRequests.priceMicros,
       responseFile: featureRequests.responseFile,
+      resultText: transcriptPreview(REQUEST_RESULT_TEXT_PREVIEW),
     })
     .from(featureRequests)
     .innerJoin(projects, eq(projects.id, featureRequests.projectId))
@@ -71,6 +72,19 @@ export function listRequestLogPage(
     .where(and(...conditions))
     .orderBy(desc(featureRequests.createdAt), desc(featureRequests.id))
     .limit(limit);
+}
+
+/**
+ * The start of a transcription's transcript (its segments' words, in order), read in the query so a page
+ * of the log carries a few words per call rather than whole transcripts; null for other features.
+ */
+export function transcriptPreview(length: number) {
+  const body = featureRequests.responseBody;
+  return sql<string | null>`case when ${featureRequests.endpoint} = ${transcriptionFeature.endpoint}
+    and jsonb_typeof(${body} -> 'segments') = 'array'
+    then left(btrim((select string_agg(btrim(segment.value ->> 'text'), ' ' order by segment.ordinality)
+      from jsonb_array_elements(${body} -> 'segments') with ordinality as segment)), ${length})
+    end`;
 }
 
 /** The keys of the projects (revoked ones too: their calls stay listed), for the key filter. */

@@ -1,4 +1,4 @@
-import { formatBalance, INVITATION_TTL_DAYS, PRODUCT_NAME } from "@prism/contract";
+import { cardBrandLabel, formatBalance, INVITATION_TTL_DAYS, PRODUCT_NAME } from "@prism/contract";
 import type { MailMessage } from "./mailer";
 
 const escapeHtml = (value: string) =>
@@ -94,6 +94,67 @@ export function invitationMail(
     html: layout(
       subject,
       `<p>Hello,</p><p><strong>${escapeHtml(quotedName(inviterName))}</strong> invited you to join the organization <strong>${escapeHtml(quotedName(organizationName))}</strong> on ${PRODUCT_NAME}.</p><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(link)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">Accept the invitation</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(link)}<br>The invitation is valid for ${INVITATION_TTL_DAYS} days. If you do not have an account yet, sign up with this email address first.</p>`,
+    ),
+  };
+}
+
+/** What a payment receipt says: the money, where it came from and the invoice it was given. */
+export interface PaymentReceipt {
+  organizationName: string;
+  amountUsd: number;
+  balanceUsd: number;
+  kind: "manual" | "auto";
+  card: { brand: string | null; last4: string } | null;
+  invoiceNumber: string | null;
+  /** The console's Invoices page, where the PDF opens. */
+  invoicesUrl: string;
+  paidAt: Date;
+}
+
+function cardText(card: PaymentReceipt["card"]): string | null {
+  return card ? `${cardBrandLabel(card.brand)} ending in ${card.last4}` : null;
+}
+
+/** The receipt of one payment credited to an organization's balance, with the way to its invoice. */
+export function paymentReceiptMail(to: string, receipt: PaymentReceipt): MailMessage {
+  const amount = formatBalance(receipt.amountUsd);
+  const subject = `Receipt: ${amount} added to ${receipt.organizationName} on ${PRODUCT_NAME}`;
+  const what = receipt.kind === "auto" ? "An automatic recharge" : "A recharge";
+  const date = receipt.paidAt.toISOString().slice(0, 10);
+  const card = cardText(receipt.card);
+  const rows: [string, string][] = [
+    ["Amount", amount],
+    ["Organization", receipt.organizationName],
+    ["Date (UTC)", date],
+    ...(card ? ([["Paid with", card]] as [string, string][]) : []),
+    ...(receipt.invoiceNumber ? ([["Invoice", receipt.invoiceNumber]] as [string, string][]) : []),
+    ["New balance", formatBalance(receipt.balanceUsd)],
+  ];
+  const invoiceLine = receipt.invoiceNumber
+    ? `Invoice ${receipt.invoiceNumber} is on the Invoices page: ${receipt.invoicesUrl}`
+    : `Your invoices are on the Invoices page: ${receipt.invoicesUrl}`;
+  return {
+    to,
+    subject,
+    text: [
+      "Hello,",
+      "",
+      `${what} of ${amount} was added to the prepaid balance of "${receipt.organizationName}" on ${PRODUCT_NAME}.`,
+      "",
+      ...rows.map(([label, value]) => `${label}: ${value}`),
+      "",
+      invoiceLine,
+    ].join("\n"),
+    html: layout(
+      subject,
+      `<p>Hello,</p><p>${what} of <strong>${amount}</strong> was added to the prepaid balance of <strong>${escapeHtml(receipt.organizationName)}</strong>.</p><table role="presentation" cellspacing="0" cellpadding="0" style="width:100%;border-collapse:collapse;margin:8px 0 16px">${rows
+        .map(
+          ([label, value]) =>
+            `<tr><td style="padding:6px 0;color:#6b7085;border-bottom:1px solid #eeeef5">${escapeHtml(label)}</td><td style="padding:6px 0;text-align:right;font-weight:600;border-bottom:1px solid #eeeef5">${escapeHtml(value)}</td></tr>`,
+        )
+        .join(
+          "",
+        )}</table><p style="text-align:center;padding:8px 0"><a href="${escapeHtml(receipt.invoicesUrl)}" style="background:#5b48e8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600;display:inline-block">${receipt.invoiceNumber ? `View invoice ${escapeHtml(receipt.invoiceNumber)}` : "View your invoices"}</a></p><p style="font-size:13px;color:#6b7085">Or paste this link into your browser: ${escapeHtml(receipt.invoicesUrl)}</p>`,
     ),
   };
 }

@@ -8,6 +8,7 @@ import { useReauthenticationDialog } from "../../features/auth/components/reauth
 import { useTwoFactorRequirement } from "../guards/two-factor-requirement";
 import classes from "./shell.module.css";
 import { Sidebar } from "./sidebar";
+import { MAIN_CONTENT_ID, SkipLink } from "./skip-link";
 import { TopBar } from "./top-bar";
 import { useWelcomePopup } from "./welcome-popup";
 
@@ -40,6 +41,7 @@ function ShellFrame() {
       navbar={{ width: 264, breakpoint: "sm", collapsed: { mobile: !navbarOpened } }}
       padding={0}
     >
+      <SkipLink />
       <AppShell.Header className={classes.header}>
         <TopBar navbarOpened={navbarOpened} onToggleNavbar={toggle} />
       </AppShell.Header>
@@ -47,7 +49,7 @@ function ShellFrame() {
         <Sidebar onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main className={classes.main}>
-        <div className={classes.content}>
+        <div className={classes.content} id={MAIN_CONTENT_ID} tabIndex={-1}>
           {waitForSecondFactor ? (
             <PageLoader />
           ) : (

@@ -47,7 +47,7 @@ function Picker({
           <span className={classes.pickerText}>
             <Text span size="xs" c="dimmed" className={classes.pickerKind}>
               {kind}
-            </Text>
+            </Text>{" "}
             <Text span size="sm" fw={500} truncate="end" className={classes.pickerName}>
               {current?.name ?? emptyLabel}
             </Text>

@@ -12,8 +12,47 @@ afterEach(() => {
 
 const MODEL_SERVER_ONLY = new Set(["image-generation", "pegasus-generation", "reimagine"]);
 
+function stubStatuses(organization = ownedOrganization()) {
+  stubApi({
+    "/v1/users/me": () => ({ body: userWith(organization) }),
+    "/v1/public-config": () => ({ body: { environment: "development" } }),
+    "/v1/users/playground/feature-status": () => ({
+      body: {
+        features: FEATURES.map((feature) => ({
+          endpoint: feature.endpoint,
+          available: !MODEL_SERVER_ONLY.has(feature.id) && feature.id !== "speech-to-text",
+          reason: feature.id === "speech-to-text" ? "pocketsphinx is not installed." : null,
+          provider: MODEL_SERVER_ONLY.has(feature.id) ? null : "builtin",
+          priceInfo: { price: 0.01 },
+        })),
+      },
+    }),
+  });
+}
+
 // Mantine's app shell renders slowly in jsdom when the whole suite runs in parallel.
 describe("sidebar", { timeout: 20_000 }, () => {
+  it("marks a feature that needs a model server plainly Unavailable for a member, who runs no server", async () => {
+    const member = ownedOrganization();
+    member.permissions = { ...member.permissions, owner: false };
+    stubStatuses(member);
+    renderWithSession(
+      <AppShell navbar={{ width: 264, breakpoint: "sm" }}>
+        <AppShell.Navbar>
+          <Sidebar onNavigate={() => {}} />
+        </AppShell.Navbar>
+      </AppShell>,
+      "/playground/image-generation",
+    );
+    const nav = await screen.findByRole("navigation", { name: "Main" }, { timeout: 10_000 });
+    await vi.waitFor(() => expect(within(nav).getAllByTestId("unavailable-badge")).toHaveLength(4), {
+      timeout: 10_000,
+    });
+    for (const badge of within(nav).getAllByTestId("unavailable-badge")) {
+      expect(badge).toHaveTextContent(UNAVAILABLE_BADGE);
+    }
+  });
+
   it("marks the playground features this deployment cannot run, and only those", async () => {
     stubApi({
       "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),

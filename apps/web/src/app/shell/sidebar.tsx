@@ -32,7 +32,7 @@ import { BrandMark } from "../../components/brand-mark";
 import { needsModelServer, useFeatureStatuses } from "../../features/playground/api/use-feature-status";
 import { productName, useIsProduction } from "../../lib/env";
 import { PATHS } from "../../lib/paths";
-import { hasPermission, type PermissionPath } from "../../lib/permissions";
+import { hasPermission, type PermissionPath, useCan } from "../../lib/permissions";
 import { useSession } from "../../lib/session";
 import { buildNavigation, type NavSection, sectionForPath } from "./navigation";
 
@@ -79,9 +79,13 @@ function UnavailableBadge({
   missingServer: boolean;
   reason: string | null;
 }) {
-  const label = missingServer ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
+  // "Needs a model server" and the variables that light it are for the owner, who may run the service;
+  // members read "Unavailable".
+  const isOwner = useCan("owner");
+  const operator = missingServer && isOwner;
+  const label = operator ? NEEDS_MODEL_SERVER_BADGE : UNAVAILABLE_BADGE;
   // A dark feature's badge says which variables light it; another's says why it cannot run now.
-  const explanation = missingServer ? featureLightingText(featureId) : reason;
+  const explanation = operator ? featureLightingText(featureId) : missingServer ? null : reason;
   return (
     <Tooltip label={explanation ?? label} withArrow multiline w={240} disabled={!explanation}>
       <Badge
@@ -150,7 +154,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           <Link
             to={PATHS.home}
             style={{ color: "inherit", textDecoration: "none" }}
-            aria-label={`${productName()} home`}
+            aria-label={`${productName()} Console, home`}
           >
             <BrandMark />
           </Link>

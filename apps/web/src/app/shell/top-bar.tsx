@@ -20,7 +20,7 @@ function BalanceDisplay() {
     <>
       <Text span size="xs" c="dimmed" fz={10} tt="uppercase" style={{ letterSpacing: "0.04em" }}>
         Balance
-      </Text>
+      </Text>{" "}
       <Text span size="sm" fw={600} ff="monospace" data-testid="balance">
         {formatUsd(selectedOrganization.balance)}
       </Text>
@@ -69,8 +69,12 @@ function UserMenu() {
     <Menu position="bottom-end" width={240}>
       <Menu.Target>
         <UnstyledButton className={classes.userButton} aria-label={`Account menu for ${fullName}`}>
-          <Avatar color="prism" radius="xl" size={32}>
-            {initialsOf(userInfo.firstName, userInfo.lastName, userInfo.email)}
+          <Avatar color="prism" radius="xl" size={32} aria-hidden>
+            {/* Drawn from CSS, so the button's words are its name alone ("Ada Lovelace", in its label). */}
+            <span
+              className={classes.initials}
+              data-initials={initialsOf(userInfo.firstName, userInfo.lastName, userInfo.email)}
+            />
           </Avatar>
           <Text size="sm" fw={500} visibleFrom="sm" truncate="end" maw={160}>
             {fullName}
@@ -138,7 +142,8 @@ export function TopBar({
           size="sm"
           aria-label={navbarOpened ? "Close navigation" : "Open navigation"}
         />
-        <Link to={PATHS.home} aria-label={`${productName()} home`} className={classes.phoneBrand}>
+        {/* The name starts with the words it shows ("Prism Console"), as speech input users say them. */}
+        <Link to={PATHS.home} aria-label={`${productName()} Console, home`} className={classes.phoneBrand}>
           <BrandMark size="sm" />
         </Link>
       </Group>

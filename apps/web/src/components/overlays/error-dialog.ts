@@ -26,4 +26,12 @@ export function errorDialogOf(dialog: TitledMessage, error?: unknown): InfoDialo
 export interface InfoDialog {
   title: string;
   html: string;
+  /** A button beside Close that leads to the page where the user can act (e.g. Add funds). */
+  action?: DialogAction;
+}
+
+/** A dialog's way out: a label and the console route it opens. */
+export interface DialogAction {
+  label: string;
+  to: string;
 }

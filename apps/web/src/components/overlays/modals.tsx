@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text, TextInput, ThemeIcon, Title, Typography } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, ThemeIcon, Typography } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { modals } from "@mantine/modals";
 import { CONFIRM_DELETE_YES, CONFIRM_NO, CONFIRM_YES, NAME_REQUIRED } from "@prism/contract";
@@ -6,7 +6,8 @@ import { IconSparkles } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { productName } from "../../lib/env";
-import { PATHS } from "../../lib/paths";
+import { ADD_CARD_STATE, PATHS } from "../../lib/paths";
+import type { DialogAction } from "./error-dialog";
 
 // Promise-returning dialogs of the shell. Each settles exactly once, whichever
 // way the modal closes (button, Escape, click outside), so callers can simply `await` the answer.
@@ -42,29 +43,64 @@ function openSettled<T>(
   });
 }
 
-function InfoBody({ html, onClose }: { html: string; onClose: () => void }) {
+function InfoBody({
+  html,
+  action,
+  onClose,
+}: {
+  html: string;
+  action?: DialogAction | undefined;
+  onClose: () => void;
+}) {
+  const navigate = useNavigate();
   return (
     <Stack gap="lg">
       <Typography>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: only the app's own fixed message strings are passed here, never user or server text. */}
         <div className="prism-modal-html" dangerouslySetInnerHTML={{ __html: html }} />
       </Typography>
-      <Group justify="flex-end">
-        <Button onClick={onClose} data-autofocus>
-          Close
-        </Button>
+      <Group justify="flex-end" gap="sm">
+        {action ? (
+          <>
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button
+              data-autofocus
+              onClick={() => {
+                onClose();
+                navigate(action.to);
+              }}
+            >
+              {action.label}
+            </Button>
+          </>
+        ) : (
+          <Button onClick={onClose} data-autofocus>
+            Close
+          </Button>
+        )}
       </Group>
     </Stack>
   );
 }
 
 /**
- * Title plus an HTML message and a Close button. `html` must be a trusted app string (from the
- * contract's messages or this code base), never text that came from a user or the server.
+ * Title plus an HTML message and a Close button, with the dialog's way out (`action`) beside it when it
+ * has one. `html` must be a trusted app string (from the contract's messages or this code base), never
+ * text that came from a user or the server.
  */
-export function openInfoModal({ title, html }: { title: string; html: string }): Promise<void> {
+export function openInfoModal({
+  title,
+  html,
+  action,
+}: {
+  title: string;
+  html: string;
+  action?: DialogAction | undefined;
+}): Promise<void> {
   return openSettled<void>(undefined, { title }, (answer) => (
-    <InfoBody html={html} onClose={() => answer(undefined)} />
+    <InfoBody html={html} action={action} onClose={() => answer(undefined)} />
   ));
 }
 
@@ -191,7 +227,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
       <ThemeIcon size={56} radius="xl" variant="light">
         <IconSparkles size={30} aria-hidden />
       </ThemeIcon>
-      <Title order={3}>{`Welcome to ${productName()}!`}</Title>
+
       <Text size="sm" c="dimmed">
         Your account is ready. Add a payment method and top up your balance to start calling the image and
         speech APIs from the playground or your own code.
@@ -201,7 +237,7 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
         data-autofocus
         onClick={() => {
           onDone();
-          navigate(PATHS.organizationPayments);
+          navigate(PATHS.organizationPayments, { state: ADD_CARD_STATE });
         }}
       >
         Add a Payment Method
@@ -210,9 +246,10 @@ function WelcomeBody({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The first-visit welcome; its button goes to /organization/payments. */
+/** The first-visit welcome; its button goes to /organization/payments with the card dialog open. */
 export function openWelcomeModal(): Promise<void> {
-  return openSettled<void>(undefined, { title: "", size: "sm" }, (answer) => (
+  // The greeting is the dialog's title, so the dialog is named by it.
+  return openSettled<void>(undefined, { title: `Welcome to ${productName()}!`, size: "sm" }, (answer) => (
     <WelcomeBody onDone={() => answer(undefined)} />
   ));
 }

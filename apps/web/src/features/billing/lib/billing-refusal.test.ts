@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeBillingRefusal } from "./billing-refusal";
+import { billingFormErrors, describeBillingRefusal } from "./billing-refusal";
 
 describe("describeBillingRefusal", () => {
   it("names the missing field by its label", () => {
@@ -33,5 +33,40 @@ describe("describeBillingRefusal", () => {
       field: null,
       message: "The request is not valid.",
     });
+  });
+});
+
+describe("billingFormErrors", () => {
+  const complete = {
+    billingName: "Acme",
+    billingEmail: "billing@acme.test",
+    taxId: "",
+    address: "1 Main Street",
+    city: "Berlin",
+    state: "Berlin",
+    zipCode: "10115",
+    country: "Germany",
+  };
+  const organizationId = "11111111-1111-4111-8111-111111111111";
+
+  it("names every missing required field, not only the first", () => {
+    expect(
+      billingFormErrors(
+        { ...complete, billingName: " ", city: "", country: "", billingEmail: "" },
+        organizationId,
+      ),
+    ).toEqual({
+      billingName: "Billing Name is required.",
+      city: "City is required.",
+      country: "Country is required.",
+      billingEmail: "Billing Email is required.",
+    });
+  });
+
+  it("gives an address that is not one the contract's reason, and nothing for complete details", () => {
+    expect(billingFormErrors({ ...complete, billingEmail: "not-an-address" }, organizationId)).toEqual({
+      billingEmail: "Billing Email: Invalid email address",
+    });
+    expect(billingFormErrors(complete, organizationId)).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-import { REQUIRED_FIELDS_MISSING } from "@prism/contract";
+import { REQUIRED_FIELDS_MISSING, updateBillingRequest } from "@prism/contract";
 
 export type BillingField =
   | "billingName"
@@ -40,4 +40,29 @@ export function describeBillingRefusal(refusal: { field?: string | undefined; me
     field,
     message: reason === REQUIRED_FIELDS_MISSING ? `${label} is required.` : `${label}: ${reason}`,
   };
+}
+
+/**
+ * Every field the contract's billing rules refuse, each with its reason as `describeBillingRefusal`
+ * words it ("City is required."), so the form marks all of them beside their fields before sending.
+ */
+export function billingFormErrors(
+  values: Record<BillingField, string>,
+  organizationId: string,
+): Partial<Record<BillingField, string>> {
+  const checked = updateBillingRequest.safeParse({ organizationId, ...values });
+  if (checked.success) return {};
+  const errors: Partial<Record<BillingField, string>> = {};
+  for (const issue of checked.error.issues) {
+    const field = String(issue.path[0] ?? "");
+    if (!isBillingField(field) || errors[field]) continue;
+    // An empty field is missing, whatever its own rule would add (an email's shape).
+    const missing = values[field].trim() === "";
+    const refusal = describeBillingRefusal({
+      field,
+      message: missing ? REQUIRED_FIELDS_MISSING : issue.message,
+    });
+    if (refusal.field) errors[refusal.field] = refusal.message;
+  }
+  return errors;
 }

@@ -15,7 +15,7 @@ import { EmptyState } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { PageHeader } from "../../../components/page-header";
 import { api, isApiError } from "../../../lib/api-client";
-import { formatCost } from "../../../lib/format";
+import { formatCost, formatUsd } from "../../../lib/format";
 import { useCan } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { PaymentMethodCard, RechargePanel } from "../../payments";
@@ -24,6 +24,7 @@ import {
   buildDailySeries,
   buildFeatureOptions,
   buildUsageRows,
+  dailySeriesCaption,
   pieSlices,
   pieStrokeWidth,
   totalCost,
@@ -31,6 +32,7 @@ import {
   type YearMonth,
 } from "../lib/usage";
 import { ExportCsvButtons } from "./export-csv-buttons";
+import { FirstStepsCard } from "./first-steps";
 import { HomeTabs } from "./home-tabs";
 import { MonthPicker } from "./month-picker";
 
@@ -44,6 +46,13 @@ function currentMonth(): YearMonth {
 
 function monthTitle({ year, month }: YearMonth): string {
   return dayjs(new Date(year, month - 1, 1)).format("MMMM YYYY");
+}
+
+/** A bar's value under the chart's measure: dollars with 2 decimals, or units. */
+function barValue(measure: "cost" | "units"): (value: number) => string {
+  return measure === "cost"
+    ? formatUsd
+    : (value) => value.toLocaleString("en-US", { maximumFractionDigits: 2 });
 }
 
 /** "3 images", "12 calls", "4 minutes"; a bare number for an endpoint outside the catalog. */
@@ -120,35 +129,33 @@ export function HomePage() {
         actions={
           <Group gap="sm" wrap="wrap" maw="100%">
             <ExportCsvButtons month={month} projectIds={projectIds} />
-            <MonthPicker label="Usage month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
+            <MonthPicker label="Month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
           </Group>
         }
       />
       <Stack gap="lg">
+        <FirstStepsCard key={selectedOrganization?.id ?? "none"} />
         <Paper withBorder p="lg" radius="md" component="section" aria-label="Usage per day">
           <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
             <Stack gap={2}>
               <Title order={3} fz="lg">
                 Usage per day
               </Title>
-              <Text size="sm" c="dimmed">
-                Units used each day of {monthTitle(month)}
+              <Text size="sm" c="dimmed" data-testid="usage-chart-caption">
+                {dailySeriesCaption(daily, monthTitle(month))}
               </Text>
             </Stack>
-            <Group gap="sm">
-              <Select
-                aria-label="Feature"
-                data={options}
-                value={activeFilter}
-                onChange={(value) => setFilter(value ?? ALL_FEATURES_VALUE)}
-                allowDeselect={false}
-                maxDropdownHeight={FEATURE_DROPDOWN_MAX_HEIGHT_PX}
-                w={240}
-                disabled={empty}
-                comboboxProps={{ withinPortal: true }}
-              />
-              <MonthPicker label="Chart month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
-            </Group>
+            <Select
+              aria-label="Feature"
+              data={options}
+              value={activeFilter}
+              onChange={(value) => setFilter(value ?? ALL_FEATURES_VALUE)}
+              allowDeselect={false}
+              maxDropdownHeight={FEATURE_DROPDOWN_MAX_HEIGHT_PX}
+              w={{ base: "100%", xs: 240 }}
+              disabled={empty}
+              comboboxProps={{ withinPortal: true }}
+            />
           </Group>
           {loading ? (
             <Skeleton h={300} radius="md" />
@@ -177,6 +184,7 @@ export function HomePage() {
                   gridAxis="y"
                   barProps={{ radius: 2 }}
                   maxBarWidth={22}
+                  valueFormatter={barValue(daily.measure)}
                 />
               </Suspense>
             </Box>
@@ -186,12 +194,9 @@ export function HomePage() {
         <Grid gap="lg" align="stretch">
           <Grid.Col span={{ base: 12, lg: slices.length > 0 ? 7 : 12 }}>
             <Paper withBorder p="lg" radius="md" h="100%" component="section" aria-label="Usage by feature">
-              <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
-                <Title order={3} fz="lg">
-                  Usage by feature
-                </Title>
-                <MonthPicker label="Table month" value={month} onChange={changeMonth} maxMonth={maxMonth} />
-              </Group>
+              <Title order={3} fz="lg" mb="md">
+                Usage by feature
+              </Title>
               {loading ? (
                 <Stack gap="xs">
                   <Skeleton h={18} />
@@ -240,7 +245,7 @@ export function HomePage() {
                       <Table.Th>Total monthly cost</Table.Th>
                       <Table.Th />
                       <Table.Th ta="right" data-testid="total-cost">
-                        {formatCost(total)}
+                        {formatUsd(total)}
                       </Table.Th>
                       <Table.Th />
                     </Table.Tr>
@@ -262,6 +267,7 @@ export function HomePage() {
                       size={180}
                       withTooltip
                       tooltipDataSource="segment"
+                      valueFormatter={formatUsd}
                       strokeWidth={pieStrokeWidth(slices.length)}
                     />
                   </Suspense>
@@ -271,7 +277,7 @@ export function HomePage() {
                         <FeatureSwatch color={slice.color} />
                         <Text size="sm">{slice.name}</Text>
                         <Text size="sm" c="dimmed">
-                          {formatCost(slice.value)}
+                          {formatUsd(slice.value)}
                         </Text>
                       </Group>
                     ))}

@@ -2,11 +2,12 @@ import "@mantine/dates/styles.css";
 import { ActionIcon, Group } from "@mantine/core";
 import { MonthPickerInput } from "@mantine/dates";
 import { IconCalendarMonth, IconChevronLeft, IconChevronRight } from "@tabler/icons-react";
+import { formatMonth, MONTH_FORMAT } from "../../../lib/format";
 import { formatYearMonth, shiftMonth, type YearMonth } from "../lib/usage";
 
 /**
- * One of the home page's three month pickers, shown as Y-m. All three are controlled by the
- * same month, so changing any of them moves the others.
+ * The home page's month picker, which drives the whole page (chart, table, pie and exports), shown in
+ * the console's month format ("Nov 2026").
  */
 export function MonthPicker({
   value,
@@ -32,9 +33,9 @@ export function MonthPicker({
         <IconChevronLeft size={16} aria-hidden />
       </ActionIcon>
       <MonthPickerInput
-        aria-label={label}
+        aria-label={`${label}: ${formatMonth(value)}`}
         value={`${formatYearMonth(value)}-01`}
-        valueFormat="YYYY-MM"
+        valueFormat={MONTH_FORMAT}
         maxDate={`${formatYearMonth(maxMonth)}-01`}
         leftSection={<IconCalendarMonth size={16} aria-hidden />}
         onChange={(next) => {
@@ -42,7 +43,7 @@ export function MonthPicker({
           const [year, month] = next.split("-").map(Number);
           if (year && month) onChange({ year, month });
         }}
-        w={130}
+        w={136}
         data-testid="month-picker"
       />
       <ActionIcon

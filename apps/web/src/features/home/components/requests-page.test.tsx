@@ -37,6 +37,7 @@ function call(index: number, overrides: Partial<RequestLogEntry> = {}): RequestL
     durationMs: 1_250,
     cost: 0.01,
     resultUrl: `/v1/files/org-1/p/${index}.png`,
+    resultText: null,
     ...overrides,
   };
 }
@@ -120,24 +121,117 @@ describe("RequestsPage", () => {
 
     await user.click(screen.getByLabelText("Status", { selector: "input" }));
     await user.click(await screen.findByRole("option", { name: REQUEST_STATUS_LABELS.error, hidden: true }));
-    await user.type(screen.getByLabelText("From (UTC)"), "2026-11-01");
-    await user.type(screen.getByLabelText("To (UTC)"), "2026-11-30");
+    // The days come from the same date picker as the audit log's, not the browser's native input.
+    const now = new Date();
+    const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}`;
+    const monthName = now.toLocaleString("en-US", { month: "long", year: "numeric" });
+    await user.click(screen.getByLabelText("Days (UTC)"));
+    await user.click(await screen.findByRole("button", { name: `2 ${monthName}`, hidden: true }));
+    await user.click(await screen.findByRole("button", { name: `12 ${monthName}`, hidden: true }));
     await waitFor(
       () =>
         expect(bodiesTo(LIST).at(-1)).toMatchObject({
           endpoint: transcriptionFeature.endpoint,
           apiKeyId: PLAYGROUND_CALLER_FILTER,
           status: "error",
-          from: "2026-11-01",
-          to: "2026-11-30",
+          from: `${month}-02`,
+          to: `${month}-12`,
         }),
       SLOW,
+    );
+    expect(screen.getByLabelText("Days (UTC)")).toHaveTextContent(
+      `${now.toLocaleString("en-US", { month: "short" })} 02, ${now.getFullYear()} – `,
     );
     expect(await screen.findByText("No calls match these filters", {}, SLOW)).toBeTruthy();
     expect(screen.getByText(REQUESTS_EMPTY_TEXT)).toBeTruthy();
 
     await user.click(screen.getByRole("button", { name: "Clear filters" }));
     await waitFor(() => expect(screen.getAllByTestId("request-row")).toHaveLength(1), SLOW);
+  });
+
+  it("shows a transcription's first words as its result, not a dash", async () => {
+    stubApi({
+      "/v1/users/me": me,
+      [LIST]: () => ({
+        body: {
+          requests: [
+            call(1, {
+              endpoint: transcriptionFeature.endpoint,
+              feature: transcriptionFeature.name,
+              resultUrl: null,
+              resultText: "go forward ten meters",
+            }),
+          ],
+          nextCursor: null,
+          apiKeys: [],
+        },
+      }),
+    });
+    renderWithSession(<RequestsPage />);
+    const row = await screen.findByTestId("request-row", {}, SLOW);
+    expect(within(row).getByTestId("request-result-text")).toHaveTextContent("go forward ten meters");
+    expect(within(row).queryByText("—")).toBeNull();
+  });
+
+  it("opens a call from its row in a drawer: id to copy, parameters, files, output, error, caller and the call as code", async () => {
+    const id = "33333333-3333-4333-8333-333333333333";
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": me,
+      [LIST]: () => ({
+        body: {
+          requests: [call(1, { id, apiKeyId: KEY_ID, caller: "CI key", status: "error", cost: 0 })],
+          nextCursor: null,
+          apiKeys: [],
+        },
+      }),
+      "/v1/users/requests/get": () => ({
+        body: {
+          request: {
+            ...call(1, { id, apiKeyId: KEY_ID, caller: "CI key", status: "error", cost: 0, resultUrl: null }),
+            endpoint: "/v1/images/extension",
+            feature: "Image Extension",
+            userName: null,
+            clientIp: "203.0.113.9",
+            parameters: { top: 16, bottom: 0, left: 8, right: 0 },
+            inputs: { image: ["/v1/files/org-1/p/photo.png"] },
+            resultBody: null,
+            error: "The model server did not answer. You were not charged for it.",
+            deleted: false,
+          },
+        },
+      }),
+    });
+    const router = renderWithSession(<RequestsPage />);
+    const user = userEvent.setup();
+    const row = await screen.findByTestId("request-row", {}, SLOW);
+    expect(within(row).getByText("33333333")).toBeInTheDocument();
+    await user.click(within(row).getByText("CI key"));
+
+    const drawer = await screen.findByRole("dialog", { name: "Image Extension call" }, SLOW);
+    expect(bodiesTo("/v1/users/requests/get")).toEqual([{ organizationId: "org-1", requestId: id }]);
+    expect(router.state.location.search).toBe(`?request=${id}`);
+    expect(within(drawer).getByLabelText("Request ID")).toHaveValue(id);
+    expect(within(drawer).getByRole("button", { name: "Copy Request ID" })).toBeInTheDocument();
+    expect(within(drawer).getByText("API key CI key")).toBeInTheDocument();
+    expect(within(drawer).getByText("203.0.113.9")).toBeInTheDocument();
+    expect(
+      within(drawer).getByText("The model server did not answer. You were not charged for it."),
+    ).toBeInTheDocument();
+    const parameters = within(drawer).getByRole("table", { name: "Parameters" });
+    expect(within(parameters).getByText("top").closest("tr")).toHaveTextContent("top16");
+    expect(within(drawer).getByRole("link", { name: /photo\.png/ })).toHaveAttribute(
+      "href",
+      "/v1/files/org-1/p/photo.png",
+    );
+    const code = within(drawer).getByTestId("api-call-code").textContent ?? "";
+    expect(code).toContain(`${window.location.origin}/v1/images/extension`);
+    expect(code).toContain('-H "Authorization: Bearer $PRISM_API_KEY"');
+    expect(code).toContain("-F 'image=@photo.png'");
+    expect(code).toContain("-F 'top=16'");
+
+    // Closing takes the call out of the address.
+    await user.click(within(drawer).getByRole("button", { name: "Close the call" }));
+    await waitFor(() => expect(router.state.location.search).toBe(""));
   });
 
   it("shows the server's refusal with a way to try again", async () => {

@@ -11,8 +11,9 @@ import {
   Stack,
   Table,
   Text,
-  TextInput,
+  UnstyledButton,
 } from "@mantine/core";
+import { DatePickerInput } from "@mantine/dates";
 import { useMediaQuery } from "@mantine/hooks";
 import {
   FEATURE_DROPDOWN_MAX_HEIGHT_PX,
@@ -28,22 +29,22 @@ import {
   type RequestStatus,
 } from "@prism/contract";
 import { IconAlertTriangle, IconExternalLink, IconListDetails } from "@tabler/icons-react";
+import "@mantine/dates/styles.css";
 import { type ReactNode, useMemo, useState } from "react";
+import { useSearchParams } from "react-router";
 import { EmptyState, NoProjectSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
-import { formatCost, formatDateTime } from "../../../lib/format";
+import { DATE_FORMAT, formatCost, formatDateTime } from "../../../lib/format";
 import { useSession } from "../../../lib/session";
 import { type RequestFilters, useRequests } from "../api/get-requests";
 import { HomeTabs } from "./home-tabs";
+import { RequestDrawer } from "./request-drawer";
+import { formatCallDuration, STATUS_COLORS, shortRequestId } from "./request-format";
+
+/** The address's parameter naming the opened call. */
+export const REQUEST_PARAM = "request";
 
 const ALL = "all";
-const STATUS_COLORS: Record<RequestStatus, string> = {
-  queued: "gray",
-  generating: "blue",
-  done: "teal",
-  error: "red",
-  canceled: "gray",
-};
 
 const FEATURE_OPTIONS = [
   { value: ALL, label: "All features" },
@@ -54,24 +55,48 @@ const STATUS_OPTIONS = [
   ...REQUEST_STATUSES.map((status) => ({ value: status, label: REQUEST_STATUS_LABELS[status] })),
 ];
 
-/** "850 ms", "12.4 s", "3 min 05 s"; a dash while the call runs. */
-export function formatCallDuration(durationMs: number | null): string {
-  if (durationMs === null) return "—";
-  if (durationMs < 1_000) return `${durationMs} ms`;
-  if (durationMs < 60_000) return `${(durationMs / 1_000).toFixed(1)} s`;
-  const seconds = Math.round(durationMs / 1_000);
-  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s`;
-}
+export { formatCallDuration };
 
 function StatusBadge({ status }: { status: RequestStatus }) {
   return (
-    <Badge variant="light" color={STATUS_COLORS[status]}>
+    <Badge
+      variant="light"
+      color={STATUS_COLORS[status]}
+      style={{ flexShrink: 0 }}
+      styles={{ root: { maxWidth: "none" }, label: { overflow: "visible" } }}
+    >
       {REQUEST_STATUS_LABELS[status]}
     </Badge>
   );
 }
 
+/** The call's id, short, as the button that opens its drawer. */
+function RequestIdButton({ call, onOpen }: { call: RequestLogEntry; onOpen: () => void }) {
+  return (
+    <UnstyledButton
+      onClick={(event) => {
+        event.stopPropagation();
+        onOpen();
+      }}
+      aria-label={`Open the ${call.feature} call ${call.id}`}
+      data-testid="request-open"
+    >
+      <Text span size="sm" ff="monospace" c="prism.7" td="underline">
+        {shortRequestId(call.id)}
+      </Text>
+    </UnstyledButton>
+  );
+}
+
 function ResultLink({ call }: { call: RequestLogEntry }) {
+  if (!call.resultUrl && call.resultText) {
+    // A transcription answers words, not a file: its first words stand for the result.
+    return (
+      <Text size="sm" lineClamp={2} maw={280} data-testid="request-result-text" title={call.resultText}>
+        {call.resultText}
+      </Text>
+    );
+  }
   if (!call.resultUrl) return <Text c="dimmed">—</Text>;
   return (
     <Anchor
@@ -88,7 +113,15 @@ function ResultLink({ call }: { call: RequestLogEntry }) {
 }
 
 /** One call as a card: the phone's layout, where seven columns do not fit. */
-function CallCard({ call, withProject }: { call: RequestLogEntry; withProject: boolean }) {
+function CallCard({
+  call,
+  withProject,
+  onOpen,
+}: {
+  call: RequestLogEntry;
+  withProject: boolean;
+  onOpen: () => void;
+}) {
   return (
     <Paper withBorder p="sm" radius="md" component="li" data-testid="request-row">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -100,6 +133,7 @@ function CallCard({ call, withProject }: { call: RequestLogEntry; withProject: b
             {formatDateTime(call.date)}
             {withProject ? ` · ${call.projectName}` : ""}
           </Text>
+          <RequestIdButton call={call} onOpen={onOpen} />
         </Stack>
         <StatusBadge status={call.status} />
       </Group>
@@ -131,9 +165,23 @@ export function RequestsPage() {
   const [endpoint, setEndpoint] = useState(ALL);
   const [apiKeyId, setApiKeyId] = useState(ALL);
   const [status, setStatus] = useState(ALL);
-  const [from, setFrom] = useState("");
-  const [to, setTo] = useState("");
+  const [range, setRange] = useState<[string | null, string | null]>([null, null]);
+  const from = range[0] ?? "";
+  const to = range[1] ?? "";
   const badRange = from !== "" && to !== "" && to < from;
+  // The opened call lives in the address, so a call can be linked to and Back closes it.
+  const [search, setSearch] = useSearchParams();
+  const openedId = search.get(REQUEST_PARAM);
+  const openCall = (id: string | null) =>
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id) next.set(REQUEST_PARAM, id);
+        else next.delete(REQUEST_PARAM);
+        return next;
+      },
+      { replace: id === null },
+    );
 
   const filters = useMemo<RequestFilters>(
     () => ({
@@ -162,8 +210,7 @@ export function RequestsPage() {
     setEndpoint(ALL);
     setApiKeyId(ALL);
     setStatus(ALL);
-    setFrom("");
-    setTo("");
+    setRange([null, null]);
   };
 
   let body: ReactNode;
@@ -217,16 +264,17 @@ export function RequestsPage() {
     body = (
       <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: "none" }} aria-label="Calls">
         {calls.map((call) => (
-          <CallCard key={call.id} call={call} withProject={withProject} />
+          <CallCard key={call.id} call={call} withProject={withProject} onOpen={() => openCall(call.id)} />
         ))}
       </Stack>
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={860}>
         <Table verticalSpacing="sm" highlightOnHover aria-label="Calls">
           <Table.Thead>
             <Table.Tr>
+              <Table.Th>Request</Table.Th>
               <Table.Th>Time</Table.Th>
               <Table.Th>Feature</Table.Th>
               {withProject ? <Table.Th>Project</Table.Th> : null}
@@ -239,7 +287,15 @@ export function RequestsPage() {
           </Table.Thead>
           <Table.Tbody>
             {calls.map((call) => (
-              <Table.Tr key={call.id} data-testid="request-row">
+              <Table.Tr
+                key={call.id}
+                data-testid="request-row"
+                onClick={() => openCall(call.id)}
+                style={{ cursor: "pointer" }}
+              >
+                <Table.Td>
+                  <RequestIdButton call={call} onOpen={() => openCall(call.id)} />
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDateTime(call.date)}</Table.Td>
                 <Table.Td>{call.feature}</Table.Td>
                 {withProject ? <Table.Td>{call.projectName}</Table.Td> : null}
@@ -294,19 +350,15 @@ export function RequestsPage() {
               onChange={(value) => setStatus(value ?? ALL)}
               allowDeselect={false}
             />
-            <TextInput
-              type="date"
-              label="From (UTC)"
-              value={from}
-              max={to || undefined}
-              onChange={(event) => setFrom(event.currentTarget.value)}
-            />
-            <TextInput
-              type="date"
-              label="To (UTC)"
-              value={to}
-              min={from || undefined}
-              onChange={(event) => setTo(event.currentTarget.value)}
+            <DatePickerInput
+              type="range"
+              label="Days (UTC)"
+              placeholder="Any time"
+              value={range}
+              onChange={(value) => setRange(value as [string | null, string | null])}
+              valueFormat={DATE_FORMAT}
+              clearable
+              allowSingleDateInRange
               error={badRange ? REQUESTS_RANGE_REVERSED : undefined}
             />
           </SimpleGrid>
@@ -337,6 +389,7 @@ export function RequestsPage() {
           ) : null}
         </Paper>
       </Stack>
+      <RequestDrawer organizationId={organizationId} requestId={openedId} onClose={() => openCall(null)} />
     </>
   );
 }

@@ -13,6 +13,7 @@ import {
   buildDailySeries,
   buildFeatureOptions,
   buildUsageRows,
+  dailySeriesCaption,
   featureKey,
   pieSlices,
   pieStrokeWidth,
@@ -206,6 +207,28 @@ describe("daily series", () => {
     expect(only.data).toHaveLength(30);
     expect(only.series.map((series) => series.label)).toEqual(["Image Upscaling"]);
     expect(only.data[2]).toEqual({ day: "03", s0: 1 });
+  });
+
+  it("stacks the cost of every feature, never their units of different kinds, and one feature's units by name", () => {
+    const records = [
+      record("/v1/images/background-removal", "background-removal", 3, 2, 0.02),
+      record("/v1/speech/transcription", "transcription", 3, 4, 0.024),
+      record("/v1/speech/transcription", "transcription", 3, 1, 0.006),
+    ];
+    const options = buildFeatureOptions(records, ENDPOINTS);
+    const all = buildDailySeries(records, options, ALL_FEATURES_VALUE, 2026, 11);
+    expect(all.measure).toBe("cost");
+    const transcription = all.series.find((series) => series.label === "Speech to Text")?.name ?? "";
+    const removal = all.series.find((series) => series.label === "Background Removal")?.name ?? "";
+    // Summed in micro-dollars: 0.024 + 0.006 is exactly 0.03.
+    expect(all.data[2]?.[transcription]).toBe(0.03);
+    expect(all.data[2]?.[removal]).toBe(0.02);
+    expect(dailySeriesCaption(all, "November 2026")).toBe("Cost per day of November 2026, by feature");
+
+    const minutes = buildDailySeries(records, options, featureKey(records[1] as StatisticsRecord), 2026, 11);
+    expect(minutes).toMatchObject({ measure: "units", unit: "audio-minute" });
+    expect(minutes.data[2]).toEqual({ day: "03", s0: 5 });
+    expect(dailySeriesCaption(minutes, "November 2026")).toBe("Minutes per day of November 2026");
   });
 
   it("steps months across years", () => {

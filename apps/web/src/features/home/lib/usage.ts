@@ -1,5 +1,6 @@
 import {
   ALL_FEATURES,
+  BILLING_UNIT_NAMES,
   type BillingUnit,
   type EndpointDescriptor,
   featureByEndpoint,
@@ -150,11 +151,19 @@ export function daysInMonth(year: number, month: number): number {
 export interface DailySeries {
   data: Record<string, number | string>[];
   series: { name: string; label: string; color: string }[];
+  /**
+   * What the bars measure: the cost in dollars when features are stacked (calls, images and audio
+   * minutes do not add up on one axis), or one feature's units, named by `unit`.
+   */
+  measure: "cost" | "units";
+  /** The chosen feature's billing unit when the bars are its units (null outside the catalog). */
+  unit: BillingUnit | null;
 }
 
 /**
- * Units used per day of the month, one stacked series per feature, or only the chosen
- * feature. Series are named s0, s1... because chart data keys must not contain path characters.
+ * Usage per day of the month, one stacked series per feature: the cost of every feature in dollars,
+ * or, when one feature is chosen, its units (images, calls, minutes). Series are named s0, s1...
+ * because chart data keys must not contain path characters.
  */
 export function buildDailySeries(
   statistics: readonly StatisticsRecord[],
@@ -163,6 +172,7 @@ export function buildDailySeries(
   year: number,
   month: number,
 ): DailySeries {
+  const measure = filter === ALL_FEATURES_VALUE ? "cost" : "units";
   const features = options.filter(
     (option) =>
       option.value !== ALL_FEATURES_VALUE && (filter === ALL_FEATURES_VALUE || option.value === filter),
@@ -175,12 +185,24 @@ export function buildDailySeries(
     for (const key of seriesKey.values()) row[key] = 0;
     data.push(row);
   }
+  // Costs are summed in exact micro-dollars, then turned into dollars once.
+  const costMicros = new Map<string, bigint>();
+  let unit: BillingUnit | null = null;
   for (const record of statistics) {
     const key = seriesKey.get(featureKey(record));
     if (!key) continue;
     const day = Number(record.recordDate.slice(8, 10));
     const row = data[day - 1];
-    if (row) row[key] = Number(row[key] ?? 0) + record.unitsUsed;
+    if (!row) continue;
+    if (measure === "units") {
+      unit = featureByEndpoint(record.endpoint)?.billing.unit ?? null;
+      row[key] = Number(row[key] ?? 0) + record.unitsUsed;
+    } else {
+      const cell = `${day}:${key}`;
+      const micros = (costMicros.get(cell) ?? 0n) + usdToMicros(record.balanceUsed);
+      costMicros.set(cell, micros);
+      row[key] = microsToUsd(micros);
+    }
   }
   return {
     data,
@@ -189,7 +211,19 @@ export function buildDailySeries(
       label: option.label,
       color: featureColor(option.value),
     })),
+    measure,
+    unit,
   };
+}
+
+/** The chart's subtitle: what one bar measures, in the month's words. */
+export function dailySeriesCaption(
+  series: Pick<DailySeries, "measure" | "unit">,
+  monthTitle: string,
+): string {
+  if (series.measure === "cost") return `Cost per day of ${monthTitle}, by feature`;
+  const unitName = series.unit ? BILLING_UNIT_NAMES[series.unit].other : "units";
+  return `${unitName.charAt(0).toUpperCase()}${unitName.slice(1)} per day of ${monthTitle}`;
 }
 
 export interface YearMonth {
@@ -203,7 +237,7 @@ export function shiftMonth({ year, month }: YearMonth, delta: number): YearMonth
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** "2026-11": the month pickers' Y-m format. */
+/** "2026-11": a month as the statistics query and the CSV exports name it. */
 export function formatYearMonth({ year, month }: YearMonth): string {
   return `${year}-${String(month).padStart(2, "0")}`;
 }

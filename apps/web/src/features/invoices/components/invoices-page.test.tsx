@@ -39,7 +39,7 @@ describe("InvoicesPage", () => {
     expect(within(first).getByText("INV-000001")).toBeInTheDocument();
     expect(within(first).getByText("Paid")).toBeInTheDocument();
     expect(within(first).getByText("$20.01")).toBeInTheDocument();
-    expect(within(first).getByText("11/03/2026")).toBeInTheDocument();
+    expect(within(first).getByText("Nov 03, 2026")).toBeInTheDocument();
 
     const pager = screen.getByRole("navigation", { name: "Pagination" });
     const pageLabels = () =>

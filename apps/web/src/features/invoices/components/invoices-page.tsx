@@ -8,7 +8,7 @@ import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { PageHeader } from "../../../components/page-header";
 import { Pagination } from "../../../components/pagination";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
-import { formatShortDate, formatUsd } from "../../../lib/format";
+import { formatDate, formatUsd } from "../../../lib/format";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useInvoices } from "../api/get-invoices";
@@ -94,7 +94,7 @@ const COLUMNS: ResponsiveColumn<Invoice>[] = [
     header: "Date",
     cell: (invoice) => (
       <Text size="sm" c="dimmed">
-        {formatShortDate(invoice.createdAt)}
+        {formatDate(invoice.createdAt)}
       </Text>
     ),
   },

@@ -1,5 +1,5 @@
 import "@mantine/dates/styles.css";
-import { Button, Code, Group, Paper, Select, Stack, Text } from "@mantine/core";
+import { Button, Group, Paper, Select, Stack, Text } from "@mantine/core";
 import { DatePickerInput } from "@mantine/dates";
 import {
   AUDIT_ACTION_LABELS,
@@ -8,19 +8,18 @@ import {
   type AuditFilter,
   auditActionLabel,
   EXPORT_CSV_LABEL,
-  permissionsSchema,
-  summarizePermissions,
 } from "@prism/contract";
 import { IconDownload, IconHistory, IconHistoryOff, IconLock } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { PageHeader } from "../../../components/page-header";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
-import { formatDateTime } from "../../../lib/format";
+import { DATE_FORMAT, formatDateTime } from "../../../lib/format";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useAuditLog } from "../api/audit-log";
 import { useMembers } from "../api/get-members";
+import { type AuditChange, type AuditNames, describeAuditChanges } from "../lib/audit-changes";
 
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }));
 
@@ -30,83 +29,96 @@ function actorText(entry: AuditEntry): string {
   return entry.actor.name ?? "Former user";
 }
 
-/** "name: Old → New" per changed field; trees and lists as compact JSON. */
-function changeLines(entry: AuditEntry): string[] {
-  const before = entry.changes?.before ?? {};
-  const after = entry.changes?.after ?? {};
-  const show = (value: unknown) => {
-    if (value === undefined || value === null) return "—";
-    if (typeof value === "string") return value;
-    const tree = permissionsSchema.safeParse({ owner: false, ...(value as object) });
-    if (tree.success) {
-      // A permission tree reads as the members list says it ("Billing · 1 project").
-      const projectIds = Object.keys(tree.data.projects).filter((id) => id !== "all");
-      return summarizePermissions(tree.data, projectIds);
-    }
-    return JSON.stringify(value);
-  };
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return names.map((name) => {
-    if (!(name in before)) return `${name}: ${show(after[name])}`;
-    if (!(name in after)) return `${name}: ${show(before[name])} (was)`;
-    return `${name}: ${show(before[name])} → ${show(after[name])}`;
-  });
+/** Each changed field on a line: its label, the old value struck through, then the new one. */
+function ChangeList({ changes, targetType }: { changes: readonly AuditChange[]; targetType: string }) {
+  if (changes.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {humanTarget(targetType)}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4} component="ul" m={0} p={0} style={{ listStyle: "none" }} data-testid="audit-changes">
+      {changes.map((change) => (
+        <Text key={change.label} size="sm" component="li" style={{ overflowWrap: "anywhere" }}>
+          <Text span size="sm" c="dimmed" fw={500}>
+            {change.label}:
+          </Text>{" "}
+          {change.before !== undefined && change.after !== undefined ? (
+            <>
+              <Text span size="sm" c="dimmed" td="line-through" aria-label={`was ${change.before}`}>
+                {change.before}
+              </Text>
+              <Text span size="sm" c="dimmed" aria-hidden>
+                {" → "}
+              </Text>
+              <Text span size="sm" aria-label={`now ${change.after}`}>
+                {change.after}
+              </Text>
+            </>
+          ) : change.after !== undefined ? (
+            change.after
+          ) : (
+            <Text span size="sm" c="dimmed">
+              {change.before} (removed)
+            </Text>
+          )}
+        </Text>
+      ))}
+    </Stack>
+  );
 }
 
-const COLUMNS: ResponsiveColumn<AuditEntry>[] = [
-  {
-    key: "action",
-    header: "Action",
-    phone: "title",
-    width: 190,
-    cell: (entry) => (
-      <Text size="sm" fw={600}>
-        {auditActionLabel(entry.action)}
-      </Text>
-    ),
-  },
-  {
-    key: "time",
-    header: "Time",
-    phone: "wide-field",
-    cell: (entry) => (
-      <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-        {formatDateTime(entry.createdAt)}
-      </Text>
-    ),
-  },
-  { key: "actor", header: "Actor", cell: (entry) => <Text size="sm">{actorText(entry)}</Text> },
-  {
-    key: "changes",
-    header: "Changes",
-    phone: "wide-field",
-    cell: (entry) => {
-      const lines = changeLines(entry);
-      return lines.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {entry.targetType}
+/** "api-key" → "Api key": what an entry without field changes was about. */
+function humanTarget(targetType: string): string {
+  const words = targetType.replaceAll("-", " ");
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
+
+function columnsOf(names: AuditNames): ResponsiveColumn<AuditEntry>[] {
+  return [
+    {
+      key: "action",
+      header: "Action",
+      phone: "title",
+      width: 190,
+      cell: (entry) => (
+        <Text size="sm" fw={600}>
+          {auditActionLabel(entry.action)}
         </Text>
-      ) : (
-        <Stack gap={2}>
-          {lines.map((line) => (
-            <Code key={line} style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
-              {line}
-            </Code>
-          ))}
-        </Stack>
-      );
+      ),
     },
-  },
-  {
-    key: "ip",
-    header: "IP address",
-    cell: (entry) => (
-      <Text size="sm" ff="monospace" c="dimmed">
-        {entry.ip ?? "—"}
-      </Text>
-    ),
-  },
-];
+    {
+      key: "time",
+      header: "Time",
+      phone: "wide-field",
+      cell: (entry) => (
+        <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+          {formatDateTime(entry.createdAt)}
+        </Text>
+      ),
+    },
+    { key: "actor", header: "Actor", cell: (entry) => <Text size="sm">{actorText(entry)}</Text> },
+    {
+      key: "changes",
+      header: "Changes",
+      phone: "wide-field",
+      cell: (entry) => (
+        <ChangeList changes={describeAuditChanges(entry, names)} targetType={entry.targetType} />
+      ),
+    },
+    {
+      key: "ip",
+      header: "IP address",
+      cell: (entry) => (
+        <Text size="sm" ff="monospace" c="dimmed">
+          {entry.ip ?? "—"}
+        </Text>
+      ),
+    },
+  ];
+}
 
 function exportHref(filter: AuditFilter): string {
   const search = new URLSearchParams();
@@ -135,6 +147,25 @@ function AuditLog({ organizationId }: { organizationId: string }) {
     label: `${member.firstName} ${member.lastName}`.trim() || member.email,
   }));
   const entries = log.data?.pages.flatMap((page) => page.entries);
+  const { selectedOrganization } = useSession();
+  const columns = useMemo(
+    () =>
+      columnsOf({
+        projects: new Map(
+          [...(selectedOrganization?.projects ?? []), ...(members.data?.projects ?? [])].map((project) => [
+            project.id,
+            project.name,
+          ]),
+        ),
+        members: new Map(
+          (members.data?.members ?? []).map((member) => [
+            member.id,
+            `${member.firstName} ${member.lastName}`.trim() || member.email,
+          ]),
+        ),
+      }),
+    [selectedOrganization, members.data],
+  );
   const filtered = Boolean(actorId || action || range[0] || range[1]);
 
   return (
@@ -164,6 +195,7 @@ function AuditLog({ organizationId }: { organizationId: string }) {
           type="range"
           label="Dates"
           placeholder="Any time"
+          valueFormat={DATE_FORMAT}
           value={range}
           onChange={(value) => setRange(value as [string | null, string | null])}
           clearable
@@ -205,7 +237,7 @@ function AuditLog({ organizationId }: { organizationId: string }) {
         <Paper withBorder style={{ overflow: "hidden" }}>
           <ResponsiveTable
             label="Audit log"
-            columns={COLUMNS}
+            columns={columns}
             rows={entries}
             rowKey={(entry) => entry.id}
             rowProps={(entry) => ({ "data-testid": "audit-row", "data-action": entry.action })}

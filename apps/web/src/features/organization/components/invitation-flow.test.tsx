@@ -186,6 +186,8 @@ describe("invitation flow", { timeout: 20_000 }, () => {
     );
     expect(session.selectOrganization).not.toHaveBeenCalled();
     expect(screen.queryByRole("dialog", { name: "Invitation Confirmed" })).toBeNull();
+    // A newcomer who signed up from the invitation gets their own organization on declining: reloaded.
+    await waitFor(() => expect(session.refreshUserInfo).toHaveBeenCalled());
   });
 
   it("shows Invalid Invitation for an invitation that is no longer valid", async () => {

@@ -76,7 +76,11 @@ export function useInvitationFlow(): void {
       });
       try {
         const { organizationId } = await withLoading(() => confirmInvitation(invitationId, accepted));
-        if (!accepted) return;
+        if (!accepted) {
+          // A newcomer who signed up from the invitation is given an organization of their own now.
+          await withLoading(() => refreshUserInfo());
+          return;
+        }
         await withLoading(() => refreshUserInfo());
         selectOrganization(organizationId);
         navigate(PATHS.organizationMembers, { replace: true });

@@ -6,10 +6,12 @@ import {
   fullPermissions,
   memberKeysRevokedText,
   type Organization,
+  OWN_OWNER_ROW_NOTE,
+  OWNER_ROW_NOTE,
   type Permissions,
 } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, type JsonBodyType } from "msw";
 import { MemoryRouter } from "react-router";
@@ -98,8 +100,17 @@ describe("members page", { timeout: 20_000 }, () => {
     expect(within(ownerRow).getByText("Owner", { exact: true })).toBeInTheDocument();
     expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toBeDisabled();
     expect(within(ownerRow).getByRole("button", { name: "Leave" })).toBeDisabled();
+    // The greyed-out buttons say why, in the row itself (touch screens show no tooltips).
+    expect(within(ownerRow).getByText(OWN_OWNER_ROW_NOTE)).toBeVisible();
+    expect(within(ownerRow).getByRole("button", { name: "Leave" })).toHaveAccessibleDescription(
+      OWN_OWNER_ROW_NOTE,
+    );
+    expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toHaveAccessibleDescription(
+      OWN_OWNER_ROW_NOTE,
+    );
 
     const memberRow = await row(member.email);
+    expect(within(memberRow).queryByTestId("member-actions-note")).toBeNull();
     expect(within(memberRow).queryByText("You")).toBeNull();
     expect(within(memberRow).getByRole("button", { name: "Edit permissions of Ivan Member" })).toBeEnabled();
     expect(within(memberRow).getByRole("button", { name: "Remove Ivan Member" })).toBeEnabled();
@@ -131,6 +142,9 @@ describe("members page", { timeout: 20_000 }, () => {
     const ownerRow = await row(owner.email);
     expect(within(ownerRow).getByRole("button", { name: /^Edit permissions/ })).toBeDisabled();
     expect(within(ownerRow).getByRole("button", { name: /^Remove/ })).toBeDisabled();
+    expect(within(ownerRow).getByRole("button", { name: /^Remove/ })).toHaveAccessibleDescription(
+      OWNER_ROW_NOTE,
+    );
     const otherRow = await row(other.email);
     expect(within(otherRow).getByRole("button", { name: "Remove Cy Other" })).toBeEnabled();
     expect(within(otherRow).getByRole("button", { name: "Edit permissions of Cy Other" })).toBeEnabled();
@@ -162,9 +176,24 @@ describe("members page", { timeout: 20_000 }, () => {
     const myRow = await row(member.email);
     const edit = within(myRow).getByRole("button", { name: /^Edit permissions/ });
     expect(edit).toBeDisabled();
+    expect(edit).toHaveAccessibleDescription(EDIT_OWN_PERMISSIONS_REFUSED);
+    expect(within(myRow).getByTestId("member-actions-note")).toHaveTextContent(EDIT_OWN_PERMISSIONS_REFUSED);
+    // The tooltip says it too.
     await user.hover(edit.parentElement as HTMLElement);
-    expect(await screen.findByText(EDIT_OWN_PERMISSIONS_REFUSED)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText(EDIT_OWN_PERMISSIONS_REFUSED)).toHaveLength(2));
     expect(within(await row(other.email)).getByRole("button", { name: /^Edit permissions/ })).toBeEnabled();
+  });
+
+  it("lets an email wrap only after its @ or before a dot, not inside a word", async () => {
+    renderMembers(owner, fullPermissions(true, ["p1"]), [{ id: "i1", email: "grace.hopper@example.co.uk" }]);
+    const email = within(await row(member.email)).getByText(member.email);
+    // "ivan@" | "example" | ".com"
+    expect(email.querySelectorAll("wbr")).toHaveLength(2);
+    expect(email.innerHTML).toBe("ivan@<wbr>example<wbr>.com");
+    const pending = within(screen.getByRole("region", { name: "Pending Invitations" })).getByText(
+      "grace.hopper@example.co.uk",
+    );
+    expect(pending.innerHTML).toBe("grace<wbr>.hopper@<wbr>example<wbr>.co<wbr>.uk");
   });
 
   it("sums up each member's rights in a few words", async () => {

@@ -19,13 +19,16 @@ import {
   LEAVE_ORGANIZATION_REFUSED,
   type Member,
   memberKeysRevokedText,
+  OWN_OWNER_ROW_NOTE,
   OWNER_PERMISSIONS_FIXED,
+  OWNER_ROW_NOTE,
   type Project,
   summarizePermissions,
 } from "@prism/contract";
 import { IconAlertTriangle, IconMailForward, IconUserPlus } from "@tabler/icons-react";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { EmailAddress } from "../../../components/email-address";
 import { NoOrganizationSelected } from "../../../components/empty-state";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
@@ -111,46 +114,67 @@ function MemberActions({
   const isOwner = member.permissions.owner === true;
   // The server refuses changing the owner's rights and one's own: the button says why instead.
   const editRefusal = isOwner ? OWNER_PERMISSIONS_FIXED : isYou ? EDIT_OWN_PERMISSIONS_REFUSED : null;
+  const showsEdit = canEdit;
+  const showsRemove = canDelete || isYou;
+  // Greyed-out buttons also say why under them, for touch screens (no tooltips) and for everyone.
+  const note =
+    (showsEdit && editRefusal) || (showsRemove && isOwner)
+      ? isOwner
+        ? isYou
+          ? OWN_OWNER_ROW_NOTE
+          : OWNER_ROW_NOTE
+        : EDIT_OWN_PERMISSIONS_REFUSED
+      : null;
+  const noteId = useId();
   return (
-    <Group gap="xs" justify="flex-end" wrap="nowrap">
-      {canEdit ? (
-        <Tooltip label={editRefusal} disabled={!editRefusal} withArrow multiline w={240}>
-          <span>
-            <Button
-              variant="default"
-              size="xs"
-              disabled={editRefusal !== null}
-              onClick={() => onEdit(member)}
-              aria-label={`Edit permissions of ${memberDisplayName(member)}`}
-            >
-              Edit permissions
-            </Button>
-          </span>
-        </Tooltip>
+    <Stack gap={4} align="flex-end">
+      <Group gap="xs" justify="flex-end" wrap="nowrap">
+        {showsEdit ? (
+          <Tooltip label={editRefusal} disabled={!editRefusal} withArrow multiline w={240}>
+            <span>
+              <Button
+                variant="default"
+                size="xs"
+                disabled={editRefusal !== null}
+                onClick={() => onEdit(member)}
+                aria-label={`Edit permissions of ${memberDisplayName(member)}`}
+                aria-describedby={editRefusal !== null && note ? noteId : undefined}
+              >
+                Edit permissions
+              </Button>
+            </span>
+          </Tooltip>
+        ) : null}
+        {showsRemove ? (
+          <Tooltip
+            label={isYou ? LEAVE_ORGANIZATION_REFUSED : "The owner cannot be removed"}
+            disabled={!isOwner}
+            withArrow
+            multiline
+            w={280}
+          >
+            <span>
+              <Button
+                variant="light"
+                color="red"
+                size="xs"
+                disabled={isOwner}
+                onClick={() => onRemove(member)}
+                aria-label={isYou ? "Leave" : `Remove ${memberDisplayName(member)}`}
+                aria-describedby={isOwner && note ? noteId : undefined}
+              >
+                {isYou ? "Leave" : "Remove"}
+              </Button>
+            </span>
+          </Tooltip>
+        ) : null}
+      </Group>
+      {note ? (
+        <Text id={noteId} size="xs" c="dimmed" ta="right" maw={300} data-testid="member-actions-note">
+          {note}
+        </Text>
       ) : null}
-      {canDelete || isYou ? (
-        <Tooltip
-          label={isYou ? LEAVE_ORGANIZATION_REFUSED : "The owner cannot be removed"}
-          disabled={!isOwner}
-          withArrow
-          multiline
-          w={280}
-        >
-          <span>
-            <Button
-              variant="light"
-              color="red"
-              size="xs"
-              disabled={isOwner}
-              onClick={() => onRemove(member)}
-              aria-label={isYou ? "Leave" : `Remove ${memberDisplayName(member)}`}
-            >
-              {isYou ? "Leave" : "Remove"}
-            </Button>
-          </span>
-        </Tooltip>
-      ) : null}
-    </Group>
+    </Stack>
   );
 }
 
@@ -185,11 +209,7 @@ function MembersTable({
       key: "email",
       header: "Email",
       phone: "wide-field",
-      cell: (member) => (
-        <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-          {member.email}
-        </Text>
-      ),
+      cell: (member) => <EmailAddress email={member.email} c="dimmed" />,
     },
     {
       key: "access",
@@ -242,9 +262,7 @@ function InvitationsTable({
             <IconMailForward size={16} aria-hidden />
           </ThemeIcon>
           <Group gap={6} miw={0}>
-            <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-              {invitation.email}
-            </Text>
+            <EmailAddress email={invitation.email} />
             <Badge variant="dot" color="yellow" size="sm" style={{ flexShrink: 0 }}>
               Pending
             </Badge>

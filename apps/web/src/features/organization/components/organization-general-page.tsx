@@ -10,7 +10,7 @@ import { useNavigate } from "react-router";
 import { EmptyState, NoOrganizationSelected } from "../../../components/empty-state";
 import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
-import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
+import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { PATHS } from "../../../lib/paths";
@@ -38,12 +38,11 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
     }
   };
 
+  // The user's only organization cannot be archived (the server refuses it too): said beside Archive.
+  const isLastOrganization = (userInfo?.organizations.length ?? 0) <= 1;
+
   const confirmArchive = async () => {
-    // The user's only organization cannot be archived; the server refuses it too.
-    if ((userInfo?.organizations.length ?? 0) <= 1) {
-      await openInfoModal({ title: ERROR_DIALOGS.deleteOrganization.title, html: ARCHIVE_LAST_ORGANIZATION });
-      return;
-    }
+    if (isLastOrganization) return;
     const confirmed = await openConfirmModal({
       title: "Archive Organization",
       message: `Are you sure you want to archive "${organization.name}"? Its members, projects and API keys will no longer be accessible.`,
@@ -82,6 +81,7 @@ function OrganizationSettings({ organization }: { organization: Organization }) 
         title: "Archive organization",
         description:
           "Archiving removes the organization for every member. You need another active organization to archive this one.",
+        blockedReason: isLastOrganization ? ARCHIVE_LAST_ORGANIZATION : undefined,
       }}
       archiving={archive.isPending}
       onArchive={() => void confirmArchive()}

@@ -14,7 +14,7 @@ import { notify } from "../../../components/overlays/notify";
 import { useSession } from "../../../lib/session";
 import { usePaymentInfo } from "../api/get-payment-info";
 import { useUpdateAutoRecharge } from "../api/update-auto-recharge";
-import { clampRechargeAmount } from "../lib/amount";
+import { clampRechargeAmount, rechargeAmountError } from "../lib/amount";
 import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { AmountInput } from "./amount-input";
 import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
@@ -51,6 +51,11 @@ function AutoRechargeForm({
 
   const save = async (submitted: AutoRechargeValues) => {
     if (!hasCard || update.isPending) return;
+    if (
+      submitted.enabled &&
+      (rechargeAmountError(submitted.threshold) || rechargeAmountError(submitted.amount))
+    )
+      return;
     const values = submitted.enabled
       ? { threshold: clampRechargeAmount(submitted.threshold), amount: clampRechargeAmount(submitted.amount) }
       : { threshold: Number(submitted.threshold) || 0, amount: Number(submitted.amount) || 0 };

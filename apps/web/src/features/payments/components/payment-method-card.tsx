@@ -1,12 +1,14 @@
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { CHANGES_SAVED, cardBrandLabel, ERROR_DIALOGS, type PaymentCard } from "@prism/contract";
 import { IconCreditCard, IconCreditCardOff, IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { CardBrandLogo } from "../../../components/card-brand-logo";
 import { countryName } from "../../../components/countries";
 import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
+import { asksToAddCard } from "../../../lib/paths";
 import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { useDeletePayment } from "../api/delete-payment";
@@ -70,16 +72,32 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
   const organizationId = selectedOrganization?.id ?? "";
   const deletePayment = useDeletePayment(organizationId);
 
-  if (!selectedOrganization || !canInOrganization(selectedOrganization, "organization.payments")) return null;
-
-  const startSetup = async () => {
+  const startSetup = useCallback(async () => {
     try {
       const answer = await withLoading(() => startSetupPayment(organizationId));
       setClientSecret(answer.clientSecret);
     } catch (error) {
       await showPaymentErrorDialog(ERROR_DIALOGS.paymentMethodUpdate, error);
     }
-  };
+  }, [organizationId]);
+
+  // Arriving from "Add a Payment Method" (the welcome popup, Home's first steps) opens the card dialog
+  // at once for an organization with no card; the request is used up either way.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const mayPay = canInOrganization(selectedOrganization, "organization.payments");
+  const arrivedToAdd = withActions && mayPay && asksToAddCard(location.state);
+  const cardKnownMissing = !isLoading && !isError && card === null;
+  // Once per arrival, also under StrictMode's doubled effects.
+  const handledArrival = useRef<string | null>(null);
+  useEffect(() => {
+    if (!arrivedToAdd || isLoading || handledArrival.current === location.key) return;
+    handledArrival.current = location.key;
+    navigate(".", { replace: true, state: null });
+    if (cardKnownMissing) void startSetup();
+  }, [arrivedToAdd, isLoading, cardKnownMissing, location.key, navigate, startSetup]);
+
+  if (!selectedOrganization || !mayPay) return null;
 
   const confirmDelete = async () => {
     const confirmed = await openConfirmModal({
@@ -183,11 +201,9 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
       <PaymentMethodModal
         organizationId={organizationId}
         clientSecret={clientSecret}
+        askBillingDetails={card === null}
         onClose={() => setClientSecret(null)}
-        onSaved={() => {
-          setClientSecret(null);
-          notify(CHANGES_SAVED);
-        }}
+        onSaved={() => setClientSecret(null)}
       />
     </Paper>
   );

@@ -52,11 +52,15 @@ describe("RechargePanel", () => {
     expect(screen.getByTestId("recharge-panel-balance")).toHaveTextContent("$100.00");
   });
 
-  it("raises an amount under the minimum to it on leaving the field, with no message, and charges that", async () => {
+  it("raises an amount under the minimum to it on leaving the field, says so beside it, and charges that", async () => {
+    let balance = 0;
     const { bodiesTo } = stubApi({
-      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance })) }),
       "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
-      "/v1/payments/recharge-account": () => ({ body: {} }),
+      "/v1/payments/recharge-account": (body) => {
+        balance += Number(body.amount);
+        return { body: {} };
+      },
     });
     renderWithSession(<RechargePanel />);
     const user = userEvent.setup();
@@ -69,6 +73,7 @@ describe("RechargePanel", () => {
     await user.tab();
     expect(amount).toHaveValue("$20");
     expect(amount).not.toHaveAttribute("aria-invalid", "true");
+    expect(amount).toHaveAccessibleDescription(/Raised to the \$20 minimum\./);
     expect(bodiesTo("/v1/payments/recharge-account")).toEqual([]);
 
     await user.click(screen.getByRole("button", { name: "Recharge Now" }));
@@ -77,6 +82,35 @@ describe("RechargePanel", () => {
     await user.click(within(confirm).getByRole("button", { name: "Yes" }));
     await screen.findByText(RECHARGE_SUCCESSFUL);
     expect(bodiesTo("/v1/payments/recharge-account")).toEqual([{ organizationId: "org-1", amount: 20 }]);
+  });
+
+  it("refuses an amount above the maximum with the reason beside the field, and charges nothing", async () => {
+    const { bodiesTo } = stubApi({
+      "/v1/users/me": () => ({ body: userWith(ownedOrganization()) }),
+      "/v1/payments/get-payment-info": () => ({ body: { payment: CARD, autorecharge: AUTORECHARGE } }),
+      "/v1/payments/recharge-account": () => ({ body: {} }),
+    });
+    renderWithSession(<RechargePanel />);
+    const user = userEvent.setup();
+    const button = await screen.findByRole("button", { name: "Recharge Now" });
+    await waitFor(() => expect(button).toBeEnabled());
+    const amount = screen.getByLabelText("Amount");
+    await user.clear(amount);
+    await user.type(amount, "20000");
+    await user.tab();
+    // Kept as typed, never lowered to $10,000 behind the user's back.
+    expect(amount).toHaveValue("$20,000");
+    expect(amount).toHaveAttribute("aria-invalid", "true");
+    expect(amount).toHaveAccessibleDescription(/The maximum is \$10,000\. Please enter a smaller amount\./);
+
+    await user.click(button);
+    expect(screen.queryByRole("dialog", { name: "Recharge" })).toBeNull();
+    expect(bodiesTo("/v1/payments/recharge-account")).toEqual([]);
+
+    // A smaller amount takes the reason away.
+    await user.clear(amount);
+    await user.type(amount, "500");
+    expect(amount).not.toHaveAttribute("aria-invalid", "true");
   });
 
   it("shows “Error Recharging” with the provider's reason when the charge fails", async () => {

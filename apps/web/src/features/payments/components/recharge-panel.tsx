@@ -21,7 +21,7 @@ import { canInOrganization } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
 import { usePaymentInfo } from "../api/get-payment-info";
 import { useRechargeAccount } from "../api/recharge-account";
-import { clampRechargeAmount } from "../lib/amount";
+import { clampRechargeAmount, rechargeAmountError } from "../lib/amount";
 import { showPaymentErrorDialog } from "../lib/payment-errors";
 import { AmountInput } from "./amount-input";
 import { WRAPPING_BUTTON_STYLES } from "./wrapping-button-styles";
@@ -35,8 +35,8 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
   const { selectedOrganization } = useSession();
   const { card, isLoading, isError } = usePaymentInfo(selectedOrganization);
   const recharge = useRechargeAccount();
-  // The amount has no message of its own: a smaller, empty or larger one is clamped to the bounds
-  // (on leaving the field, and again on submit), and the confirmation names what will be charged.
+  // A smaller or empty amount is raised to the minimum (on leaving the field, and again on submit) and
+  // the field says so; a larger one is refused beside the field; the confirmation names the charge.
   const form = useForm<{ amount: number | string }>({ initialValues: { amount: DEFAULT_RECHARGE_USD } });
   const [busy, setBusy] = useState(false);
 
@@ -47,7 +47,7 @@ export function RechargePanel({ withAutoRechargeLink = false }: { withAutoRechar
   const cardUnknown = isLoading || isError;
 
   const submit = async ({ amount }: typeof form.values) => {
-    if (!hasCard || busy) return;
+    if (!hasCard || busy || rechargeAmountError(amount)) return;
     const value = clampRechargeAmount(amount);
     form.setFieldValue("amount", value);
     const confirmed = await openConfirmModal({ title: "Recharge", message: rechargeConfirmText(value) });

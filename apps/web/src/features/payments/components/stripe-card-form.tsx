@@ -1,8 +1,8 @@
-import { Button, Group, Stack, Text } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
-import { IconLock } from "@tabler/icons-react";
+import { IconAlertTriangle, IconLock } from "@tabler/icons-react";
 import { type FormEvent, useState } from "react";
 import { withLoading } from "../../../components/overlays/loading-store";
 
@@ -22,12 +22,14 @@ function StripeSetupForm({
   onConfirmed,
   onCancel,
 }: {
-  onConfirmed: (setupIntentId: string) => Promise<void>;
+  onConfirmed: (setupIntentId: string) => Promise<string | undefined>;
   onCancel: () => void;
 }) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
+  // A card our server's charge check declined after Stripe confirmed it, in the provider's words.
+  const [declined, setDeclined] = useState<string | undefined>();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,13 +37,18 @@ function StripeSetupForm({
     // A failed card confirmation only hides the loader; Stripe's element shows why.
     const result = await withLoading(() => stripe.confirmSetup({ elements, redirect: "if_required" }));
     if (result.error || !result.setupIntent) return;
-    await onConfirmed(result.setupIntent.id);
+    setDeclined(await onConfirmed(result.setupIntent.id));
   };
 
   return (
     <form onSubmit={(event) => void submit(event)} aria-label="Card details">
       <Stack gap="md">
         <PaymentElement onReady={() => setReady(true)} options={{ layout: "tabs" }} />
+        {declined ? (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} role="alert">
+            {declined}
+          </Alert>
+        ) : null}
         <Group justify="space-between" mt="xs">
           <Group gap={6} c="dimmed">
             <IconLock size={14} aria-hidden />
@@ -70,7 +77,7 @@ export function StripeCardForm({
 }: {
   publishableKey: string;
   clientSecret: string;
-  onConfirmed: (setupIntentId: string) => Promise<void>;
+  onConfirmed: (setupIntentId: string) => Promise<string | undefined>;
   onCancel: () => void;
 }) {
   return (

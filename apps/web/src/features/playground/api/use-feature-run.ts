@@ -9,6 +9,8 @@ import type { SnippetValue } from "@prism/contract/snippets";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { openInfoModal } from "../../../components/overlays/modals";
 import { ApiError, isApiError } from "../../../lib/api-client";
+import { PATHS } from "../../../lib/paths";
+import { useCan } from "../../../lib/permissions";
 import { runFailureOf } from "../lib/run-failure";
 import { getRequestDetail, submitFeatureCall } from "./call-feature";
 import { fromRecord, type HistoryItem, type PlaygroundHistory } from "./use-history";
@@ -97,6 +99,7 @@ export function useFeatureRun({
 }): FeatureRun {
   const [running, setRunning] = useState(0);
   const previews = useRef(new Map<string, string[]>());
+  const canPay = useCan("organization.payments");
   const followed = useRef(new Map<string, Promise<RequestDetail>>());
   const mounted = useRef(true);
 
@@ -169,7 +172,7 @@ export function useFeatureRun({
   };
 
   const fail = async (key: string, error: unknown, id?: string) => {
-    const failure = runFailureOf(error, feature);
+    const failure = runFailureOf(error, feature, { canPay, paymentsPath: PATHS.organizationPayments });
     if (failure.row === "remove") {
       history.remove(key);
       release(key);

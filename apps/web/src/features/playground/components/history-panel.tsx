@@ -21,6 +21,7 @@ import {
   formatCost,
   GENERATION_ERROR_LABEL,
   HISTORY_EMPTY,
+  HISTORY_EMPTY_STACKED,
   queuedLabel,
   THUMBNAIL_SUFFIX,
 } from "@prism/contract";
@@ -41,7 +42,7 @@ import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BeforeAfter } from "../../../components/before-after";
 import { Lightbox, type LightboxImage } from "../../../components/lightbox";
 import { formatDateTime } from "../../../lib/format";
-import { useIsPhone } from "../../../lib/media";
+import { useIsPhone, useStackedPanels } from "../../../lib/media";
 import type { HistoryItem, PlaygroundHistory } from "../api/use-history";
 import type { Comparison } from "../lib/comparison";
 import { ElapsedTimer } from "./elapsed-timer";
@@ -77,7 +78,8 @@ export function defaultRowImages(item: HistoryItem, inputLabels: Record<string, 
 }
 
 export interface HistoryRowActions {
-  downloadName: string | null;
+  /** The file name a row's Download saves under; null: the screen offers no Download. */
+  downloadName: ((item: HistoryItem) => string) | null;
   /** The link of a row's Download when it is not the result file (e.g. a JSON body). */
   downloadUrl?: (item: HistoryItem) => string | undefined;
   onDelete: (item: HistoryItem) => void;
@@ -88,16 +90,22 @@ export interface HistoryRowActions {
   onReuse?: (item: HistoryItem) => void;
 }
 
+/**
+ * A row's picture takes its share of the row, square, between a phone's and a wide card's sizes: two
+ * or three side by side on a 390 px screen, larger on a wide one, never a fixed 132 px box.
+ */
+const PICTURE_SLOT = { flex: "1 1 0", minWidth: 64, maxWidth: 200 } as const;
+const PICTURE_BOX = { width: "100%", aspectRatio: "1 / 1" } as const;
+
 function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
   const [failed, setFailed] = useState(false);
   return (
-    <Stack gap={4} align="center">
+    <Stack gap={4} align="center" style={PICTURE_SLOT} data-testid="history-picture">
       <UnstyledButton
         onClick={onOpen}
         aria-label={`Open ${image.label.toLowerCase()} image`}
         style={{
-          width: 132,
-          height: 132,
+          ...PICTURE_BOX,
           borderRadius: "var(--mantine-radius-md)",
           overflow: "hidden",
           border: "1px solid var(--mantine-color-default-border)",
@@ -154,11 +162,10 @@ function Thumb({ image, onOpen }: { image: RowImage; onOpen: () => void }) {
 
 function Placeholder({ children }: { children: ReactNode }) {
   return (
-    <Stack gap={4} align="center">
+    <Stack gap={4} align="center" style={PICTURE_SLOT} data-testid="history-picture">
       <Center
-        w={132}
-        h={132}
         style={{
+          ...PICTURE_BOX,
           borderRadius: "var(--mantine-radius-md)",
           border: "1px dashed var(--mantine-color-default-border)",
           background: "var(--mantine-color-gray-0)",
@@ -212,7 +219,13 @@ function HistoryRow({
         {body !== undefined ? (
           <Box style={{ flex: 1, minWidth: 0 }}>{body}</Box>
         ) : (
-          <Group gap="sm" align="center" wrap="wrap">
+          <Group
+            gap="sm"
+            align="center"
+            wrap="nowrap"
+            style={{ flex: "1 1 280px", minWidth: 0, maxWidth: inputs.length > 1 ? 680 : 460 }}
+            data-testid="history-pictures"
+          >
             {inputs.map((image) => (
               <Thumb
                 key={`${image.label}-${image.url}`}
@@ -225,7 +238,7 @@ function HistoryRow({
                 size={18}
                 color="var(--mantine-color-dimmed)"
                 aria-hidden
-                style={{ marginBottom: 20 }}
+                style={{ marginBottom: 20, flexShrink: 0 }}
               />
             ) : null}
             {generating ? (
@@ -359,7 +372,7 @@ function HistoryRow({
                   variant="default"
                   component="a"
                   href={downloadUrl}
-                  download={actions.downloadName}
+                  download={actions.downloadName(item)}
                   leftSection={<IconDownload size={14} aria-hidden />}
                 >
                   Download
@@ -418,6 +431,8 @@ export function HistoryPanel({
   const [openIndex, setOpenIndex] = useState<number | null>(null);
   const [comparing, setComparing] = useState<Comparison | null>(null);
   const isPhone = useIsPhone();
+  // The empty text points to the options: to the left, or above where the panels stack.
+  const stacked = useStackedPanels();
   const { items, loadMore, hasMoreItems, loading, loadedOnce, failed } = history;
 
   const imagesByItem = useMemo(
@@ -469,7 +484,7 @@ export function HistoryPanel({
               <IconSparkles size={24} aria-hidden />
             </ThemeIcon>
             <Text c="dimmed" size="sm">
-              {HISTORY_EMPTY}
+              {stacked ? HISTORY_EMPTY_STACKED : HISTORY_EMPTY}
             </Text>
           </Stack>
         ) : null}

@@ -1,14 +1,17 @@
 import {
+  ADD_FUNDS_LABEL,
+  BALANCE_SHORT_ASK,
   backgroundRemovalFeature,
   DELETE_IMAGE_TITLE,
   ERROR_DIALOGS,
   FEATURE_NEEDS_MODEL_SERVER,
-  FEATURE_NEEDS_MODEL_SERVER_ADMIN,
+  FEATURE_NOT_AVAILABLE_YET,
   type Feature,
   GENERATION_ERROR_LABEL,
   HISTORY_EMPTY,
   identityInpaintingFeature,
   MODEL_SERVERS_DOCS_PATH,
+  type Organization,
   type RequestDetail,
   requestCancelPath,
   requestDetailPath,
@@ -57,11 +60,18 @@ function stubPlayground(options: {
   featureAnswer?: () => Promise<Response>;
   /** The organization's balance as /v1/users/me answers it now. */
   balance?: () => number;
+  /** The member's rights; the owner's by default. */
+  permissions?: Organization["permissions"];
 }) {
   let page = 0;
   const feature = options.feature ?? backgroundRemovalFeature;
+  const permissions = options.permissions;
   const stub = stubApi({
-    "/v1/users/me": () => ({ body: userWith(ownedOrganization({ balance: options.balance?.() ?? 5 })) }),
+    "/v1/users/me": () => ({
+      body: userWith(
+        ownedOrganization({ balance: options.balance?.() ?? 5, ...(permissions ? { permissions } : {}) }),
+      ),
+    }),
     "/v1/users/playground/feature-status": () => ({
       body: {
         features: [
@@ -95,7 +105,7 @@ const json = (status: number, body: unknown) =>
 
 function renderScreen(props: Partial<PlaygroundScreenProps> = {}) {
   const file = new File([new Uint8Array([1, 2, 3])], "subject.png", { type: "image/png" });
-  renderWithSession(
+  return renderWithSession(
     <PlaygroundScreen
       feature={backgroundRemovalFeature}
       actionLabel="Remove Background"
@@ -212,6 +222,25 @@ describe("PlaygroundScreen", () => {
     expect(screen.getByTestId("price-line")).toHaveTextContent("$0.010 will be charged");
   });
 
+  it("points to the options above, not the left panel, where the panels stack (a phone)", async () => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: query.includes("max-width"),
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    stubPlayground({});
+    renderScreen();
+    expect(
+      await screen.findByText("You haven't used this section yet. Start now using the options above!"),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(HISTORY_EMPTY)).toBeNull();
+  });
+
   it("sends the file with the project header, shows the generating row, then the result and the new balance", async () => {
     let answer: (response: Response) => void = () => {};
     const { featureCalls } = stubPlayground({
@@ -238,7 +267,11 @@ describe("PlaygroundScreen", () => {
     await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"));
     // The call's cost under its date, with the contract's 3-decimal formatter (rounded half up).
     expect(screen.getByTestId("row-cost")).toHaveTextContent("$0.038");
-    expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute("download", "image.png");
+    // Named after the feature and the call's time, of the spec's image.png type.
+    expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute(
+      "download",
+      "image-background-removal-2026-11-03-160500.png",
+    );
     expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
     expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99");
   });
@@ -302,6 +335,60 @@ describe("PlaygroundScreen", () => {
     expect(screen.queryByTestId("history-row")).not.toBeInTheDocument();
   });
 
+  it("offers Add funds in the Insufficient Balance dialog, which leads to Payments", async () => {
+    stubPlayground({
+      featureAnswer: async () =>
+        json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
+    });
+    const router = renderScreen();
+    const user = userEvent.setup();
+    await screen.findByText(HISTORY_EMPTY);
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
+    expect(within(dialog).getByRole("button", { name: "Close" })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: ADD_FUNDS_LABEL }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/organization/payments"));
+  });
+
+  it("says before the click when the balance does not cover the price, with the way to add funds", async () => {
+    stubPlayground({ balance: () => 0 });
+    renderScreen();
+    const notice = await screen.findByTestId("balance-notice");
+    expect(notice).toHaveTextContent("Your balance ($0.00) does not cover this call.");
+    expect(within(notice).getByRole("link", { name: ADD_FUNDS_LABEL })).toHaveAttribute(
+      "href",
+      "/organization/payments",
+    );
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeEnabled();
+  });
+
+  it("asks members who cannot pay to turn to those who can, with no Add funds", async () => {
+    const permissions = { ...ownedOrganization().permissions, owner: false };
+    permissions.organization = { ...permissions.organization, payments: false };
+    stubPlayground({
+      balance: () => 0,
+      permissions,
+      featureAnswer: async () =>
+        json(402, { error: "insufficient-balance", message: ERROR_DIALOGS.insufficientBalance.message }),
+    });
+    renderScreen();
+    const user = userEvent.setup();
+    const notice = await screen.findByTestId("balance-notice");
+    expect(notice).toHaveTextContent(BALANCE_SHORT_ASK);
+    expect(within(notice).queryByRole("link")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Remove Background" }));
+    const dialog = await screen.findByRole("dialog", { name: ERROR_DIALOGS.insufficientBalance.title });
+    expect(within(dialog).queryByRole("button", { name: ADD_FUNDS_LABEL })).toBeNull();
+  });
+
+  it("has no balance notice when the balance covers the price", async () => {
+    stubPlayground({ balance: () => 5 });
+    renderScreen();
+    await screen.findByText(HISTORY_EMPTY);
+    await screen.findByTestId("price-line");
+    expect(screen.queryByTestId("balance-notice")).toBeNull();
+  });
+
   it("marks the row Generation Error when the feature fails", async () => {
     stubPlayground({
       featureAnswer: async () =>
@@ -325,13 +412,13 @@ describe("PlaygroundScreen", () => {
     expect(await screen.findByTestId("history-row")).toHaveAttribute("data-status", "done");
   });
 
-  it("says a feature no provider serves needs a model server, and links to how to connect one", async () => {
+  it("tells the owner a feature no provider serves needs a model server, what turns it on, and the guide", async () => {
     stubPlayground({ available: false, provider: null });
     renderScreen();
     const notice = await screen.findByTestId("feature-unavailable");
     expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
-    expect(notice).toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER_ADMIN);
-    // Whoever runs the deployment learns which variables light it.
+    expect(notice).not.toHaveTextContent("Run this deployment?");
+    // The owner, who may run the deployment, learns which variables light it.
     expect(within(notice).getByTestId("lighting-variables")).toHaveTextContent(
       "Any one of these server variables does it:REPLICATE_API_TOKENFAL_KEYSTABILITY_API_KEYMODEL_SERVER_URL",
     );
@@ -341,6 +428,28 @@ describe("PlaygroundScreen", () => {
       MODEL_SERVERS_DOCS_PATH,
     );
     expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+  });
+
+  it("disables what cannot run: the inputs, with no price and no Show API Call for a call that cannot run", async () => {
+    stubPlayground({ available: false, provider: null });
+    renderScreen({ form: <input aria-label="Prompt" /> });
+    await screen.findByTestId("feature-unavailable");
+    expect(screen.getByRole("textbox", { name: "Prompt" })).toBeDisabled();
+    expect(screen.queryByTestId("price-line")).toBeNull();
+    expect(screen.queryByText(/will be charged/)).toBeNull();
+    expect(screen.queryByRole("button", { name: "Show API Call" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Remove Background" })).toBeDisabled();
+  });
+
+  it("speaks to a member, not an operator: no deployment talk, no server settings", async () => {
+    const permissions = { ...ownedOrganization().permissions, owner: false };
+    stubPlayground({ available: false, provider: null, permissions });
+    renderScreen();
+    const notice = await screen.findByTestId("feature-unavailable");
+    expect(notice).toHaveTextContent(FEATURE_NOT_AVAILABLE_YET);
+    expect(notice).not.toHaveTextContent(FEATURE_NEEDS_MODEL_SERVER);
+    expect(notice).not.toHaveTextContent(/deployment|MODEL_SERVER_URL|Run this/);
+    expect(within(notice).queryByRole("link")).toBeNull();
   });
 
   it("offers a finished edit as a before/after comparison on a slider", async () => {

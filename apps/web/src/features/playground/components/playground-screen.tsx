@@ -2,6 +2,7 @@ import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } fro
 import { useMediaQuery } from "@mantine/hooks";
 import {
   chargeNoticeText,
+  downloadFileName,
   ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
@@ -23,6 +24,7 @@ import { type FeatureRequest, fromDetail, useFeatureRun } from "../api/use-featu
 import { useFeatureStatus } from "../api/use-feature-status";
 import { type HistoryItem, isOpenItem, usePlaygroundHistory } from "../api/use-history";
 import { comparisonOf } from "../lib/comparison";
+import { BalanceNotice } from "./balance-notice";
 import { FeatureUnavailableNotice } from "./feature-unavailable-notice";
 import { HistoryPanel, type RowImage } from "./history-panel";
 
@@ -69,6 +71,9 @@ export interface PlaygroundScreenProps {
   /** The Download link of a row without a result file, e.g. its JSON body (transcriptions). */
   rowDownloadUrl?: (item: HistoryItem) => string | undefined;
 }
+
+/** A plain box for the disabled inputs of a feature that cannot run (a fieldset's own look removed). */
+const UNAVAILABLE_FIELDSET = { border: 0, margin: 0, padding: 0, minWidth: 0 } as const;
 
 /** How often rows that are still changing on the server are re-read (cheap: one page, one call). */
 export const HISTORY_REFRESH_MS = 12_000;
@@ -256,26 +261,36 @@ export function PlaygroundScreen({
                 >
                   {feature.name} needs a larger screen to draw masks. Please open this page on a computer.
                 </Alert>
+              ) : unavailable ? (
+                // What cannot run cannot be filled in either: the inputs stay visible, disabled.
+                <fieldset disabled style={UNAVAILABLE_FIELDSET} data-testid="unavailable-form">
+                  {form}
+                </fieldset>
               ) : (
                 form
               )}
-              <Divider />
-              <Group justify="space-between" gap="xs">
-                <Text size="sm" c="dimmed">
-                  Price
-                </Text>
-                {priceInfo === undefined ? (
-                  statusLoading ? (
-                    <Skeleton height={14} width={120} />
-                  ) : (
-                    <Text size="sm">—</Text>
-                  )
-                ) : (
-                  <Text size="sm" fw={500} data-testid="price-line">
-                    {priceLine(priceInfo.price, priceInfo)}
+              {unavailable ? null : <Divider />}
+              {unavailable ? null : (
+                <Group justify="space-between" gap="xs">
+                  <Text size="sm" c="dimmed">
+                    Price
                   </Text>
-                )}
-              </Group>
+                  {priceInfo === undefined ? (
+                    statusLoading ? (
+                      <Skeleton height={14} width={120} />
+                    ) : (
+                      <Text size="sm">—</Text>
+                    )
+                  ) : (
+                    <Text size="sm" fw={500} data-testid="price-line">
+                      {priceLine(priceInfo.price, priceInfo)}
+                    </Text>
+                  )}
+                </Group>
+              )}
+              {unavailable ? null : (
+                <BalanceNotice cost={priceInfo === undefined ? undefined : priceInfo.price * count} />
+              )}
               {actionNotice}
               <Button
                 size="md"
@@ -286,19 +301,21 @@ export function PlaygroundScreen({
               >
                 {actionLabel}
               </Button>
-              <Button
-                variant="subtle"
-                size="xs"
-                leftSection={<IconCode size={14} aria-hidden />}
-                onClick={() => {
-                  void Promise.resolve(buildRequest()).then(
-                    (request) => showApiCall(request.files, request.body, request.headers),
-                    () => undefined,
-                  );
-                }}
-              >
-                Show API Call
-              </Button>
+              {unavailable ? null : (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  leftSection={<IconCode size={14} aria-hidden />}
+                  onClick={() => {
+                    void Promise.resolve(buildRequest()).then(
+                      (request) => showApiCall(request.files, request.body, request.headers),
+                      () => undefined,
+                    );
+                  }}
+                >
+                  Show API Call
+                </Button>
+              )}
             </Stack>
           </Paper>
         </Grid.Col>
@@ -311,7 +328,9 @@ export function PlaygroundScreen({
             rowDetails={rowDetails}
             comparison={(item) => comparisonOf(feature, item)}
             actions={{
-              downloadName: feature.downloadName,
+              downloadName: feature.downloadName
+                ? (item) => downloadFileName(feature, item.request_date) ?? feature.downloadName ?? ""
+                : null,
               downloadUrl: rowDownloadUrl,
               onDelete: (item) => void deleteItem(item),
               onCancel: (item) => void cancelItem(item),

@@ -37,13 +37,19 @@ describe("checkAudioUpload", () => {
     expect(AUDIO_TOO_LONG.title).toBe("Audio File Too Long");
   });
 
-  it("reports a file the browser cannot play, or of another type, as Error Reading Audio File", async () => {
+  it("reports a file the browser cannot play as Error Reading Audio File", async () => {
     expect(await checkAudioUpload(fileOf("a.mp3", "audio/mpeg"), audioInput, unreadable)).toEqual({
       problem: AUDIO_UNREADABLE,
     });
-    expect(await checkAudioUpload(fileOf("a.m4a", "audio/mp4"), audioInput, lasting(3))).toEqual({
-      problem: AUDIO_UNREADABLE,
-    });
     expect(AUDIO_UNREADABLE.title).toBe("Error Reading Audio File");
+  });
+
+  it("refuses a file of another type naming the accepted audio formats", async () => {
+    expect(await checkAudioUpload(fileOf("a.m4a", "audio/mp4"), audioInput, lasting(3))).toEqual({
+      problem: {
+        title: "File Type Not Accepted",
+        message: "Only .mp3, .wav, .ogg and .flac audio files are accepted.",
+      },
+    });
   });
 });

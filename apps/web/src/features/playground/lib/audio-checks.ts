@@ -1,4 +1,10 @@
-import { AUDIO_TOO_LARGE, AUDIO_TOO_LONG, AUDIO_UNREADABLE, type FileInput } from "@prism/contract";
+import {
+  AUDIO_TOO_LARGE,
+  AUDIO_TOO_LONG,
+  AUDIO_TYPE_NOT_ACCEPTED,
+  AUDIO_UNREADABLE,
+  type FileInput,
+} from "@prism/contract";
 import type { AudioCheckResult } from "../../../components/audio-upload";
 
 /** Reads how long an audio file plays by loading its metadata in an <audio> element. */
@@ -42,7 +48,7 @@ export async function checkAudioUpload(
   input: FileInput,
   readDuration: (file: Blob) => Promise<number> = readAudioDuration,
 ): Promise<AudioCheck> {
-  if (!hasAcceptedType(file, input)) return { problem: AUDIO_UNREADABLE };
+  if (!hasAcceptedType(file, input)) return { problem: AUDIO_TYPE_NOT_ACCEPTED };
   if (file.size > input.maxBytes) return { problem: AUDIO_TOO_LARGE };
   let durationSeconds: number;
   try {

@@ -1,6 +1,7 @@
 import {
   AUDIO_TOO_LONG,
   AUDIO_UNREADABLE,
+  BUDGET_REACHED,
   backgroundRemovalFeature,
   ERROR_DIALOGS,
   IMAGE_SIZE_LIMIT_TITLE,
@@ -28,6 +29,27 @@ describe("runFailureOf", () => {
       dialog: {
         title: ERROR_DIALOGS.insufficientBalance.title,
         html: ERROR_DIALOGS.insufficientBalance.message,
+      },
+    });
+  });
+
+  it("adds the way to Payments to the 402 dialogs for those who may pay", () => {
+    const options = { canPay: true, paymentsPath: "/organization/payments" };
+    expect(
+      runFailureOf(new ApiError(402, "insufficient-balance", "Short."), backgroundRemovalFeature, options)
+        .dialog?.action,
+    ).toEqual({ label: "Add funds", to: "/organization/payments" });
+    const budget = runFailureOf(
+      new ApiError(402, "budget-reached", BUDGET_REACHED),
+      backgroundRemovalFeature,
+      options,
+    );
+    expect(budget).toEqual({
+      row: "remove",
+      dialog: {
+        title: "Monthly Budget Reached",
+        html: BUDGET_REACHED,
+        action: { label: "Open Payments", to: "/organization/payments" },
       },
     });
   });
@@ -69,6 +91,9 @@ describe("runFailureOf", () => {
     expect(
       runFailureOf(new ApiError(415, "unsupported-file-type", "Not audio."), transcriptionFeature).dialog
         ?.title,
+    ).toBe("File Type Not Accepted");
+    expect(
+      runFailureOf(new ApiError(415, "unreadable-file", "Broken."), transcriptionFeature).dialog?.title,
     ).toBe(AUDIO_UNREADABLE.title);
     expect(
       runFailureOf(new ApiError(413, "audio-too-long", "Too long."), transcriptionFeature).dialog?.title,

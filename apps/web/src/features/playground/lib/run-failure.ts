@@ -1,11 +1,15 @@
 import {
+  ADD_FUNDS_LABEL,
   AUDIO_TOO_LARGE,
   AUDIO_TOO_LONG,
   AUDIO_UNREADABLE,
+  BUDGET_REACHED_TITLE,
   ERROR_DIALOGS,
   type Feature,
+  FILE_TYPE_NOT_ACCEPTED_TITLE,
   IMAGE_SIZE_LIMIT_TITLE,
   IMAGE_UNREADABLE,
+  OPEN_PAYMENTS_LABEL,
 } from "@prism/contract";
 import { errorDialogOf, type InfoDialog } from "../../../components/overlays/error-dialog";
 import { isApiError } from "../../../lib/api-client";
@@ -20,12 +24,21 @@ export type RunFailure =
   | { row: "remove"; dialog: InfoDialog | null }
   | { row: "error"; reason: string | undefined; dialog: InfoDialog | null };
 
+/** Whether the user may pay (organization.payments), and where funds are added. */
+export interface RunFailureOptions {
+  canPay: boolean;
+  paymentsPath: string;
+}
+
+const NO_PAYMENTS: RunFailureOptions = { canPay: false, paymentsPath: "" };
+
 /** Upload refusals whose server message is the text to show (limits checked again by the server). */
 const UPLOAD_ERROR_STATUSES = new Set([413, 415, 422]);
 
 export function uploadErrorTitle(code: string, feature: Pick<Feature, "inputs">): string {
+  if (code === "unsupported-file-type") return FILE_TYPE_NOT_ACCEPTED_TITLE;
   if (feature.inputs.files.some((input) => input.kind === "audio")) {
-    if (code === "unreadable-file" || code === "unsupported-file-type") return AUDIO_UNREADABLE.title;
+    if (code === "unreadable-file") return AUDIO_UNREADABLE.title;
     if (code === "file-too-large" || code === "payload-too-large") return AUDIO_TOO_LARGE.title;
     if (code === "audio-too-long") return AUDIO_TOO_LONG.title;
   }
@@ -40,6 +53,7 @@ export function uploadErrorTitle(code: string, feature: Pick<Feature, "inputs">)
 export function runFailureOf(
   error: unknown,
   feature: Pick<Feature, "name" | "inputs" | "failureDialog">,
+  options: RunFailureOptions = NO_PAYMENTS,
 ): RunFailure {
   if (!isApiError(error)) {
     // A bug or an unexpected throw: the row fails without a reason the user could act on.
@@ -58,12 +72,24 @@ export function runFailureOf(
       dialog: { title: feature.failureDialog?.title ?? feature.name, html: escapeHtml(error.message) },
     };
   }
+  if (error.code === "budget-reached") {
+    return {
+      row: "remove",
+      dialog: {
+        title: BUDGET_REACHED_TITLE,
+        html: escapeHtml(error.message),
+        ...(options.canPay ? { action: { label: OPEN_PAYMENTS_LABEL, to: options.paymentsPath } } : {}),
+      },
+    };
+  }
   if (error.status === 402) {
     return {
       row: "remove",
       dialog: {
         title: ERROR_DIALOGS.insufficientBalance.title,
         html: ERROR_DIALOGS.insufficientBalance.message,
+        // The way out, for those who may pay: the spec's dialog alone had only Close.
+        ...(options.canPay ? { action: { label: ADD_FUNDS_LABEL, to: options.paymentsPath } } : {}),
       },
     };
   }

@@ -59,13 +59,19 @@ describe("checkImageUpload", () => {
     );
   });
 
-  it("reports an image the browser cannot read, or a file of another type, as unreadable", async () => {
+  it("reports an image the browser cannot read as unreadable", async () => {
     expect(await checkImageUpload(fileOf("a.png", "image/png"), imageInput, unreadable)).toEqual(
       IMAGE_UNREADABLE,
     );
-    expect(await checkImageUpload(fileOf("a.gif", "image/gif"), imageInput, sized(10, 10))).toEqual(
-      IMAGE_UNREADABLE,
-    );
+  });
+
+  it("refuses a file of another type naming the accepted image types", async () => {
+    for (const other of [fileOf("a.gif", "image/gif"), fileOf("speech.wav", "audio/wav")]) {
+      expect(await checkImageUpload(other, imageInput, sized(10, 10))).toEqual({
+        title: "File Type Not Accepted",
+        message: "Only .jpg, .jpeg, .png and .webp images are accepted.",
+      });
+    }
   });
 
   describe("the 16 megapixel wording of each screen", () => {

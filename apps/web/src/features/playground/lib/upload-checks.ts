@@ -2,6 +2,7 @@ import {
   type FileInput,
   IMAGE_BYTES_EXCEEDED,
   IMAGE_PIXELS_EXCEEDED,
+  IMAGE_TYPE_NOT_ACCEPTED,
   IMAGE_UNREADABLE,
   MAX_UPSCALE_PIXELS,
   type TitledMessage,
@@ -52,8 +53,9 @@ export function pixelLimitMessage(input: FileInput): TitledMessage {
 }
 
 /**
- * The browser-side upload checks of the spec, in the order the user would fix them: a file that is
- * not an accepted image or cannot be decoded is unreadable; then the 30 MB limit; then the pixel limit
+ * The browser-side upload checks of the spec, in the order the user would fix them: a file of another
+ * type is refused naming the accepted ones; one that cannot be decoded is unreadable (the spec's
+ * Error Reading Image); then the 30 MB limit; then the pixel limit
  * of the input (16 MP, 4 MP for upscaling). Resolves null when the file may be sent; the server checks
  * the same limits again.
  */
@@ -62,7 +64,7 @@ export async function checkImageUpload(
   input: FileInput,
   readSize: (file: Blob) => Promise<ImageSize> = readImageSize,
 ): Promise<TitledMessage | null> {
-  if (!hasAcceptedType(file, input)) return IMAGE_UNREADABLE;
+  if (!hasAcceptedType(file, input)) return IMAGE_TYPE_NOT_ACCEPTED;
   if (file.size > input.maxBytes) return IMAGE_BYTES_EXCEEDED;
   let size: ImageSize;
   try {

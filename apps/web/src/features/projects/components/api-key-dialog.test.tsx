@@ -155,7 +155,7 @@ describe("API key dialog, table and drawer", { timeout: 30_000 }, () => {
   it("edits a key's limits with the same dialog, starting from its current ones", async () => {
     const { bodyOf } = renderPage([limitedKey]);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Edit Contractor" }));
+    await user.click(await screen.findByRole("button", { name: "Edit limits of Contractor" }));
     const dialog = await screen.findByRole("dialog", { name: "Edit API Key" });
     const cap = within(dialog).getByRole("textbox", { name: "Monthly spend cap (USD)" });
     expect(cap).toHaveValue("$20");

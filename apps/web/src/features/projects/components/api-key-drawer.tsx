@@ -1,8 +1,8 @@
 import { Alert, Badge, Drawer, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
 import { API_KEY_RECENT_CALLS, featureByEndpoint } from "@prism/contract";
+import { summarizeLimits } from "../../../lib/api-key-limits";
 import { formatCost, formatDateTime, formatUsd } from "../../../lib/format";
 import { useApiKeyDetails } from "../api/get-api-key-details";
-import { summarizeLimits } from "./api-key-limits-form";
 
 const STATUS_COLOR = {
   queued: "gray",

@@ -1,6 +1,7 @@
 import { NO_API_KEY_LIMITS } from "@prism/contract";
 import { describe, expect, it } from "vitest";
-import { formFromLimits, limitsFromForm, summarizeLimits, validateLimitsForm } from "./api-key-limits-form";
+import { summarizeLimits } from "../../../lib/api-key-limits";
+import { formFromLimits, limitsFromForm, validateLimitsForm } from "./api-key-limits-form";
 
 describe("API key limits form", () => {
   it("turns empty inputs into no limits, and a key without limits into empty inputs", () => {

@@ -1,13 +1,6 @@
-import {
-  type ApiKeyLimits,
-  apiKeyLimitsSchema,
-  FEATURES,
-  featureByEndpoint,
-  NO_API_KEY_LIMITS,
-} from "@prism/contract";
+import { type ApiKeyLimits, apiKeyLimitsSchema, FEATURES, NO_API_KEY_LIMITS } from "@prism/contract";
 import { allowedIpsSchema } from "@prism/contract/ip";
 import dayjs from "dayjs";
-import { formatDateTime, formatUsd } from "../../../lib/format";
 
 /** The key dialog's fields, as Mantine inputs hold them (an empty number input is ""). */
 export interface LimitsFormValues {
@@ -84,26 +77,4 @@ export function validateLimitsForm(
     if (field && !errors[field]) errors[field] = issue.message;
   }
   return errors;
-}
-
-/** The key's limits as short labels for the keys table ("No limits" when it has none). */
-export function summarizeLimits(limits: ApiKeyLimits): string[] {
-  const labels: string[] = [];
-  if (limits.endpoints) {
-    labels.push(
-      limits.endpoints.length === 1
-        ? (featureByEndpoint(limits.endpoints[0] ?? "")?.name ?? "1 feature")
-        : `${limits.endpoints.length} features`,
-    );
-  }
-  if (limits.monthlySpendCap !== null) labels.push(`${formatUsd(limits.monthlySpendCap)}/month`);
-  if (limits.lifetimeSpendCap !== null) labels.push(`${formatUsd(limits.lifetimeSpendCap)} total`);
-  if (limits.expiresAt) labels.push(`Until ${formatDateTime(limits.expiresAt)}`);
-  if (limits.allowedIps) {
-    labels.push(
-      limits.allowedIps.length === 1 ? (limits.allowedIps[0] ?? "") : `${limits.allowedIps.length} IP ranges`,
-    );
-  }
-  if (limits.requestsPerMinute !== null) labels.push(`${limits.requestsPerMinute}/min`);
-  return labels.length === 0 ? ["No limits"] : labels;
 }

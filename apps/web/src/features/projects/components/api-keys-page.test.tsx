@@ -9,7 +9,7 @@ import {
   type Permissions,
 } from "@prism/contract";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse } from "msw";
 import { MemoryRouter } from "react-router";
@@ -110,6 +110,24 @@ describe("API keys page", { timeout: 20_000 }, () => {
     expect(screen.getByText(/a1b2$/)).toBeInTheDocument();
     expect(screen.getByRole("textbox", { name: "API key name" })).toBeEnabled();
     expect(screen.getByRole("button", { name: "Delete Backend" })).toBeEnabled();
+  });
+
+  it("keeps each action in the column it acts on: Delete alone under Delete, limits and details beside theirs", async () => {
+    renderPage(fullPermissions(true), [key]);
+    const table = await screen.findByRole("table", { name: "API keys" });
+    const headers = within(table).getAllByRole("columnheader");
+    const column = (name: string) => headers.findIndex((header) => header.textContent === name);
+    const cells = within(within(table).getAllByRole("row")[1] as HTMLElement).getAllByRole("cell");
+    const buttonsIn = (name: string) =>
+      within(cells[column(name)] as HTMLElement)
+        .getAllByRole("button")
+        .map((button) => button.getAttribute("aria-label"));
+
+    expect(buttonsIn("Delete")).toEqual(["Delete Backend"]);
+    expect(buttonsIn("Limits")).toEqual(["Edit limits of Backend"]);
+    expect(buttonsIn("Spend This Month")).toEqual(["Details of Backend"]);
+    // Headers stay on one line ("Created by", never "Created / by").
+    for (const header of headers) expect(header).toHaveStyle({ whiteSpace: "nowrap" });
   });
 
   it("shows disabled controls to a member without the API key rights", async () => {

@@ -24,6 +24,7 @@ import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
+import { summarizeLimits } from "../../../lib/api-key-limits";
 import { formatDateTime, formatUsd } from "../../../lib/format";
 import { useCan } from "../../../lib/permissions";
 import { useSession } from "../../../lib/session";
@@ -35,7 +36,6 @@ import { useUpdateApiKey } from "../api/update-api-key";
 import { openApiKeyCreatedModal } from "./api-key-created-modal";
 import { ApiKeyDialog } from "./api-key-dialog";
 import { ApiKeyDrawer } from "./api-key-drawer";
-import { summarizeLimits } from "./api-key-limits-form";
 import { ApiKeyNameInput } from "./api-key-name-input";
 
 /** "Created by": the creator's name, or "Unknown" when both names are missing. */
@@ -148,34 +148,64 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
     {
       key: "limits",
       header: "Limits",
+      // The limits and the action that edits them, side by side.
       cell: (apiKey) => (
-        <Group gap={4} wrap="wrap" maw={260}>
-          {apiKey.expired ? (
-            <Badge size="sm" color="red">
-              Expired
-            </Badge>
-          ) : null}
-          {summarizeLimits(apiKey.limits).map((label) => (
-            <Badge key={label} size="sm" variant="light" color="gray" tt="none">
-              {label}
-            </Badge>
-          ))}
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <Group gap={4} wrap="wrap" miw={96} maw={240} data-testid="api-key-limits">
+            {apiKey.expired ? (
+              <Badge size="sm" color="red" styles={WHOLE_BADGE}>
+                Expired
+              </Badge>
+            ) : null}
+            {summarizeLimits(apiKey.limits).map((label) => (
+              <Badge key={label} size="sm" variant="light" color="gray" tt="none" styles={WHOLE_BADGE}>
+                {label}
+              </Badge>
+            ))}
+          </Group>
+          <Tooltip
+            label={canRename ? "Edit limits" : "You do not have permission to edit API keys"}
+            withArrow
+          >
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              disabled={!canRename}
+              onClick={() => setEditing(apiKey)}
+              aria-label={`Edit limits of ${apiKey.name}`}
+            >
+              <IconAdjustments size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
         </Group>
       ),
     },
     {
       key: "spend",
       header: "Spend This Month",
+      // The month's spend and the drawer with the key's recent calls.
       cell: (apiKey) => (
-        <Text size="sm" data-testid="api-key-spend">
-          {formatUsd(apiKey.spendThisMonth)}
-          {apiKey.limits.monthlySpendCap !== null ? (
-            <Text span size="xs" c="dimmed">
-              {" "}
-              of {formatUsd(apiKey.limits.monthlySpendCap)}
-            </Text>
-          ) : null}
-        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" data-testid="api-key-spend" style={{ whiteSpace: "nowrap" }}>
+            {formatUsd(apiKey.spendThisMonth)}
+            {apiKey.limits.monthlySpendCap !== null ? (
+              <Text span size="xs" c="dimmed">
+                {" "}
+                of {formatUsd(apiKey.limits.monthlySpendCap)}
+              </Text>
+            ) : null}
+          </Text>
+          <Tooltip label="Recent calls and details" withArrow>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              onClick={() => setShownKeyId(apiKey.id)}
+              aria-label={`Details of ${apiKey.name}`}
+            >
+              <IconListDetails size={16} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
       ),
     },
     {
@@ -192,32 +222,10 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
       key: "delete",
       header: "Delete",
       align: "right",
-      width: 120,
+      width: 80,
       phone: "aside",
       cell: (apiKey) => (
         <Group gap={2} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Details" withArrow>
-            <ActionIcon
-              variant="subtle"
-              onClick={() => setShownKeyId(apiKey.id)}
-              aria-label={`Details of ${apiKey.name}`}
-            >
-              <IconListDetails size={16} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip
-            label={canRename ? "Edit limits" : "You do not have permission to edit API keys"}
-            withArrow
-          >
-            <ActionIcon
-              variant="subtle"
-              disabled={!canRename}
-              onClick={() => setEditing(apiKey)}
-              aria-label={`Edit ${apiKey.name}`}
-            >
-              <IconAdjustments size={16} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
           <Tooltip label={canDelete ? "Delete" : "You do not have permission to delete API keys"} withArrow>
             <ActionIcon
               variant="subtle"
@@ -257,6 +265,12 @@ function ApiKeysTable({ projectId, apiKeys }: { projectId: string; apiKeys: read
     </>
   );
 }
+
+/** A limit's badge shows its whole text: "No limits", never "No li…". */
+const WHOLE_BADGE = {
+  root: { maxWidth: "none", overflow: "visible" },
+  label: { overflow: "visible" },
+} as const;
 
 function ProjectApiKeys({ projectId, projectName }: { projectId: string; projectName: string }) {
   const canCreate = useCan("apiKeys.create");

@@ -8,7 +8,7 @@ import {
 import { NoProjectSelected } from "../../../components/empty-state";
 import { EntitySettings } from "../../../components/entity-settings";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
-import { openConfirmModal, openInfoModal } from "../../../components/overlays/modals";
+import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { useCan } from "../../../lib/permissions";
@@ -33,12 +33,11 @@ function ProjectSettings({ project, projectCount }: { project: Project; projectC
     }
   };
 
+  // An organization keeps at least one project (the server refuses it too): said beside Archive.
+  const isLastProject = projectCount <= 1;
+
   const confirmArchive = async () => {
-    // An organization keeps at least one project; the server refuses it too.
-    if (projectCount <= 1) {
-      await openInfoModal({ title: ERROR_DIALOGS.archiveProject.title, html: ARCHIVE_LAST_PROJECT });
-      return;
-    }
+    if (isLastProject) return;
     const confirmed = await openConfirmModal({
       title: "Archive Project",
       message: `Are you sure you want to archive "${project.name}"? Its API keys will stop working.`,
@@ -73,6 +72,7 @@ function ProjectSettings({ project, projectCount }: { project: Project; projectC
         title: "Archive project",
         description:
           "Archiving removes the project and disables its API keys. An organization keeps at least one project.",
+        blockedReason: isLastProject ? ARCHIVE_LAST_PROJECT : undefined,
       }}
       archiving={archiveProject.isPending}
       onArchive={() => void confirmArchive()}
