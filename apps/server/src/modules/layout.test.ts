@@ -97,6 +97,56 @@ function findDataAccess(fileName: string, text: string): string[] {
   return found;
 }
 
+/** Where money lives: every write of these is the ledger module's (modules/ledger/). */
+const MONEY_TABLES = ["ledgerEntries"];
+const MONEY_COLUMNS = ["balanceMicros"];
+const LEDGER_MODULE = "modules/ledger/";
+
+/**
+ * Where a source file writes money outside the ledger module, as `line: what`: a Drizzle insert,
+ * update or delete of the ledger's table, an update setting an organization's balance, or raw SQL
+ * that inserts into, updates or deletes from `ledger_entries` or assigns `balance_micros`.
+ */
+function findMoneyWrites(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const at = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const method = node.expression.name.text;
+      const [first] = node.arguments;
+      if (
+        ["insert", "update", "delete"].includes(method) &&
+        first &&
+        ts.isIdentifier(first) &&
+        MONEY_TABLES.includes(first.text)
+      ) {
+        found.push(`${at(node)}: ${method}(${first.text})`);
+      }
+      if (method === "set" && first && ts.isObjectLiteralExpression(first)) {
+        for (const property of first.properties) {
+          const name = property.name && ts.isIdentifier(property.name) ? property.name.text : undefined;
+          if (name && MONEY_COLUMNS.includes(name)) found.push(`${at(property)}: set(${name})`);
+        }
+      }
+    }
+    if (ts.isTaggedTemplateExpression(node) && node.tag.getText(source) === "sql") {
+      const template = node.template.getText(source);
+      if (/(insert\s+into|update|delete\s+from)\s+\$\{ledgerEntries\}/i.test(template)) {
+        found.push(`${at(node)}: writes ledger_entries in SQL`);
+      }
+      if (/(insert\s+into|update|delete\s+from)\s+"?ledger_entries\b/i.test(template)) {
+        found.push(`${at(node)}: writes ledger_entries in SQL`);
+      }
+      if (/\bbalance_micros\s*=(?!=)/i.test(template))
+        found.push(`${at(node)}: assigns balance_micros in SQL`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
@@ -120,6 +170,35 @@ describe("server layout", () => {
         findDataAccess(path, readFileSync(join(SRC, path), "utf8")).map((where) => `${path}:${where}`),
       );
     expect(violations, "move these into the module's *.store.ts (see api-keys.store.ts)").toEqual([]);
+  });
+
+  it("moves money only in the ledger module: nothing else writes a balance or a ledger entry", () => {
+    const violations = sourceFiles(SRC)
+      .map((file) => relative(SRC, file).split(sep).join("/"))
+      .filter((path) => !path.startsWith(LEDGER_MODULE) && !path.startsWith(DATA_LAYER))
+      .filter((path) => !path.endsWith(".test.ts"))
+      .flatMap((path) =>
+        findMoneyWrites(path, readFileSync(join(SRC, path), "utf8")).map((where) => `${path}:${where}`),
+      );
+    expect(violations, "money moves in modules/ledger/ only (see call-ledger.store.ts)").toEqual([]);
+  });
+
+  it("recognises a money write however it is written", () => {
+    const writes = [
+      "await tx.insert(ledgerEntries).values(entry);",
+      "await tx.update(organizations).set({ balanceMicros: sql`x` });",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template, as a file holds it.
+      "await db.execute(sql`insert into ${ledgerEntries} (kind) values ('x')`);",
+      "await db.execute(sql`update organizations set balance_micros = balance_micros - 1`);",
+      "const read = await db.select({ balanceMicros: organizations.balanceMicros }).from(ledgerEntries);",
+      "await db.execute(sql`select balance_micros from organizations where balance_micros >= 1`);",
+    ].join("\n");
+    expect(findMoneyWrites("writes.ts", writes)).toEqual([
+      "1: insert(ledgerEntries)",
+      "2: set(balanceMicros)",
+      "3: writes ledger_entries in SQL",
+      "4: assigns balance_micros in SQL",
+    ]);
   });
 
   it("names only files that exist in its allowlist", () => {

@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
+import { reserveForCall } from "../../../test/call-charges";
 import { makeLyingPng, makePng, makeWav, multipart } from "../../../test/images";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { addSandboxCard } from "../../../test/money";
@@ -9,7 +10,7 @@ import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app
 import { featureRequests, jobs, organizations, usageDaily } from "../../db/schema";
 import { budgetReached } from "../alerts/alerts.store";
 import { reserveCall } from "../ledger/call-ledger.store";
-import { cachedBalance, credit, ledgerBalance, reserve } from "../ledger/ledger.service";
+import { cachedBalance, credit, ledgerBalance } from "../ledger/ledger.service";
 import { sweepAbandonedRequests } from "./call-failure";
 
 /**
@@ -790,26 +791,15 @@ describe("feature calls through the gateway", () => {
 
   it("refunds a call a crash left generating", async () => {
     const before = await balanceMicros();
-    const requestId = crypto.randomUUID();
-    await reserve(testApp.database.db, {
+    const { requestId } = await reserveForCall(testApp.database.db, {
       organizationId,
       amountMicros: 10_000n,
-      reference: `request:${requestId}`,
     });
-    await testApp.database.db.insert(featureRequests).values({
-      id: requestId,
-      organizationId,
-      projectId,
-      endpoint: "/v1/images/background-removal",
-      callType: "background-removal",
-      status: "generating",
-      provider: "http",
-      requestFiles: {},
-      requestBody: {},
-      units: 1,
-      priceMicros: 10_000n,
-      createdAt: new Date(Date.now() - 3_600_000),
-    });
+    // As a process that died an hour into the call leaves its row: running, no lease renewed.
+    await testApp.database.db
+      .update(featureRequests)
+      .set({ status: "generating", createdAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(featureRequests.id, requestId));
     expect(await balanceMicros()).toBe(before - 10_000n);
     expect(await sweepAbandonedRequests(testApp.database.db, new Date(Date.now() - 60_000))).toBe(1);
     expect(await balanceMicros()).toBe(before);

@@ -1,61 +1,15 @@
 import type { Database, Executor } from "../../db/client";
 import type { LedgerEntryKind } from "../../db/schema";
-import {
-  addToBalance,
-  appendEntry,
-  appendSettlementUnlessRefunded,
-  debitWithEntry,
-  findReservation,
-  hasEntry,
-} from "./ledger.store";
+import { addToBalance, appendEntry, findReservation, hasEntry } from "./ledger.store";
 
 export { cachedBalance, ledgerBalance } from "./ledger.store";
 
 /**
- * The code that moves money, with the feature call's own statements in features/call-ledger.store.ts
- * (decision 016). Every operation appends one ledger entry and adjusts the cached balance in the same
- * transaction; the unique (kind, reference) index makes each idempotent.
+ * The code that moves money, with the feature call's own statements beside it in call-ledger.store.ts
+ * (decisions 016 and 019): the only module that writes balances and ledger entries (layout.test.ts
+ * holds everything else to that). Every operation appends one ledger entry and adjusts the cached
+ * balance in the same transaction; the unique (kind, reference) index makes each idempotent.
  */
-
-export type ReserveResult =
-  | { reserved: true; balanceMicros: bigint }
-  | { reserved: false; reason: "insufficient-balance" | "duplicate" };
-
-/**
- * Takes `amountMicros` from the balance if, and only if, the balance covers it: one conditional
- * UPDATE, so concurrent reservations can never drive the balance below zero (checking first and
- * deducting later is how gateways get oversold).
- *
- * `withReservation` runs in the same transaction once the money is taken; when it throws, the
- * reservation is rolled back and the error propagates. (A feature call reserves with its own single
- * statement, features/call-ledger.store.ts.) The organization's row
- * stays locked until the transaction ends, so checks made there (calls in flight) are serialized per
- * organization across every server process.
- */
-export async function reserve(
-  db: Database,
-  input: { organizationId: string; amountMicros: bigint; reference: string },
-  withReservation?: (tx: Executor) => Promise<void>,
-): Promise<ReserveResult> {
-  if (input.amountMicros < 0n) throw new RangeError("a reservation cannot be negative");
-  return db
-    .transaction(async (tx) => {
-      const row = await debitWithEntry(tx, input);
-      if (row?.balance === null || row?.balance === undefined) {
-        return { reserved: false, reason: "insufficient-balance" } as const;
-      }
-      // Same reference reserved before: throwing rolls this debit back.
-      if (Number(row.appended) === 0) throw new DuplicateReference();
-      if (withReservation) await withReservation(tx);
-      return { reserved: true, balanceMicros: BigInt(row.balance) } as const;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof DuplicateReference) return { reserved: false, reason: "duplicate" } as const;
-      throw error;
-    });
-}
-
-class DuplicateReference extends Error {}
 
 /**
  * Gives a reservation back (the call failed). False when already refunded or settled, or unknown.
@@ -79,29 +33,6 @@ export async function refund(
     if (appended) {
       await addToBalance(tx, reservation.organizationId, amountMicros);
       if (onRefunded) await onRefunded(tx);
-    }
-    return appended;
-  });
-}
-
-/**
- * Makes a reservation final (the call succeeded). `onSettled` runs in the same transaction, which is
- * where the usage rollup is written. False when already settled or refunded, or unknown.
- */
-export async function settle(
-  db: Database,
-  reference: string,
-  onSettled?: (tx: Executor, reservation: { organizationId: string; amountMicros: bigint }) => Promise<void>,
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const reservation = await findReservation(tx, reference);
-    if (!reservation) return false;
-    const appended = await appendSettlementUnlessRefunded(tx, reservation.organizationId, reference);
-    if (appended && onSettled) {
-      await onSettled(tx, {
-        organizationId: reservation.organizationId,
-        amountMicros: -reservation.amountMicros,
-      });
     }
     return appended;
   });

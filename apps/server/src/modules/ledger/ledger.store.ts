@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type Executor, rowsOf } from "../../db/client";
+import type { Executor } from "../../db/client";
 import { type LedgerEntryKind, ledgerEntries, organizations } from "../../db/schema";
 
 /** Data access of the ledger: its entries and the balance cached on the organization's row. */
@@ -28,37 +28,6 @@ export async function addToBalance(
     .where(eq(organizations.id, organizationId));
 }
 
-/**
- * The conditional debit and its entry in one statement (one round trip): the entry is written only
- * from the row the debit returned, so a short balance writes nothing. `appended` is 0 when the
- * reference was reserved before.
- */
-export async function debitWithEntry(
-  tx: Executor,
-  input: { organizationId: string; amountMicros: bigint; reference: string },
-): Promise<{ balance: string | number | bigint | null; appended: number } | undefined> {
-  const debit = tx
-    .update(organizations)
-    .set({ balanceMicros: sql`${organizations.balanceMicros} - ${input.amountMicros}` })
-    .where(
-      and(
-        eq(organizations.id, input.organizationId),
-        sql`${organizations.balanceMicros} >= ${input.amountMicros}`,
-      ),
-    )
-    .returning({ balanceMicros: organizations.balanceMicros });
-  const [row] = rowsOf<{ balance: string | number | bigint | null; appended: number }>(
-    await tx.execute(sql`with debited as ${debit},
-      entry as (insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-        select ${input.organizationId}::uuid, 'reservation', ${-input.amountMicros}::bigint, ${input.reference}::text
-        from debited
-        on conflict (kind, reference) do nothing
-        returning id)
-      select (select balance_micros from debited) as balance, (select count(*)::int from entry) as appended`),
-  );
-  return row;
-}
-
 export async function findReservation(tx: Executor, reference: string) {
   // Locking the reservation row serializes settle and refund of the same call across processes.
   const rows = await tx
@@ -77,28 +46,6 @@ export async function hasEntry(tx: Executor, kind: LedgerEntryKind, reference: s
     .where(and(eq(ledgerEntries.kind, kind), eq(ledgerEntries.reference, reference)))
     .limit(1);
   return rows.length > 0;
-}
-
-/**
- * Writes the settlement entry unless the call was refunded; true when written. It must run after the
- * reservation's row is locked, in a later statement, so that its snapshot sees a refund committed
- * while it waited for the lock.
- */
-export async function appendSettlementUnlessRefunded(
-  tx: Executor,
-  organizationId: string,
-  reference: string,
-): Promise<boolean> {
-  const [row] = rowsOf<{ appended: number }>(
-    await tx.execute(sql`with entry as (insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-        select ${organizationId}::uuid, 'settlement', 0, ${reference}::text
-        where not exists (select 1 from ${ledgerEntries} refunded
-          where refunded.kind = 'refund' and refunded.reference = ${reference})
-        on conflict (kind, reference) do nothing
-        returning id)
-      select count(*)::int as appended from entry`),
-  );
-  return Number(row?.appended ?? 0) > 0;
 }
 
 /** The ledger's own sum, to check the cached balance against. */

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpAndConfirm } from "../../../test/accounts";
+import { chargeCall, reserveForCall } from "../../../test/call-charges";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { cachedBalance, credit, ledgerBalance, refund, reserve, settle } from "./ledger.service";
+import { failCall } from "../features/call-failure";
+import { cachedBalance, credit, ledgerBalance } from "./ledger.service";
 
 const DOLLAR = 1_000_000n;
 
@@ -32,28 +34,27 @@ describe("the ledger", () => {
     expect(await cachedBalance(db, organizationId)).toBe(await ledgerBalance(db, organizationId));
   }
 
-  it("reserves, settles and refunds, keeping the cached balance equal to the ledger sum", async () => {
+  it("reserves, settles and refunds a call once each, keeping the cached balance equal to the ledger sum", async () => {
     const db = testApp.database.db;
     const organizationId = await fundedOrganization(10n);
-    const first = await reserve(db, { organizationId, amountMicros: 3n * DOLLAR, reference: "call-1" });
-    expect(first).toEqual({ reserved: true, balanceMicros: 7n * DOLLAR });
-    await expectConsistent(organizationId);
-
-    expect(await settle(db, "call-1")).toBe(true);
-    expect(await refund(db, "call-1")).toBe(false);
-    expect(await cachedBalance(db, organizationId)).toBe(7n * DOLLAR);
-
-    await reserve(db, { organizationId, amountMicros: 2n * DOLLAR, reference: "call-2" });
-    expect(await refund(db, "call-2")).toBe(true);
-    expect(await refund(db, "call-2")).toBe(false);
-    expect(await settle(db, "call-2")).toBe(false);
+    await chargeCall(db, { organizationId, amountMicros: 3n * DOLLAR });
     expect(await cachedBalance(db, organizationId)).toBe(7n * DOLLAR);
     await expectConsistent(organizationId);
 
-    const short = await reserve(db, { organizationId, amountMicros: 8n * DOLLAR, reference: "call-3" });
-    expect(short).toEqual({ reserved: false, reason: "insufficient-balance" });
-    const duplicate = await reserve(db, { organizationId, amountMicros: DOLLAR, reference: "call-1" });
-    expect(duplicate).toEqual({ reserved: false, reason: "duplicate" });
+    const second = await reserveForCall(db, { organizationId, amountMicros: 2n * DOLLAR });
+    expect(second).toMatchObject({ reserved: true, balanceMicros: 5n * DOLLAR });
+    const failure = { code: "feature-failed" as const, reason: "test" };
+    expect(await failCall(db, second.requestId, failure, { releaseSlot: true })).toBe(true);
+    expect(await failCall(db, second.requestId, failure, { releaseSlot: true })).toBe(false);
+    expect(await cachedBalance(db, organizationId)).toBe(7n * DOLLAR);
+    await expectConsistent(organizationId);
+
+    const short = await reserveForCall(db, { organizationId, amountMicros: 8n * DOLLAR });
+    expect(short).toEqual({ reserved: false, refusal: "insufficient-balance", requestId: short.requestId });
+    // The same call (its ledger reference) cannot be reserved twice.
+    await expect(
+      reserveForCall(db, { organizationId, amountMicros: DOLLAR, requestId: second.requestId }),
+    ).rejects.toThrow();
     expect(await cachedBalance(db, organizationId)).toBe(7n * DOLLAR);
     await expectConsistent(organizationId);
   });
@@ -77,13 +78,7 @@ describe("the ledger", () => {
     const db = testApp.database.db;
     const organizationId = await fundedOrganization(50n);
     const results = await Promise.all(
-      Array.from({ length: 200 }, (_, index) =>
-        reserve(db, {
-          organizationId,
-          amountMicros: DOLLAR,
-          reference: `concurrent-${organizationId}-${index}`,
-        }),
-      ),
+      Array.from({ length: 200 }, () => reserveForCall(db, { organizationId, amountMicros: DOLLAR })),
     );
     expect(results.filter((result) => result.reserved)).toHaveLength(50);
     expect(results.every((result) => !result.reserved || result.balanceMicros >= 0n)).toBe(true);

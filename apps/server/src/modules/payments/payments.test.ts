@@ -9,11 +9,12 @@ import {
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm, uniqueEmail } from "../../../test/accounts";
+import { chargeCall } from "../../../test/call-charges";
 import { addMember, permissionsWith } from "../../../test/members";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizationEvents, payments, sandboxSetupIntents } from "../../db/schema";
-import { cachedBalance, ledgerBalance, reserve } from "../ledger/ledger.service";
+import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
 import { creditSucceededPayment, triggerAutoRechargeIfNeeded } from "./payments.service";
 
@@ -359,13 +360,7 @@ describe("payments (sandbox provider)", () => {
       const deps = moneyDeps(testApp.deps);
       // Usage takes the balance from 30 to 18: below the threshold.
       await Promise.all(
-        Array.from({ length: 6 }, (_, index) =>
-          reserve(db, {
-            organizationId,
-            amountMicros: 2_000_000n,
-            reference: `usage-${organizationId}-${index}`,
-          }),
-        ),
+        Array.from({ length: 6 }, () => chargeCall(db, { organizationId, amountMicros: 2_000_000n })),
       );
       const triggered = await Promise.all(
         Array.from({ length: 10 }, () => triggerAutoRechargeIfNeeded(deps, organizationId)),
@@ -378,11 +373,7 @@ describe("payments (sandbox provider)", () => {
       expect(autoPayments).toHaveLength(1);
 
       // Back above the threshold it is armed again: the next crossing recharges once more.
-      await reserve(db, {
-        organizationId,
-        amountMicros: 50_000_000n,
-        reference: `usage-${organizationId}-big`,
-      });
+      await chargeCall(db, { organizationId, amountMicros: 50_000_000n });
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(true);
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(false);
       expect(await cachedBalance(db, organizationId)).toBe(68_000_000n);
@@ -402,7 +393,7 @@ describe("payments (sandbox provider)", () => {
       );
       const db = testApp.database.db;
       const deps = moneyDeps(testApp.deps);
-      await reserve(db, { organizationId, amountMicros: 10_000_000n, reference: `usage-${organizationId}` });
+      await chargeCall(db, { organizationId, amountMicros: 10_000_000n });
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(true);
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(false);
       const rows = await db.select().from(payments).where(eq(payments.organizationId, organizationId));
@@ -442,7 +433,7 @@ describe("payments (sandbox provider)", () => {
       ).toBe(200);
       const db = testApp.database.db;
       const deps = moneyDeps(testApp.deps);
-      await reserve(db, { organizationId, amountMicros: 10_000_000n, reference: `usage-${organizationId}` });
+      await chargeCall(db, { organizationId, amountMicros: 10_000_000n });
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(true);
       expect(await triggerAutoRechargeIfNeeded(deps, organizationId)).toBe(false);
       const rows = await db.select().from(payments).where(eq(payments.organizationId, organizationId));
