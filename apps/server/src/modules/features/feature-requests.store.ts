@@ -4,6 +4,7 @@ import { type Executor, rowsOf } from "../../db/client";
 import { featureRequests, organizations, usageDaily, usageDailyKeys } from "../../db/schema";
 import { alertsConfigured, budgetReached } from "../alerts/alerts.store";
 import { subscribed } from "../events/events.store";
+import type { UsageChange } from "../ledger/call-ledger.store";
 
 type RequestRow = typeof featureRequests.$inferSelect;
 
@@ -85,16 +86,6 @@ export function requestRowFrom(raw: Record<string, unknown>): RequestRow {
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as RequestRow;
-}
-
-/** One call's share of a project's daily rollup row: what settling adds and a refund takes back. */
-export interface UsageChange {
-  projectId: string;
-  endpoint: string;
-  callType: string;
-  day: string;
-  units: number;
-  costMicros: bigint;
 }
 
 /** A call's share of the rollups with the key it was made with (null: a console call, in no key's row). */

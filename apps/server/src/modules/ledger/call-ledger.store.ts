@@ -11,7 +11,6 @@ import {
   usageDailyKeys,
 } from "../../db/schema";
 import type { UpstreamUsage } from "../../providers/inference/feature-provider";
-import type { UsageChange } from "../features/feature-requests.store";
 
 /**
  * The money of one feature call in as few round trips as its guarantees allow: the reservation is one
@@ -177,6 +176,16 @@ export async function reserveCall(db: Database, input: CallReservationInput): Pr
   const watch: Record<string, boolean> = {};
   for (const name of Object.keys(input.watch)) watch[name] = row[name] === true;
   return { reserved: true, started: row.status === "generating", balanceMicros: BigInt(row.balance), watch };
+}
+
+/** One call's share of a project's daily rollup row: what settling adds and a refund takes back. */
+export interface UsageChange {
+  projectId: string;
+  endpoint: string;
+  callType: string;
+  day: string;
+  units: number;
+  costMicros: bigint;
 }
 
 export interface CallSettlementInput {
