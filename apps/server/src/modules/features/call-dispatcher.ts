@@ -23,8 +23,13 @@ export interface CallPool {
   capacity: number;
 }
 
-/** How a call's run ended, as the synchronous caller waiting for it learns it. */
-export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/**
+ * How a call's run ended, as the synchronous caller waiting for it learns it; `queueWaiting` false when
+ * the settlement saw nobody waiting for the slot it freed (the dispatcher then need not look).
+ */
+export type RunOutcome<T> = ({ ok: true; value: T } | { ok: false; error: unknown }) & {
+  queueWaiting?: boolean;
+};
 
 /** Runs a call this process claimed from the queue (its inputs are read from the file store). */
 export type ClaimedCallRunner = (row: ClaimedCallRow, signal: AbortSignal) => Promise<void>;
@@ -169,8 +174,12 @@ export class CallDispatcher {
   ): Promise<T> {
     const controller = new AbortController();
     const result = run(controller.signal);
+    let queueWaiting: boolean | undefined;
     const done = result.then(
-      () => undefined,
+      (outcome) => {
+        const told = (outcome as { queueWaiting?: unknown } | undefined)?.queueWaiting;
+        if (typeof told === "boolean") queueWaiting = told;
+      },
       () => undefined,
     );
     this.running.set(requestId, { controller, done });
@@ -182,6 +191,8 @@ export class CallDispatcher {
           this.deps.log.warn({ err: error, requestId }, "could not announce a call's end"),
         );
       }
+      // The freed slot has work only when someone waits (the settlement says so; otherwise look).
+      if (queueWaiting === false) return;
       if (options.pool) this.pump(options.pool);
       else this.pumpAll();
     });

@@ -134,7 +134,8 @@ export async function runCall(
     await announceStart(deps, call);
     const output = await runProvider(deps, call, signal);
     const result = await storeResult(deps, call, output);
-    return { ok: true, value: await settleRun(deps, call, result) };
+    const { response, queueWaiting } = await settleRun(deps, call, result);
+    return { ok: true, value: response, queueWaiting };
   } catch (error) {
     // Writes still running when the call is failed would leave files the row does not explain.
     await call.inputsStored;
@@ -250,7 +251,7 @@ async function settleRun(
   deps: GatewayDeps,
   call: CallRun,
   result: StoredResult,
-): Promise<FeatureCallResponse> {
+): Promise<{ response: FeatureCallResponse; queueWaiting: boolean }> {
   const completedAt = new Date();
   const { training } = result;
   const trainingReady = training?.status === "ready" ? training : undefined;
@@ -334,5 +335,8 @@ async function settleRun(
   }
   const request = toHistoryRecord(requestRowFrom(settled));
   const balanceMicros = BigInt(settled.answer_balance as string | number | bigint);
-  return { balance: microsToUsd(balanceMicros), cost: request.cost, request };
+  return {
+    response: { balance: microsToUsd(balanceMicros), cost: request.cost, request },
+    queueWaiting: settled.queue_waiting === true,
+  };
 }

@@ -204,6 +204,8 @@ export interface CallSettlementInput {
 export type SettledRow = Record<string, unknown> & {
   answer_balance: string | number | bigint;
   recharge_due: boolean;
+  /** Whether calls wait in the settled call's pool: the slot it frees has work to take. */
+  queue_waiting: boolean;
 };
 
 /**
@@ -265,6 +267,9 @@ export async function settleCall(
       exists (select 1 from ${autoRechargeSettings} recharge
         where recharge.organization_id = released.id and recharge.enabled and recharge.armed
           and recharge.threshold_micros > released.balance_micros) as recharge_due,
+      exists (select 1 from ${featureRequests} waiting
+        where waiting.queue = done.queue and waiting.status = 'queued' and waiting.queue_tag is not null)
+        as queue_waiting,
       case when released.id is null then prism_refuse('settlement-not-written') end as refused
     from done left join released on true`;
   if (!after) return rowsOf<SettledRow>(await db.execute(statement))[0];
