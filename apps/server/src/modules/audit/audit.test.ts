@@ -50,6 +50,8 @@ const NOT_AUDITED: Record<string, string> = {
   "/v1/users/sessions/list": "read",
   "/v1/users/passkeys/list": "read",
   "/v1/users/requests/list": "read",
+  "/v1/users/requests/get": "read",
+  "/v1/users/organizations/first-steps": "read",
   "/v1/organizations/webhooks/list": "read",
   "/v1/organizations/webhooks/deliveries": "read",
   "/v1/organizations/webhooks/call-deliveries": "read",
