@@ -1,7 +1,7 @@
 import { apiKeyRateLimitedText } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { countHit, deleteBucket } from "./rate-limit.store";
+import { countHit, deleteBucket, deleteBucketsStartedBefore } from "./rate-limit.store";
 
 export interface RateLimitRule {
   /** What is being limited, e.g. "login:ip". */
@@ -28,6 +28,18 @@ export interface RateLimitState {
  * server processes cannot both slip under the limit. Returns the state rather than throwing, so each
  * caller answers in its own words and headers (a 429 with Retry-After, RateLimit fields).
  */
+/**
+ * How long a bucket is kept after its window started. No rule's window may be longer (hitRateLimit
+ * refuses one), so a bucket this old has run out and would start again at its next hit: deleting it
+ * changes no count. Without this, every address and email that ever signed in keeps a row.
+ */
+export const RATE_LIMIT_BUCKET_RETENTION_MS = 24 * 3_600_000;
+
+/** Deletes the buckets whose window ran out (the request sweeper calls it); answers how many went. */
+export function deleteExpiredRateLimitBuckets(db: Executor, now = new Date()): Promise<number> {
+  return deleteBucketsStartedBefore(db, new Date(now.getTime() - RATE_LIMIT_BUCKET_RETENTION_MS));
+}
+
 export async function hitRateLimit(
   db: Executor,
   rule: RateLimitRule,
@@ -35,6 +47,8 @@ export async function hitRateLimit(
   now = new Date(),
   cost = 1,
 ): Promise<RateLimitState> {
+  if (rule.windowMs > RATE_LIMIT_BUCKET_RETENTION_MS)
+    throw new Error(`Rate limit ${rule.name}: a window longer than the buckets are kept`);
   const key = `${rule.name}:${subject}`;
   const windowStart = new Date(now.getTime() - rule.windowMs);
   const rows = await countHit(db, { key, cost, now, windowStart });
