@@ -35,7 +35,9 @@ function pascalCase(kebab: string): string {
 
 /** The input property a header is given as: `x-authorization-identity-request-id` -> `identityRequestId`. */
 export function headerProperty(header: HeaderInput): string {
-  return camelCase(header.name.startsWith(HEADER_PREFIX) ? header.name.slice(HEADER_PREFIX.length) : header.name);
+  return camelCase(
+    header.name.startsWith(HEADER_PREFIX) ? header.name.slice(HEADER_PREFIX.length) : header.name,
+  );
 }
 
 function docComment(lines: string[], indent: string): string {
@@ -77,7 +79,9 @@ function inputInterface(feature: (typeof FEATURES)[number]): string {
     body += `  ${file.name}${file.required ? "" : "?"}: ${type};\n`;
   }
   for (const field of feature.inputs.body) {
-    const debugging = field.nonProductionOnly ? "Outside production only (a production server refuses it)." : "";
+    const debugging = field.nonProductionOnly
+      ? "Outside production only (a production server refuses it)."
+      : "";
     body += docComment([field.description, fieldFacts(field), debugging], "  ");
     body += `  ${field.name}${field.required ? "" : "?"}: ${fieldType(field)};\n`;
   }
@@ -100,7 +104,9 @@ export function contractSource(): string {
     headers: Object.fromEntries(feature.headers.map((header) => [headerProperty(header), header.name])),
     asynchronous: feature.asynchronous,
   }));
-  const inputMap = FEATURES.map((feature) => `  ${JSON.stringify(feature.id)}: ${pascalCase(feature.id)}Input;`);
+  const inputMap = FEATURES.map(
+    (feature) => `  ${JSON.stringify(feature.id)}: ${pascalCase(feature.id)}Input;`,
+  );
   const methods = FEATURES.map(
     (feature) =>
       `${docComment([`${feature.name}: ${feature.description}`, `\`POST ${feature.endpoint}\`; waits for the result.`], "  ")}` +
@@ -132,7 +138,7 @@ export function contractSource(): string {
     "",
     "/** The feature calls: endpoint, multipart file and text fields, headers given as input properties. */",
     `export const FEATURES = ${JSON.stringify(features, null, 2)} as const;`,
-    "export type FeatureId = (typeof FEATURES)[number][\"id\"];",
+    'export type FeatureId = (typeof FEATURES)[number]["id"];',
     "",
     ...FEATURES.map(inputInterface),
     "/** Each feature's input by its id. */",

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "../../../apps/server/src/db/schema";
-import { WEBHOOK_DELIVERY_JOB } from "../../../apps/server/src/modules/jobs/job-kinds";
 import { renderCallWebhook } from "../../../apps/server/src/modules/features/request-detail";
+import { WEBHOOK_DELIVERY_JOB } from "../../../apps/server/src/modules/jobs/job-kinds";
 import { eventJobHandlers } from "../../../apps/server/src/modules/webhooks/webhook-delivery";
 import { post } from "../../../apps/server/test/accounts";
 import { INPUT_PNG, type PrismServer, RESULT_PNG, startPrismServer } from "../test/prism-server";
@@ -58,9 +58,9 @@ describe("asynchronous calls", () => {
     server.model.delayMs = 1_500;
     try {
       const submitted = await prism.submit("image-background-removal", { image: INPUT_PNG });
-      await expect(prism.requests.wait(submitted.id, { timeoutMs: 200, pollIntervalMs: 50 })).rejects.toMatchObject(
-        { name: "PrismError", code: "timeout", status: 0, requestId: submitted.id },
-      );
+      await expect(
+        prism.requests.wait(submitted.id, { timeoutMs: 200, pollIntervalMs: 50 }),
+      ).rejects.toMatchObject({ name: "PrismError", code: "timeout", status: 0, requestId: submitted.id });
       expect((await prism.requests.wait(submitted.id, { pollIntervalMs: 100 })).status).toBe("succeeded");
     } finally {
       server.model.delayMs = 0;
@@ -72,7 +72,12 @@ describe("asynchronous calls", () => {
     try {
       const submitted = await prism.submit("image-background-removal", { image: INPUT_PNG });
       const canceled = await prism.requests.cancel(submitted.id);
-      expect(canceled).toMatchObject({ id: submitted.id, status: "canceled", error: "request-canceled", cost: 0 });
+      expect(canceled).toMatchObject({
+        id: submitted.id,
+        status: "canceled",
+        error: "request-canceled",
+        cost: 0,
+      });
       expect((await prism.requests.wait(submitted.id)).status).toBe("canceled");
       // Canceling a canceled call answers it again.
       expect((await prism.requests.cancel(submitted.id)).status).toBe("canceled");
@@ -87,7 +92,10 @@ describe("asynchronous calls", () => {
   });
 
   it("answers an unknown id as 404 not-found", async () => {
-    await expect(prism.requests.get(crypto.randomUUID())).rejects.toMatchObject({ status: 404, code: "not-found" });
+    await expect(prism.requests.get(crypto.randomUUID())).rejects.toMatchObject({
+      status: 404,
+      code: "not-found",
+    });
   });
 
   it("verifies the server's real per-call webhook deliveries, as the standardwebhooks package does", async () => {
@@ -103,11 +111,15 @@ describe("asynchronous calls", () => {
       db,
       mailer: server.testApp.deps.mailer,
       allowPrivateTargets: true,
-      renderCallWebhook: (requestId, eventType) => renderCallWebhook(db, requestId, eventType, server.baseUrl),
+      renderCallWebhook: (requestId, eventType) =>
+        renderCallWebhook(db, requestId, eventType, server.baseUrl),
     });
     const pending = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
     for (const delivery of pending) {
-      await handlers[WEBHOOK_DELIVERY_JOB]?.({ deliveryId: delivery.id }, { signal: new AbortController().signal });
+      await handlers[WEBHOOK_DELIVERY_JOB]?.(
+        { deliveryId: delivery.id },
+        { signal: new AbortController().signal },
+      );
     }
     expect(deliveries).toHaveLength(2);
 
@@ -130,7 +142,11 @@ describe("asynchronous calls", () => {
       expect(ours.data.id).toBe(submitted.id);
     }
     await expect(
-      prism.webhooks.verify(deliveries[0]?.body.replace(submitted.id, crypto.randomUUID()) ?? "", deliveries[0]?.headers ?? {}, secret),
+      prism.webhooks.verify(
+        deliveries[0]?.body.replace(submitted.id, crypto.randomUUID()) ?? "",
+        deliveries[0]?.headers ?? {},
+        secret,
+      ),
     ).rejects.toThrow(/signature/);
   });
 });

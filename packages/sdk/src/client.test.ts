@@ -74,7 +74,9 @@ describe("feature calls", () => {
     const prism = client({ fetch: recorder.fetch });
     const first = await prism.imageBackgroundRemoval({ image: INPUT_PNG });
     const second = await prism.imageBackgroundRemoval({ image: INPUT_PNG });
-    const keys = recorder.sent.filter((sent) => sent.method === "POST").map((s) => s.headers.get("idempotency-key"));
+    const keys = recorder.sent
+      .filter((sent) => sent.method === "POST")
+      .map((s) => s.headers.get("idempotency-key"));
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
 
@@ -237,7 +239,9 @@ describe("retries", () => {
       });
       expect(result.request.status).toBe("done");
       expect(recorder.sent).toHaveLength(2);
-      expect(recorder.sent[0]?.headers.get("idempotency-key")).toBe(recorder.sent[1]?.headers.get("idempotency-key"));
+      expect(recorder.sent[0]?.headers.get("idempotency-key")).toBe(
+        recorder.sent[1]?.headers.get("idempotency-key"),
+      );
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => relay.close(resolve));

@@ -1,7 +1,7 @@
 import {
   type CallState,
-  type ErrorCode,
   ERROR_STATUS,
+  type ErrorCode,
   FEATURES,
   type FeatureId,
   type FeatureInputs,
@@ -188,7 +188,9 @@ export class Prism extends FeatureMethods {
     input: FeatureInputs[F],
     options: CallOptions = {},
   ): Promise<RequestDetail> {
-    const response = await this.#featureRequest(feature, input, options, { [PREFER_HEADER]: "respond-async" });
+    const response = await this.#featureRequest(feature, input, options, {
+      [PREFER_HEADER]: "respond-async",
+    });
     if (response.status === 202) return (await response.json()) as RequestDetail;
     // A server that answered the result anyway: the call is followed by its id like any other.
     const answer = (await response.json()) as FeatureCallResponse;
@@ -212,7 +214,11 @@ export class Prism extends FeatureMethods {
       replayed: response.headers.get(IDEMPOTENT_REPLAYED_HEADER) === "true",
       download: async () => {
         if (!fileUrl) {
-          throw new PrismError({ status: 0, code: "no-result-file", message: "This call made no result file." });
+          throw new PrismError({
+            status: 0,
+            code: "no-result-file",
+            message: "This call made no result file.",
+          });
         }
         return this.files.get(fileUrl);
       },
@@ -235,7 +241,8 @@ export class Prism extends FeatureMethods {
       if (value !== undefined && value !== null) form.append(name, String(value));
     }
     if (options.webhook !== undefined) form.append("webhook", options.webhook);
-    if (options.webhookEvents !== undefined) form.append("webhook_events_filter", options.webhookEvents.join(","));
+    if (options.webhookEvents !== undefined)
+      form.append("webhook_events_filter", options.webhookEvents.join(","));
     for (const name of feature.files) {
       const value = values[name] as FileInput | readonly FileInput[] | undefined;
       if (value === undefined || value === null) continue;

@@ -32,8 +32,9 @@ type ContractFeature = (typeof ContractFeatures)[number];
  * The text fields a feature's body schema takes (an empty schema's input is a string-keyed record:
  * no fields).
  */
-type ContractBodyKeys<F extends ContractFeature> =
-  string extends keyof z.input<F["bodySchema"]> ? never : keyof z.input<F["bodySchema"]>;
+type ContractBodyKeys<F extends ContractFeature> = string extends keyof z.input<F["bodySchema"]>
+  ? never
+  : keyof z.input<F["bodySchema"]>;
 type SdkBodyKeys<F extends FeatureId> = Exclude<keyof FeatureInputs[F], "identityRequestId">;
 
 /** Body fields of the contract that some feature's SDK input lacks (none, or the typecheck fails). */

@@ -1,4 +1,5 @@
 export { Prism, type PrismOptions } from "./client.js";
+export type * from "./contract.generated.js";
 export {
   CALL_STATES,
   CALL_WEBHOOK_EVENTS,
@@ -10,7 +11,6 @@ export {
   type FeatureId,
   type FeatureInputs,
 } from "./contract.generated.js";
-export type * from "./contract.generated.js";
 export { type ClientErrorCode, PrismError, WebhookVerificationError } from "./errors.js";
 export type * from "./types.js";
 export {

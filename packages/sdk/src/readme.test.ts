@@ -1,5 +1,14 @@
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,7 +88,9 @@ describe("the README", () => {
       env: { ...process.env, PRISM_API_KEY: server.apiKey, PRISM_BASE_URL: server.baseUrl },
     });
     expect(stdout).toMatch(
-      new RegExp(`^Submitted [0-9a-f-]{36}: (queued|running)\\nEnded succeeded, result ${server.baseUrl}/v1/files/\\S+\\n$`),
+      new RegExp(
+        `^Submitted [0-9a-f-]{36}: (queued|running)\\nEnded succeeded, result ${server.baseUrl}/v1/files/\\S+\\n$`,
+      ),
     );
   });
 
@@ -99,11 +110,19 @@ describe("the published package", () => {
     });
     expect(manifest.private).toBeUndefined();
     expect(manifest.dependencies).toBeUndefined();
-    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: packageDir });
+    const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: packageDir,
+    });
     const [packed] = JSON.parse(stdout) as [{ files: { path: string }[] }];
     const files = packed.files.map((file) => file.path).sort();
-    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts"]));
-    expect(files.filter((file) => !file.startsWith("dist/") && !["LICENSE", "README.md", "package.json"].includes(file))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts"]),
+    );
+    expect(
+      files.filter(
+        (file) => !file.startsWith("dist/") && !["LICENSE", "README.md", "package.json"].includes(file),
+      ),
+    ).toEqual([]);
     expect(files.filter((file) => file.includes("test") || file.includes("parity"))).toEqual([]);
   });
 
@@ -112,8 +131,13 @@ describe("the published package", () => {
     expect(existsSync(join(dist, "index.js"))).toBe(true);
     for (const file of readdirSync(dist).filter((name) => name.endsWith(".js"))) {
       const source = readFileSync(join(dist, file), "utf8");
-      const imports = [...source.matchAll(/(?:import|export)[^"']*from\s*["']([^"']+)["']/g)].map((m) => m[1]);
-      expect(imports.filter((specifier) => !specifier?.startsWith("./")), file).toEqual([]);
+      const imports = [...source.matchAll(/(?:import|export)[^"']*from\s*["']([^"']+)["']/g)].map(
+        (m) => m[1],
+      );
+      expect(
+        imports.filter((specifier) => !specifier?.startsWith("./")),
+        file,
+      ).toEqual([]);
       expect(source, file).not.toContain("@prism/contract");
     }
   });

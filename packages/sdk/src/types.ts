@@ -11,7 +11,11 @@ export type FileInput =
   | Uint8Array
   | ArrayBuffer
   | string
-  | { readonly data: Blob | Uint8Array | ArrayBuffer; readonly filename?: string; readonly contentType?: string };
+  | {
+      readonly data: Blob | Uint8Array | ArrayBuffer;
+      readonly filename?: string;
+      readonly contentType?: string;
+    };
 
 /** One stored call as the history and the answers show it (the spec's request record). */
 export interface HistoryRequestRecord {

@@ -19,7 +19,10 @@ describe("webhook verification (Standard Webhooks with WebCrypto)", () => {
   it("accepts what the standardwebhooks package signs, and signs as it does", async () => {
     for (let round = 0; round < 20; round++) {
       const secret = newSecret();
-      const body = JSON.stringify({ type: "request.completed", data: { id: crypto.randomUUID(), round, text: "é ✓" } });
+      const body = JSON.stringify({
+        type: "request.completed",
+        data: { id: crypto.randomUUID(), round, text: "é ✓" },
+      });
       const headers = signed(secret, body);
       expect(await verifyWebhook(body, headers, secret)).toEqual(JSON.parse(body));
       expect(await verifyWebhook(new TextEncoder().encode(body), new Headers(headers), secret)).toEqual(
@@ -48,7 +51,9 @@ describe("webhook verification (Standard Webhooks with WebCrypto)", () => {
     await expect(verifyWebhook(body, { ...headers, "webhook-id": "msg_other" }, secret)).rejects.toThrow(
       /signature/,
     );
-    await expect(verifyWebhook(body, { "webhook-id": headers["webhook-id"] }, secret)).rejects.toThrow(/header/);
+    await expect(verifyWebhook(body, { "webhook-id": headers["webhook-id"] }, secret)).rejects.toThrow(
+      /header/,
+    );
     // The library agrees on every one of them.
     expect(() => new Webhook(secret).verify('{"amount":2}', headers)).toThrow();
   });

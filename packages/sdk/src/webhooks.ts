@@ -51,7 +51,12 @@ function equalInConstantTime(a: string, b: string): boolean {
 }
 
 /** The HMAC-SHA256 signature (`v1,<base64>`) of a message, as a sender computes it. */
-export async function signWebhook(secret: string, id: string, timestamp: Date, body: string): Promise<string> {
+export async function signWebhook(
+  secret: string,
+  id: string,
+  timestamp: Date,
+  body: string,
+): Promise<string> {
   const seconds = Math.floor(timestamp.getTime() / 1000);
   return `v1,${await hmac(secret, `${id}.${seconds}.${body}`)}`;
 }
@@ -94,15 +99,14 @@ export async function verifyWebhook<T = unknown>(
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
   if (seconds < now - tolerance) throw new WebhookVerificationError("The webhook's timestamp is too old.");
-  if (seconds > now + tolerance) throw new WebhookVerificationError("The webhook's timestamp is in the future.");
+  if (seconds > now + tolerance)
+    throw new WebhookVerificationError("The webhook's timestamp is in the future.");
   const body = typeof payload === "string" ? payload : new TextDecoder().decode(payload);
   const expected = await hmac(secret, `${id}.${timestamp}.${body}`);
-  const matches = signatures
-    .split(" ")
-    .some((entry) => {
-      const [version, signature] = entry.split(",", 2);
-      return version === "v1" && signature !== undefined && equalInConstantTime(signature, expected);
-    });
+  const matches = signatures.split(" ").some((entry) => {
+    const [version, signature] = entry.split(",", 2);
+    return version === "v1" && signature !== undefined && equalInConstantTime(signature, expected);
+  });
   if (!matches) throw new WebhookVerificationError("No webhook signature matches.");
   try {
     return JSON.parse(body) as T;

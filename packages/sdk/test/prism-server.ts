@@ -1,7 +1,7 @@
 import { findFreePort } from "@prism/test-support/free-port";
 import sharp from "sharp";
-import { type LocalServer, sendJson, startLocalServer } from "../../../apps/server/test/local-http-server";
 import { fundedAccount } from "../../../apps/server/test/key-fixtures";
+import { type LocalServer, sendJson, startLocalServer } from "../../../apps/server/test/local-http-server";
 import { createTestApp, type TestApp } from "../../../apps/server/test/test-app";
 
 /**
@@ -115,7 +115,10 @@ export async function startPrismServer(
 }
 
 /** A fetch that records what the client sent (method, URL, headers), then sends it as is. */
-export function recordingFetch(): { fetch: typeof fetch; sent: { url: string; method: string; headers: Headers }[] } {
+export function recordingFetch(): {
+  fetch: typeof fetch;
+  sent: { url: string; method: string; headers: Headers }[];
+} {
   const sent: { url: string; method: string; headers: Headers }[] = [];
   return {
     sent,
