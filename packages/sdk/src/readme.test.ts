@@ -99,6 +99,22 @@ describe("the README", () => {
   });
 });
 
+describe("the API reference (/docs)", () => {
+  it("shows how to install and call the SDK, with methods it has", async () => {
+    const document = (await (await fetch(`${server.baseUrl}/v1/openapi.json`)).json()) as {
+      info: { description: string };
+    };
+    const description = document.info.description;
+    expect(description).toContain("### TypeScript SDK");
+    expect(description).toContain(`npm install ${SDK_PACKAGE_NAME}`);
+    expect(description).toContain(`import { Prism } from "${SDK_PACKAGE_NAME}";`);
+    const section = description.slice(description.indexOf("### TypeScript SDK"));
+    const called = [...section.matchAll(/prism\.(\w+)\(/g)].map((match) => match[1]);
+    expect(called.length).toBeGreaterThan(0);
+    for (const method of called) expect(FEATURES.map((feature) => feature.method)).toContain(method);
+  });
+});
+
 describe("the published package", () => {
   it("is named as the docs say, with an exports map, types, a licence and only dist and docs in it", async () => {
     const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
