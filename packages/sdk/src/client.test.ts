@@ -79,6 +79,8 @@ describe("feature calls", () => {
       .map((s) => s.headers.get("idempotency-key"));
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
+    for (const key of keys)
+      expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const key = `sdk-test-${crypto.randomUUID()}`;
     const once = await prism.imageBackgroundRemoval({ image: INPUT_PNG }, { idempotencyKey: key });

@@ -111,9 +111,16 @@ function isRetryable(error: PrismError): boolean {
   return error.status === 429 || error.status >= 500 || error.code === "idempotency-in-progress";
 }
 
-/** A random Idempotency-Key (crypto.randomUUID is in browsers and Node alike). */
+/**
+ * A random Idempotency-Key (a UUID v4) from `crypto.getRandomValues`, which browsers offer on plain
+ * http pages too (`crypto.randomUUID` only in secure contexts).
+ */
 function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
@@ -325,7 +332,8 @@ export class Prism extends FeatureMethods {
         });
       }
       if (attempt >= this.#maxRetries || !isRetryable(failure)) throw failure;
-      const backoff = this.#retryDelayMs * 2 ** attempt;
+      // Up to a fifth more or less, so clients refused together do not all come back together.
+      const backoff = this.#retryDelayMs * 2 ** attempt * (0.8 + Math.random() * 0.4);
       const delay = failure.retryAfter !== undefined ? failure.retryAfter * 1000 : backoff;
       if (delay > this.#maxRetryDelayMs) throw failure;
       await sleep(delay, options.signal);
