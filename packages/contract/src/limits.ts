@@ -408,5 +408,7 @@ export const API_KEY_HEADER = "authorization";
 export const API_KEY_PREFIX = "psk_";
 /** The product's name in mails, invoices, page titles and the API reference. */
 export const PRODUCT_NAME = "Prism";
+/** The npm name of the official TypeScript client (packages/sdk), as the docs tell people to install it. */
+export const SDK_PACKAGE_NAME = "@prism/sdk";
 /** Retry-After (seconds) on a feature call refused while a server drains for a restart. */
 export const RESTART_RETRY_AFTER_SECONDS = 5;
