@@ -1,7 +1,18 @@
 import multipart from "@fastify/multipart";
-import { FEATURES, IDEMPOTENT_REPLAYED_HEADER, MAX_IMAGE_BYTES, TRAINING_MAX_IMAGES } from "@prism/contract";
+import {
+  FEATURES,
+  type Feature,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MAX_IMAGE_BYTES,
+  MULTIPART_MAX_FIELD_BYTES,
+  MULTIPART_MAX_FIELDS,
+  MULTIPART_MAX_FILES,
+  MULTIPART_MAX_PARTS,
+  UNREAD_BODY_DRAIN_MS,
+} from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
+import { discardUnreadBody } from "../../http/unread-body";
 import { admitCall } from "./admit-call";
 import { answerCall } from "./call-answer";
 import type { GatewayDeps } from "./call-deps";
@@ -20,41 +31,60 @@ export function registerFeatureRoutes(
     await scope.register(multipart, {
       limits: {
         fileSize: MAX_IMAGE_BYTES,
-        files: TRAINING_MAX_IMAGES + 2,
-        fields: 32,
-        fieldSize: 16 * 1024,
-        parts: 64,
+        files: MULTIPART_MAX_FILES,
+        fields: MULTIPART_MAX_FIELDS,
+        fieldSize: MULTIPART_MAX_FIELD_BYTES,
+        parts: MULTIPART_MAX_PARTS,
       },
     });
-    // A call refused before its upload was read ends the connection: draining the rest of a 30 MB
-    // body only to throw it away is what the early refusal is there to avoid.
-    scope.addHook("onSend", async (request, reply, payload) => {
-      if (!request.raw.complete) reply.header("connection", "close");
-      return payload;
-    });
     for (const feature of FEATURES) {
-      scope.post(feature.endpoint, async (request, reply) => {
-        // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
-        const tracked = gateway.inFlight?.enter();
-        try {
-          const admission = await admitCall(
-            deps,
-            { ...gateway, log: request.log },
-            feature,
-            request,
-            reply,
-            tracked,
-          );
-          if (admission.kind === "replay") {
-            reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(admission.status);
-            return admission.body;
+      const unreadBodyLimits = { maxBytes: largestBodyBytes(feature), maxMs: UNREAD_BODY_DRAIN_MS };
+      scope.post(
+        feature.endpoint,
+        {
+          // A call refused before its upload was read (or half-way) lets the client finish sending it,
+          // thrown away within bounds, so that every client reads the refusal (see unread-body.ts).
+          onSend: async (request, reply, payload) => {
+            discardUnreadBody(request, reply, unreadBodyLimits);
+            return payload;
+          },
+        },
+        async (request, reply) => {
+          // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
+          const tracked = gateway.inFlight?.enter();
+          try {
+            const admission = await admitCall(
+              deps,
+              { ...gateway, log: request.log },
+              feature,
+              request,
+              reply,
+              tracked,
+            );
+            if (admission.kind === "replay") {
+              reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(admission.status);
+              return admission.body;
+            }
+            const submitted = await submitCall({ ...gateway, log: request.log }, admission.call);
+            return await answerCall(gateway, submitted, reply, deps.config.publicUrl);
+          } finally {
+            tracked?.exit();
           }
-          const submitted = await submitCall({ ...gateway, log: request.log }, admission.call);
-          return await answerCall(gateway, submitted, reply, deps.config.publicUrl);
-        } finally {
-          tracked?.exit();
-        }
-      });
+        },
+      );
     }
   });
+}
+
+/** Multipart framing per part (boundary, Content-Disposition, Content-Type), generously. */
+const MULTIPART_PART_OVERHEAD_BYTES = 1024;
+
+/** The most a legitimate call of `feature` sends: each file input at its limits, its fields, the framing. */
+function largestBodyBytes(feature: Feature): number {
+  const files = feature.inputs.files.reduce((sum, input) => sum + input.maxBytes * input.maxCount, 0);
+  return (
+    files +
+    MULTIPART_MAX_FIELDS * MULTIPART_MAX_FIELD_BYTES +
+    MULTIPART_MAX_PARTS * MULTIPART_PART_OVERHEAD_BYTES
+  );
 }
