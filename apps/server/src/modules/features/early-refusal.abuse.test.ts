@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -237,39 +237,92 @@ describe("early refusals reach every client as their JSON answer", () => {
   });
 
   it("cuts a refused call's connection once it sends more than the feature's largest body", async () => {
-    // Chunked: no length to refuse up front, so the count of what arrives decides.
-    const closed = await new Promise<{ status: number; sentBytes: number }>((resolve) => {
-      let status = 0;
+    // A raw socket, chunked: no length to refuse up front, so the count of what arrives decides. (Node's
+    // own client stops writing once it has the answer, which would hide whether the server reads on.)
+    const outcome = await new Promise<{ answer: string; sentBytes: number }>((resolve) => {
+      let answer = "";
       let sentBytes = 0;
-      const client = httpRequest({
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: ENDPOINT,
-        headers: {
-          authorization: "Bearer prism_NotAKeyNotAKeyNotAKeyNotAKey00000000",
-          "content-type": "multipart/form-data; boundary=x",
-          "transfer-encoding": "chunked",
-        },
+      const socket = connect({ host: "127.0.0.1", port }, () => {
+        socket.write(
+          [
+            `POST ${ENDPOINT} HTTP/1.1`,
+            "Host: 127.0.0.1",
+            "Authorization: Bearer prism_NotAKeyNotAKeyNotAKeyNotAKey00000000",
+            "Content-Type: multipart/form-data; boundary=x",
+            "Transfer-Encoding: chunked",
+            "",
+            "",
+          ].join("\r\n"),
+        );
+        const chunk = Buffer.concat([
+          Buffer.from(`${BYTES_PER_MB.toString(16)}\r\n`),
+          Buffer.alloc(BYTES_PER_MB),
+          Buffer.from("\r\n"),
+        ]);
+        const send = () => {
+          while (!socket.destroyed && sentBytes < 4 * MAX_IMAGE_BYTES) {
+            sentBytes += BYTES_PER_MB;
+            if (!socket.write(chunk)) return void socket.once("drain", send);
+          }
+          if (!socket.destroyed) socket.end("0\r\n\r\n");
+        };
+        send();
       });
-      client.on("response", (response) => {
-        status = response.statusCode ?? 0;
-        response.resume();
+      socket.on("data", (data: Buffer) => {
+        answer += data.toString("utf8");
       });
-      const chunk = Buffer.alloc(BYTES_PER_MB);
-      const send = () => {
-        while (!client.destroyed && sentBytes < 4 * MAX_IMAGE_BYTES) {
-          sentBytes += chunk.length;
-          if (!client.write(chunk)) return void client.once("drain", send);
-        }
-        if (!client.destroyed) client.end();
-      };
-      client.on("error", () => resolve({ status, sentBytes }));
-      client.on("close", () => resolve({ status, sentBytes }));
-      send();
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve({ answer, sentBytes }));
     });
-    expect(closed.status).toBe(401);
-    // Cut somewhere past the feature's largest body (31 MB and change), long before 4 times the limit.
-    expect(closed.sentBytes).toBeLessThan(4 * MAX_IMAGE_BYTES);
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(outcome.answer).toContain('"error":"invalid-api-key"');
+    // Cut past the feature's largest body (31 MB and change), long before 4 times the image limit.
+    expect(outcome.sentBytes).toBeGreaterThan(MAX_IMAGE_BYTES);
+    expect(outcome.sentBytes).toBeLessThan(4 * MAX_IMAGE_BYTES);
+  });
+
+  it("reads and throws away the rest of a refused upload, then serves the next request on the connection", async () => {
+    const boundary = "----prism-early-refusal";
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      upload,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const head = (length: number) =>
+      [
+        `POST ${ENDPOINT} HTTP/1.1`,
+        "Host: 127.0.0.1",
+        "Authorization: Bearer prism_NotAKeyNotAKeyNotAKeyNotAKey00000000",
+        `Content-Type: multipart/form-data; boundary=${boundary}`,
+        `Content-Length: ${length}`,
+        "",
+        "",
+      ].join("\r\n");
+    // Two refused uploads back to back on one connection: the second is answered only if the server
+    // read the whole of the first (a server that stops reading leaves both clients stuck).
+    const answers = await new Promise<string>((resolve, reject) => {
+      let received = "";
+      const socket = connect({ host: "127.0.0.1", port }, () => {
+        socket.write(head(body.length));
+        socket.write(body);
+        socket.write(head(body.length));
+        socket.write(body);
+      });
+      socket.on("data", (data: Buffer) => {
+        received += data.toString("utf8");
+        if ((received.match(/"invalid-api-key"/g) ?? []).length === 2) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on("error", reject);
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`only this arrived: ${received.slice(0, 300)}`));
+      }, 20_000);
+    });
+    expect(answers.match(/HTTP\/1\.1 401 /g)).toHaveLength(2);
   });
 });
