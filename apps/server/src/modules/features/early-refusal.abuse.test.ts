@@ -17,6 +17,7 @@ import {
 } from "../../../test/key-fixtures";
 import type { LocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { startThrottledLink } from "../../../test/throttled-link";
 import { cachedBalance } from "../ledger/ledger.service";
 
 /**
@@ -30,6 +31,8 @@ const run = promisify(execFile);
 const ENDPOINT = "/v1/images/background-removal";
 const UPLOAD_BYTES = 5 * BYTES_PER_MB;
 const TRIES = 10;
+/** The clients' uplink: 5 MB take 200 ms, so each client is still sending when the refusal comes. */
+const UPLINK_BYTES_PER_SECOND = 25 * BYTES_PER_MB;
 
 interface Answer {
   status: number;
@@ -55,6 +58,7 @@ for _ in range(tries):
 describe("early refusals reach every client as their JSON answer", () => {
   let modelServer: LocalServer;
   let testApp: TestApp;
+  let link: Awaited<ReturnType<typeof startThrottledLink>>;
   let baseUrl: string;
   let port: number;
   let workDir: string;
@@ -66,7 +70,8 @@ describe("early refusals reach every client as their JSON answer", () => {
     testApp = await createTestApp(imageModelEnv(modelServer));
     await testApp.app.listen({ port: 0, host: "127.0.0.1" });
     port = (testApp.app.server.address() as AddressInfo).port;
-    baseUrl = `http://127.0.0.1:${port}`;
+    link = await startThrottledLink(port, UPLINK_BYTES_PER_SECOND);
+    baseUrl = link.url;
     workDir = mkdtempSync(join(tmpdir(), "prism-early-refusal-"));
     // A PNG's first bytes and then 5 MB: never read, so its content does not matter.
     upload = Buffer.concat([TINY_PNG, Buffer.alloc(UPLOAD_BYTES - TINY_PNG.length)]);
@@ -75,6 +80,7 @@ describe("early refusals reach every client as their JSON answer", () => {
   });
 
   afterAll(async () => {
+    await link?.close();
     await testApp?.close();
     await modelServer?.close();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
