@@ -7,6 +7,7 @@ import type { AppConfig, TrustProxy } from "./config";
 import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
+import { registerExpectContinue } from "./http/expect-continue";
 import { createRequestLogger, registerRequestContext, requestIdMixin } from "./http/request-context";
 import { requestLogSerializers } from "./http/request-log";
 import { registerRevalidation } from "./http/revalidation";
@@ -139,6 +140,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerExpectContinue(app);
   // Before any route, so that a path served with other methods answers 405 with Allow, not 404.
   const routeMethods = recordRouteMethods(app);
   // Before any route: it applies to the routes registered after it.

@@ -331,4 +331,62 @@ describe("early refusals reach every client as their JSON answer", () => {
     });
     expect(answers.match(/HTTP\/1\.1 401 /g)).toHaveLength(2);
   });
+  describe("Expect: 100-continue (curl asks for it with any upload over 1 MB)", () => {
+    async function curlUpload(key: string, extra: string[] = []) {
+      const { stdout } = await run("curl", [
+        "--silent",
+        "--show-error",
+        "--write-out",
+        "\n%{http_code} %{size_upload}",
+        "--header",
+        `Authorization: Bearer ${key}`,
+        ...extra,
+        `${baseUrl}${ENDPOINT}`,
+      ]);
+      const lines = stdout.trimEnd().split("\n");
+      const [status, uploaded] = (lines.pop() ?? "").split(" ").map(Number);
+      return { status, uploaded: uploaded ?? -1, body: JSON.parse(lines.join("\n")) as { error?: string } };
+    }
+
+    it("refuses from the headers without asking for the upload: curl sends none of its 5 MB", async () => {
+      const refused = await curlUpload("prism_NotAKeyNotAKeyNotAKeyNotAKey00000000", [
+        "--form",
+        `image=@${uploadPath};type=image/png`,
+      ]);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toBe("invalid-api-key");
+      expect(refused.uploaded).toBeLessThan(BYTES_PER_MB);
+    });
+
+    it("asks for the upload once the headers have passed, and runs the call", async () => {
+      const account = await fundedAccount(testApp, 1_000_000n);
+      const accepted = await curlUpload((await account.createKey()).content, [
+        "--form",
+        `image=@${uploadPath};type=image/png`,
+      ]);
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      expect(accepted.uploaded).toBeGreaterThan(UPLOAD_BYTES);
+      expect(await account.requestRows()).toHaveLength(1);
+    });
+
+    it("sends 100 Continue before reading a JSON body", async () => {
+      const { stdout } = await run("curl", [
+        "--silent",
+        "--header",
+        "Expect: 100-continue",
+        "--header",
+        "content-type: application/json",
+        "--data",
+        JSON.stringify({ email: "nobody@example.com", password: "Not-the-password1!", rememberMe: false }),
+        "--write-out",
+        "\n%{http_code}",
+        "--max-time",
+        "20",
+        `${baseUrl}/v1/users/login`,
+      ]);
+      const lines = stdout.trimEnd().split("\n");
+      expect(Number(lines.pop())).toBe(400);
+      expect(JSON.parse(lines.join("\n")).error).toBe("user-not-found");
+    });
+  });
 });

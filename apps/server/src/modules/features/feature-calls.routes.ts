@@ -42,6 +42,8 @@ export function registerFeatureRoutes(
       scope.post(
         feature.endpoint,
         {
+          // admitCall reads the upload itself, once the headers have passed (Expect: 100-continue).
+          config: { deferredBody: true },
           // A call refused before its upload was read (or half-way) lets the client finish sending it,
           // thrown away within bounds, so that every client reads the refusal (see unread-body.ts).
           onSend: async (request, reply, payload) => {
