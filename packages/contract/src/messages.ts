@@ -381,8 +381,6 @@ export const MULTIPART_BOUNDARY_MISSING =
 /** The multipart body ended before its closing boundary: the upload was cut short. */
 export const MULTIPART_TRUNCATED =
   "The multipart body ended before its closing boundary: the upload was cut short, or Content-Length is larger than what was sent. Please send the whole form again.";
-/** A part of the multipart body is not well-formed (its headers cannot be read). */
-export const MULTIPART_MALFORMED = "The multipart body is malformed: a part's headers cannot be read.";
 /** The multipart body has more parts, files or fields than any feature call takes. */
 export function multipartTooManyText(what: "parts" | "files" | "fields", limit: number): string {
   return `The form has too many ${what}: a feature call takes at most ${limit}.`;

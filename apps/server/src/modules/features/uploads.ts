@@ -12,7 +12,6 @@ import {
   IMAGE_UNREADABLE,
   MAX_UPSCALE_PIXELS,
   MULTIPART_BOUNDARY_MISSING,
-  MULTIPART_MALFORMED,
   MULTIPART_MAX_FIELD_BYTES,
   MULTIPART_MAX_FIELDS,
   MULTIPART_MAX_FILES,
@@ -124,13 +123,8 @@ export async function readMultipart(
           throw new AppError("invalid-input", nonProductionFieldText(part.fieldname));
         }
         if (part.valueTruncated) {
-          throw new AppError(
-            "invalid-input",
-            multipartFieldTooLongText(part.fieldname, MULTIPART_MAX_FIELD_BYTES),
-            {
-              field: part.fieldname,
-            },
-          );
+          const message = multipartFieldTooLongText(part.fieldname, MULTIPART_MAX_FIELD_BYTES);
+          throw new AppError("invalid-input", message, { field: part.fieldname });
         }
         fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
       }
@@ -170,9 +164,6 @@ function asMultipartRefusal(error: unknown): unknown {
     errorCodeOf(error) === "FST_MP_PREMATURE_CLOSE"
   ) {
     return new AppError("invalid-input", MULTIPART_TRUNCATED);
-  }
-  if (message.includes("Malformed") || message.includes("header")) {
-    return new AppError("invalid-input", MULTIPART_MALFORMED);
   }
   return error;
 }
