@@ -12,7 +12,7 @@ import {
 } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
-import { discardUnreadBody } from "../../http/unread-body";
+import { discardUnreadBody, type UnreadBodyLimits } from "../../http/unread-body";
 import { admitCall } from "./admit-call";
 import { answerCall } from "./call-answer";
 import type { GatewayDeps } from "./call-deps";
@@ -37,43 +37,46 @@ export function registerFeatureRoutes(
         parts: MULTIPART_MAX_PARTS,
       },
     });
-    for (const feature of FEATURES) {
-      const unreadBodyLimits = { maxBytes: largestBodyBytes(feature), maxMs: UNREAD_BODY_DRAIN_MS };
-      scope.post(
+    // admitCall reads the upload itself, once the headers have passed (Expect: 100-continue).
+    scope.addHook("onRoute", (route) => {
+      route.config = { ...route.config, deferredBody: true };
+    });
+    // A call refused before its upload was read (or half-way) lets the client finish sending it,
+    // thrown away within bounds, so that every client reads the refusal (see unread-body.ts).
+    const unreadBodyLimits = new Map<string, UnreadBodyLimits>(
+      FEATURES.map((feature) => [
         feature.endpoint,
-        {
-          // admitCall reads the upload itself, once the headers have passed (Expect: 100-continue).
-          config: { deferredBody: true },
-          // A call refused before its upload was read (or half-way) lets the client finish sending it,
-          // thrown away within bounds, so that every client reads the refusal (see unread-body.ts).
-          onSend: async (request, reply, payload) => {
-            discardUnreadBody(request, reply, unreadBodyLimits);
-            return payload;
-          },
-        },
-        async (request, reply) => {
-          // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
-          const tracked = gateway.inFlight?.enter();
-          try {
-            const admission = await admitCall(
-              deps,
-              { ...gateway, log: request.log },
-              feature,
-              request,
-              reply,
-              tracked,
-            );
-            if (admission.kind === "replay") {
-              reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(admission.status);
-              return admission.body;
-            }
-            const submitted = await submitCall({ ...gateway, log: request.log }, admission.call);
-            return await answerCall(gateway, submitted, reply, deps.config.publicUrl);
-          } finally {
-            tracked?.exit();
+        { maxBytes: largestBodyBytes(feature), maxMs: UNREAD_BODY_DRAIN_MS },
+      ]),
+    );
+    scope.addHook("onSend", async (request, reply, payload) => {
+      const limits = unreadBodyLimits.get(request.routeOptions.url ?? "");
+      if (limits) discardUnreadBody(request, reply, limits);
+      return payload;
+    });
+    for (const feature of FEATURES) {
+      scope.post(feature.endpoint, async (request, reply) => {
+        // Tracked from the first byte, so a graceful stop waits for it (and a draining process refuses it).
+        const tracked = gateway.inFlight?.enter();
+        try {
+          const admission = await admitCall(
+            deps,
+            { ...gateway, log: request.log },
+            feature,
+            request,
+            reply,
+            tracked,
+          );
+          if (admission.kind === "replay") {
+            reply.header(IDEMPOTENT_REPLAYED_HEADER, "true").code(admission.status);
+            return admission.body;
           }
-        },
-      );
+          const submitted = await submitCall({ ...gateway, log: request.log }, admission.call);
+          return await answerCall(gateway, submitted, reply, deps.config.publicUrl);
+        } finally {
+          tracked?.exit();
+        }
+      });
     }
   });
 }
