@@ -19,7 +19,8 @@ type ContinuableRequest = IncomingMessage & { [CONTINUE_SENT]?: boolean };
  * no upload at all. Node answers 100 at once unless the server listens for `checkContinue`; here it
  * does, and the 100 goes out only when the body is about to be read: before Fastify parses it, or,
  * on routes marked `deferredBody`, when the handler starts reading (`continueUpload`). A refusal
- * before that never asks for the body.
+ * before that never asks for the body, and Node closes the connection after it (the client may or may
+ * not send the body then, so the connection cannot be reused), which is what curl does too.
  */
 export function registerExpectContinue(app: FastifyInstance): void {
   app.server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
@@ -37,12 +38,6 @@ export function continueUpload(request: FastifyRequest, reply: FastifyReply): vo
   if (!expectsContinue(raw) || raw[CONTINUE_SENT] || reply.raw.headersSent) return;
   raw[CONTINUE_SENT] = true;
   reply.raw.writeContinue();
-}
-
-/** Whether the client still waits for `100 Continue` before sending its body. */
-export function awaitsContinue(request: FastifyRequest): boolean {
-  const raw = request.raw as ContinuableRequest;
-  return expectsContinue(raw) && !raw[CONTINUE_SENT];
 }
 
 function expectsContinue(raw: IncomingMessage): boolean {
