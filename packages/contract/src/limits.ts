@@ -345,6 +345,15 @@ export const THUMBNAIL_MAX_SIDE = 320;
 export const TRAINING_MIN_IMAGES = 10;
 /** Extra images beyond this are ignored by the client. */
 export const TRAINING_MAX_IMAGES = 15;
+/** Each training image is resized so its short side is this many pixels ... */
+export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
+/** ... and encoded as JPEG at this quality. */
+export const TRAINING_JPEG_QUALITY = 0.95;
+
+// ---------------------------------------------------------------------------------------------------
+// A feature call's multipart body (after the training limits, which the file count follows).
+// ---------------------------------------------------------------------------------------------------
+
 /** Text fields of a feature call's multipart body: how many, and the longest value. */
 export const MULTIPART_MAX_FIELDS = 32;
 export const MULTIPART_MAX_FIELD_BYTES = 16 * 1024;
@@ -352,10 +361,6 @@ export const MULTIPART_MAX_FIELD_BYTES = 16 * 1024;
 export const MULTIPART_MAX_FILES = TRAINING_MAX_IMAGES + 2;
 /** Parts of a feature call's multipart body, files and fields together. */
 export const MULTIPART_MAX_PARTS = 64;
-/** Each training image is resized so its short side is this many pixels ... */
-export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
-/** ... and encoded as JPEG at this quality. */
-export const TRAINING_JPEG_QUALITY = 0.95;
 
 // ---------------------------------------------------------------------------------------------------
 // Request timeouts (REQUEST_TIMEOUT_MS may change the default).
