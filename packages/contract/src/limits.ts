@@ -266,6 +266,12 @@ export const AUDIO_BILLING_SECONDS = 60;
 // Gateway protections (ours; the server's environment may change each).
 // ---------------------------------------------------------------------------------------------------
 
+/**
+ * A feature call refused before its upload was read (401, 402, 403, 429) still lets the client finish
+ * sending it, read and thrown away, so every client reads the answer (issue 30): at most the feature's
+ * largest legitimate body, and for at most this long (a 30 MB image on the 1 MB/s line, with room).
+ */
+export const UNREAD_BODY_DRAIN_MS = 45_000;
 /** Requests one API key may make per minute (API_KEY_REQUESTS_PER_MINUTE). */
 export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 600;
 /** The header that makes a feature call idempotent (as Stripe's API), and the longest key it takes. */
@@ -343,6 +349,18 @@ export const TRAINING_MAX_IMAGES = 15;
 export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
 /** ... and encoded as JPEG at this quality. */
 export const TRAINING_JPEG_QUALITY = 0.95;
+
+// ---------------------------------------------------------------------------------------------------
+// A feature call's multipart body (after the training limits, which the file count follows).
+// ---------------------------------------------------------------------------------------------------
+
+/** Text fields of a feature call's multipart body: how many, and the longest value. */
+export const MULTIPART_MAX_FIELDS = 32;
+export const MULTIPART_MAX_FIELD_BYTES = 16 * 1024;
+/** Files of a feature call's multipart body: a training's photos and room for the rest. */
+export const MULTIPART_MAX_FILES = TRAINING_MAX_IMAGES + 2;
+/** Parts of a feature call's multipart body, files and fields together. */
+export const MULTIPART_MAX_PARTS = 64;
 
 // ---------------------------------------------------------------------------------------------------
 // Request timeouts (REQUEST_TIMEOUT_MS may change the default).

@@ -165,6 +165,7 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual(
       [
         "Idempotent-Replayed",
+        "RateLimit",
         "RateLimit-Limit",
         "RateLimit-Policy",
         "RateLimit-Remaining",

@@ -663,7 +663,13 @@ const RATE_LIMIT_HEADERS: Record<string, JsonObject> = {
     schema: { type: "integer" },
   },
   "RateLimit-Policy": {
-    description: "The limit and its window in seconds, e.g. `600;w=60` (IETF RateLimit header fields).",
+    description:
+      'The quota and its window in seconds, e.g. `"default";q=600;w=60` (IETF RateLimit header fields, current draft).',
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description:
+      'Requests left and seconds until the window resets, e.g. `"default";r=599;t=42` (IETF RateLimit header fields, current draft).',
     schema: { type: "string" },
   },
 };
@@ -1046,8 +1052,9 @@ function infoDescription(): string {
     "Each API key may make a set number of requests per minute, and each organization may have a set",
     "number of feature calls running at once (the deployment chooses both). Over either, the call",
     "answers 429 `rate-limited` with a `Retry-After` header in seconds, and nothing is charged.",
-    "Answers to API keys carry the IETF RateLimit fields (`RateLimit-Limit`, `RateLimit-Remaining`,",
-    "`RateLimit-Reset`, `RateLimit-Policy`); the count is shared by every server.",
+    "Answers to API keys carry the IETF RateLimit fields, the current draft's `RateLimit` and",
+    "`RateLimit-Policy` and the earlier `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;",
+    "the count is shared by every server.",
     "",
     "### Keys with limits",
     "",

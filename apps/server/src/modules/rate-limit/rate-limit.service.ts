@@ -85,17 +85,24 @@ export async function consumeRateLimit(
   }
 }
 
+/** The name of the one quota policy the RateLimit fields describe: an API key's requests per minute. */
+export const RATE_LIMIT_POLICY_NAME = "default";
+
 /**
- * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Limit`,
- * `RateLimit-Remaining`, `RateLimit-Reset` in seconds, and the policy with its window), as API keys'
- * answers carry them.
+ * The IETF RateLimit header fields, as API keys' answers carry them, in both generations clients read:
+ * the current draft's (draft-ietf-httpapi-ratelimit-headers-08 on: `RateLimit-Policy: "default";q=600;w=60`
+ * for the quota and its window, `RateLimit: "default";r=599;t=42` for what remains and the seconds until
+ * the window resets, both structured fields) and the earlier drafts' `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset`, which most client libraries still look for.
  */
 export function rateLimitHeaders(state: RateLimitState, windowSeconds = 60): Record<string, string> {
+  const policy = `"${RATE_LIMIT_POLICY_NAME}"`;
   return {
+    ratelimit: `${policy};r=${state.remaining};t=${state.resetSeconds}`,
+    "ratelimit-policy": `${policy};q=${state.limit};w=${windowSeconds}`,
     "ratelimit-limit": String(state.limit),
     "ratelimit-remaining": String(state.remaining),
     "ratelimit-reset": String(state.resetSeconds),
-    "ratelimit-policy": `${state.limit};w=${windowSeconds}`,
   };
 }
 
