@@ -5,12 +5,9 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
 import type { ProviderRegistry } from "../../providers/inference/registry";
-import {
-  buildOpenApiDocument,
-  type FeatureAvailability,
-  type OpenApiOptions,
-  withAvailability,
-} from "./openapi";
+import { type FeatureAvailability, withAvailability } from "./availability";
+import { buildOpenApiDocument } from "./document";
+import type { OpenApiOptions } from "./types";
 
 /**
  * `GET /v1/openapi.json` (the API description) and `GET /docs`, an API reference page that renders it

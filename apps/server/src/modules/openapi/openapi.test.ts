@@ -18,19 +18,13 @@ import {
 import { validate } from "@scalar/openapi-parser";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import {
-  buildOpenApiDocument,
-  ERROR_SCHEMA_REF,
-  errorStatusesOf,
-  FEATURE_CALL_ERROR_CODES,
-  FILE_CONTENT_TYPES,
-  FILE_ROUTE,
-  type JsonObject,
-  NON_PRODUCTION_NOTE,
-  STATUS_MEANINGS,
-  usd,
-} from "./openapi";
+import { buildOpenApiDocument } from "./document";
+import { errorStatusesOf, FEATURE_CALL_ERROR_CODES, STATUS_MEANINGS } from "./errors";
+import { NON_PRODUCTION_NOTE } from "./fields";
 import { REFERENCE_SCRIPT_PATH, registerOpenApiRoutes, SCALAR_SCRIPT_PATH } from "./openapi.routes";
+import { FILE_CONTENT_TYPES, FILE_ROUTE } from "./operations/files";
+import { usd } from "./tags";
+import { ERROR_SCHEMA_REF, type JsonObject } from "./types";
 
 const doc = buildOpenApiDocument();
 
