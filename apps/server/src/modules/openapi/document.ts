@@ -2,10 +2,9 @@ import {
   API_KEY_PREFIX,
   apiKeyLimitsSchema,
   calls,
-  ERROR_CODES,
   FEATURES,
-  featureCallResponse,
   PRODUCT_NAME,
+  REQUEST_CANCEL_PATH,
   REQUEST_DETAIL_PATH,
   requestDetailSchema,
   trainingResultSchema,
@@ -13,18 +12,48 @@ import {
   USAGE_PATH,
   usageResponse,
 } from "@prism/contract";
-import { errorResponses } from "./errors";
-import { operationOf } from "./feature-operations";
-import { idempotencyKeyParameter, RATE_LIMIT_HEADERS } from "./headers";
+import { errorResponses, errorSchema } from "./errors";
+import { CALL_RESPONSE_SCHEMAS, operationOf } from "./feature-operations";
+import { idempotencyKeyParameter, preferParameter, RATE_LIMIT_HEADERS } from "./headers";
 import { jsonSchemaOf } from "./json-schema";
 import { FILE_ROUTE, fileDownloadOperation } from "./operations/files";
-import { requestDetailOperation } from "./operations/request-detail";
+import { cancelRequestOperation, requestDetailOperation } from "./operations/request-detail";
 import { TRAINED_IDENTITIES_PATH, trainedIdentitiesOperation } from "./operations/trained-identities";
 import { usageOperation } from "./operations/usage";
 import { infoDescription, modelServerGuide } from "./prose";
 import { TAGS, tagOf } from "./tags";
-import { type OpenApiDocument, type OpenApiOptions, SECURITY_SCHEME } from "./types";
+import {
+  DEFAULT_BASE_URL,
+  type JsonObject,
+  type OpenApiDocument,
+  type OpenApiOptions,
+  SECURITY_SCHEME,
+} from "./types";
 import { webhooksSection } from "./webhooks";
+
+/** The 200 answers of the three kinds of feature, their JSON results named as their own schemas. */
+function callResponseSchemas(): Record<string, JsonObject> {
+  const schemas: Record<string, JsonObject> = {};
+  const results: Record<string, string> = {
+    TranscriptionCallResponse: "TranscriptionResult",
+    TrainingCallResponse: "TrainingResult",
+  };
+  for (const [name, zodSchema] of Object.entries(CALL_RESPONSE_SCHEMAS)) {
+    const schema = jsonSchemaOf(zodSchema) as { properties: { request: JsonObject } };
+    const result = results[name];
+    if (result) {
+      const request = schema.properties.request as { properties: { response_data: JsonObject } };
+      request.properties.response_data = {
+        type: "object",
+        required: ["body"],
+        properties: { body: { $ref: `#/components/schemas/${result}` } },
+      };
+    }
+    schemas[name] = schema;
+  }
+  return schemas;
+}
+
 /**
  * The public API's OpenAPI 3.1 document, generated from the feature catalog and the contract's zod
  * schemas: adding a feature or a field to the catalog documents it, with nothing written twice. Its
@@ -32,14 +61,16 @@ import { webhooksSection } from "./webhooks";
  * (operations/), the webhooks, and the prose as Markdown (prose/).
  */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   const paths: OpenApiDocument["paths"] = {};
   for (const feature of FEATURES) {
-    paths[feature.endpoint] = { post: operationOf(feature) };
+    paths[feature.endpoint] = { post: operationOf(feature, baseUrl) };
   }
-  paths[TRAINED_IDENTITIES_PATH] = { post: trainedIdentitiesOperation() };
-  paths[FILE_ROUTE] = { get: fileDownloadOperation() };
-  paths[REQUEST_DETAIL_PATH] = { get: requestDetailOperation() };
-  paths[USAGE_PATH] = { get: usageOperation() };
+  paths[TRAINED_IDENTITIES_PATH] = { post: trainedIdentitiesOperation(baseUrl) };
+  paths[FILE_ROUTE] = { get: fileDownloadOperation(baseUrl) };
+  paths[REQUEST_DETAIL_PATH] = { get: requestDetailOperation(baseUrl) };
+  paths[REQUEST_CANCEL_PATH] = { post: cancelRequestOperation(baseUrl) };
+  paths[USAGE_PATH] = { get: usageOperation(baseUrl) };
   const usedTags = new Set([...FEATURES.map(tagOf), TAGS.files.name, TAGS.usage.name]);
   return {
     openapi: "3.1.0",
@@ -48,8 +79,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       version: options.version ?? "1.0.0",
       // The model-server guide closes the introduction, under the anchor the console links to.
       description: `${infoDescription()}\n\n### Model servers\n\n${modelServerGuide()}`,
+      license: { name: "AGPL-3.0-only", identifier: "AGPL-3.0-only" },
     },
-    servers: [{ url: "/" }],
+    servers: [{ url: baseUrl, description: "This deployment." }],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: Object.values(TAGS)
       .filter((tag) => usedTags.has(tag.name))
@@ -65,7 +97,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
       schemas: {
-        FeatureCallResponse: jsonSchemaOf(featureCallResponse),
+        ...callResponseSchemas(),
         TranscriptionResult: jsonSchemaOf(transcriptionResultSchema),
         TrainingResult: jsonSchemaOf(trainingResultSchema),
         TrainedIdentities: jsonSchemaOf(calls.playground.getTrainedIdentities.response),
@@ -73,25 +105,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
         RequestDetail: jsonSchemaOf(requestDetailSchema),
         Usage: jsonSchemaOf(usageResponse),
-        Error: {
-          type: "object",
-          required: ["error", "message"],
-          properties: {
-            error: {
-              type: "string",
-              enum: [...ERROR_CODES],
-              description: "A stable, machine-readable code.",
-            },
-            message: { type: "string", description: "A human-readable explanation." },
-            requestId: {
-              type: "string",
-              description: "The request's id, also in the `x-request-id` header; quote it to support.",
-            },
-          },
-        },
+        Error: errorSchema(),
       },
       responses: errorResponses(),
-      parameters: { IdempotencyKey: idempotencyKeyParameter() },
+      parameters: { IdempotencyKey: idempotencyKeyParameter(), Prefer: preferParameter() },
       headers: {
         ...RATE_LIMIT_HEADERS,
         "Idempotent-Replayed": {

@@ -1,5 +1,9 @@
-import { API_KEY_PREFIX, type ErrorCode, type Feature, statusOf } from "@prism/contract";
+import { API_KEY_PREFIX, ERROR_CODES, type ErrorCode, type Feature, statusOf } from "@prism/contract";
 import { SUCCESS_HEADERS } from "./headers";
+
+/** The `requestId` of the example error answers (each answer's own request id, a Fastify id). */
+export const EXAMPLE_REQUEST_ID = "9e8d7c6b-5a49-4382-b1c0-d9e8f7a6b5c4";
+
 import { ERROR_SCHEMA_REF, type JsonObject } from "./types";
 
 /** The error codes a feature call can produce; their statuses come from the contract. */
@@ -18,6 +22,7 @@ export const FEATURE_CALL_ERROR_CODES: readonly ErrorCode[] = [
   "route-not-found",
   "identity-not-ready",
   "idempotency-in-progress",
+  "request-canceled",
   "payload-too-large",
   "file-too-large",
   "image-dimensions-exceeded",
@@ -62,7 +67,7 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   409: {
     name: "Conflict",
     meaning:
-      "The AI Clone named in the call has not finished training, or the first call with this `Idempotency-Key` was still running when the retry stopped waiting for it (`idempotency-in-progress`; retry later).",
+      "The first call with this `Idempotency-Key` was still running when the retry stopped waiting for it (`idempotency-in-progress`: retry after the `Retry-After` header's seconds), the call was canceled with `POST /v1/requests/{id}/cancel` before it ended (`request-canceled`, refunded), or the AI Clone named in the call has not finished training (`identity-not-ready`).",
   },
   413: {
     name: "PayloadTooLarge",
@@ -103,16 +108,50 @@ export const STATUS_MEANINGS: Record<number, { name: string; meaning: string }> 
   },
 };
 
-/** Every status a feature call can answer with besides 200 (409 only where an AI Clone is named). */
-export function errorStatusesOf(feature: Feature): number[] {
+/** The codes no call of this feature can answer with: `identity-not-ready` needs an AI Clone field. */
+function codesOf(feature: Feature): ErrorCode[] {
   const usesIdentity = feature.inputs.body.some((field) => field.name === "identity_id");
-  const statuses = new Set(FEATURE_CALL_ERROR_CODES.map(statusOf));
-  if (!usesIdentity) statuses.delete(409);
-  return [...statuses].sort((a, b) => a - b);
+  return FEATURE_CALL_ERROR_CODES.filter((code) => usesIdentity || code !== "identity-not-ready");
+}
+
+/** Every status a feature call can answer with besides 200 and 202. */
+export function errorStatusesOf(feature: Feature): number[] {
+  return [...new Set(codesOf(feature).map(statusOf))].sort((a, b) => a - b);
 }
 
 export function codesWithStatus(status: number): ErrorCode[] {
   return FEATURE_CALL_ERROR_CODES.filter((code) => statusOf(code) === status);
+}
+
+/** Headers an error answer carries: the wait before a retry, and the key's rate-limit count. */
+function errorHeadersOf(status: number): JsonObject | undefined {
+  if (status === 429) {
+    return {
+      "Retry-After": {
+        description: "Seconds to wait before retrying.",
+        required: true,
+        schema: { type: "integer", minimum: 0 },
+      },
+      ...SUCCESS_HEADERS,
+    };
+  }
+  if (status === 409) {
+    return {
+      "Retry-After": {
+        description: "With `idempotency-in-progress`: seconds to wait before retrying with the same key.",
+        schema: { type: "integer", minimum: 0 },
+      },
+    };
+  }
+  if (status === 503) {
+    return {
+      "Retry-After": {
+        description: "When the server is restarting: seconds to wait before retrying.",
+        schema: { type: "integer", minimum: 0 },
+      },
+    };
+  }
+  return undefined;
 }
 
 export function errorRefs(statuses: number[]): Record<string, JsonObject> {
@@ -134,25 +173,36 @@ export function errorResponses(): Record<string, JsonObject> {
         name,
         {
           description: `${meaning} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
-          ...(status === 429
-            ? {
-                headers: {
-                  "Retry-After": {
-                    description: "Seconds to wait before retrying.",
-                    schema: { type: "integer" },
-                  },
-                  ...SUCCESS_HEADERS,
-                },
-              }
-            : {}),
+          ...(errorHeadersOf(status) ? { headers: errorHeadersOf(status) } : {}),
           content: {
             "application/json": {
               schema: { $ref: ERROR_SCHEMA_REF },
-              example: { error: codes[0], message: meaning },
+              example: { error: codes[0], message: meaning, requestId: EXAMPLE_REQUEST_ID },
             },
           },
         },
       ];
     }),
   );
+}
+
+/** The error body every refusal answers with (`ErrorBody` of the contract). */
+export function errorSchema(): JsonObject {
+  return {
+    type: "object",
+    required: ["error", "message", "requestId"],
+    properties: {
+      error: { type: "string", enum: [...ERROR_CODES], description: "A stable, machine-readable code." },
+      message: { type: "string", description: "A human-readable explanation." },
+      field: {
+        type: "string",
+        description:
+          "The request field the refusal is about (a dotted path such as `prompt`), when it is about one.",
+      },
+      requestId: {
+        type: "string",
+        description: "The request's id, also in the `x-request-id` header; quote it to support.",
+      },
+    },
+  };
 }

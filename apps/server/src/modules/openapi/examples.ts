@@ -4,11 +4,21 @@ import {
   type FeatureCallResponse,
   type FileInput,
   microsToUsd,
+  type RequestDetail,
+  requestCancelPath,
+  requestDetailPath,
   trainingResultSchema,
   transcriptionResultSchema,
 } from "@prism/contract";
-import { curlSnippet } from "@prism/contract/snippets";
+import {
+  API_KEY_VARIABLE,
+  curlSnippet,
+  generateSnippets,
+  type SnippetInputs,
+  type SnippetLanguage,
+} from "@prism/contract/snippets";
 import type { z } from "zod";
+import type { JsonObject } from "./types";
 
 export const EXAMPLE_TEXT: Record<string, string> = {
   prompt: "A lighthouse on a cliff at dusk, oil painting",
@@ -54,8 +64,8 @@ export function exampleBody(feature: Feature): Record<string, string | number | 
   return body;
 }
 
-/** The cURL call shown in the reference: required inputs plus a few meaningful optional ones. */
-export function curlExample(feature: Feature): string {
+/** The snippet generator's inputs for a reference example: required inputs plus a few meaningful optional ones. */
+export function snippetInputsOf(feature: Feature, baseUrl: string): SnippetInputs {
   const body = exampleBody(feature);
   const headers: Record<string, string> = {};
   for (const header of feature.headers) {
@@ -66,14 +76,54 @@ export function curlExample(feature: Feature): string {
   const fileNames = Object.fromEntries(
     feature.inputs.files.filter((file) => file.required).map((file) => [file.name, exampleFiles(file)]),
   );
-  return curlSnippet(feature, {
-    origin: "$ORIGIN",
-    apiKey: "$PRISM_API_KEY",
-    shellVariables: true,
-    body,
-    fileNames,
-    headers,
-  });
+  return { origin: baseUrl, apiKey: API_KEY_VARIABLE, shellVariables: true, body, fileNames, headers };
+}
+
+/** The cURL call shown in the reference. */
+export function curlExample(feature: Feature, baseUrl: string): string {
+  return curlSnippet(feature, snippetInputsOf(feature, baseUrl));
+}
+
+/** Redocly's and Scalar's names of the snippet languages (`x-codeSamples[].lang`). */
+const SAMPLE_LANGUAGES: Record<SnippetLanguage, string> = {
+  curl: "Shell",
+  python: "Python",
+  javascript: "JavaScript",
+  typescript: "TypeScript",
+  "curl-async": "Shell",
+  "python-async": "Python",
+  "javascript-async": "JavaScript",
+};
+
+/**
+ * `x-codeSamples`: the same generator as the console's "Show API Call" (`@prism/contract/snippets`),
+ * synchronous and asynchronous, with the key read from `$PRISM_API_KEY` and the deployment's address.
+ */
+export function codeSamplesOf(feature: Feature, baseUrl: string): JsonObject[] {
+  return generateSnippets(feature, snippetInputsOf(feature, baseUrl)).map((snippet) => ({
+    lang: SAMPLE_LANGUAGES[snippet.language],
+    label: snippet.label,
+    source: snippet.code,
+  }));
+}
+
+/** A call just queued (`Prefer: respond-async`): the 202 answer's body. */
+export function exampleQueuedDetail(feature: Feature): RequestDetail {
+  const request = exampleResponse(feature).request;
+  return {
+    ...request,
+    response_data: {},
+    status: "queued",
+    cost: request.cost,
+    endpoint: feature.endpoint,
+    queue_position: 0,
+    started_date: null,
+    completed_date: null,
+    reserved: request.cost,
+    error: null,
+    error_message: null,
+    urls: { get: requestDetailPath(request.id), cancel: requestCancelPath(request.id) },
+  };
 }
 
 export const EXAMPLE_IDS = {

@@ -4,6 +4,7 @@ import {
   IDEMPOTENCY_RETENTION_HOURS,
   IDEMPOTENCY_WAIT_SECONDS,
   IDEMPOTENT_REPLAYED_HEADER,
+  PREFER_WAIT_MAX_SECONDS,
 } from "@prism/contract";
 import type { JsonObject } from "./types";
 
@@ -56,5 +57,23 @@ export function idempotencyKeyParameter(): JsonObject {
       "successful answers are kept: a call that failed was refunded, and a retry with its key runs again.",
     ].join(" "),
     schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  };
+}
+
+/** RFC 7240 `Prefer`: how long the caller is willing to wait for the call (issue 29). */
+export function preferParameter(): JsonObject {
+  return {
+    name: "Prefer",
+    in: "header",
+    required: false,
+    description: [
+      "`respond-async`: answer `202 Accepted` at once with the queued call (its id, status, the amount",
+      "reserved, and where to follow and cancel it; `Location` names `/v1/requests/{id}`) instead of",
+      `holding the connection until it ends. \`wait=N\` (N up to ${PREFER_WAIT_MAX_SECONDS}): answer as a synchronous call`,
+      "would when the call ends within N seconds, else the same 202. Without it a call is synchronous.",
+      "Calls longer than a proxy's read timeout (often 60 s) should be made this way. The answer's",
+      "`Preference-Applied` says which preference was honoured.",
+    ].join(" "),
+    schema: { type: "string", examples: ["respond-async", "wait=10"] },
   };
 }

@@ -2,8 +2,8 @@ export type JsonObject = Record<string, unknown>;
 
 export interface OpenApiDocument extends JsonObject {
   openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
-  servers: { url: string }[];
+  info: { title: string; version: string; description: string; license: JsonObject };
+  servers: { url: string; description?: string }[];
   paths: Record<string, { get?: JsonObject; post?: JsonObject }>;
   components: {
     schemas: Record<string, JsonObject>;
@@ -20,7 +20,15 @@ export interface OpenApiDocument extends JsonObject {
 export interface OpenApiOptions {
   /** `info.version` (default "1.0.0"). */
   version?: string;
+  /**
+   * The deployment's absolute base URL (`PUBLIC_URL`, or the origin the document was asked on): the
+   * `servers` entry and the address in every code sample. DEFAULT_BASE_URL when not given.
+   */
+  baseUrl?: string;
 }
+
+/** The base URL of a document built without one: a local server on its default port. */
+export const DEFAULT_BASE_URL = "http://localhost:3000";
 
 export const ERROR_SCHEMA_REF = "#/components/schemas/Error";
 export const SECURITY_SCHEME = "apiKey";

@@ -1,4 +1,5 @@
 import { THUMBNAIL_MAX_SIDE, THUMBNAIL_SUFFIX } from "@prism/contract";
+import { EXAMPLE_REQUEST_ID } from "../errors";
 import { EXAMPLE_IDS, exampleFileUrl } from "../examples";
 import { TAGS } from "../tags";
 import { ERROR_SCHEMA_REF, type JsonObject, SECURITY_SCHEME } from "../types";
@@ -16,7 +17,7 @@ export const FILE_CONTENT_TYPES = [
   "audio/flac",
 ] as const;
 
-export function fileDownloadOperation(): JsonObject {
+export function fileDownloadOperation(baseUrl: string): JsonObject {
   const example = exampleFileUrl(`${EXAMPLE_IDS.request}-result.png`);
   return {
     operationId: "downloadFile",
@@ -69,7 +70,7 @@ export function fileDownloadOperation(): JsonObject {
         content: {
           "application/json": {
             schema: { $ref: ERROR_SCHEMA_REF },
-            example: { error: "not-found", message: "File not found." },
+            example: { error: "not-found", message: "File not found.", requestId: EXAMPLE_REQUEST_ID },
           },
         },
       },
@@ -78,7 +79,7 @@ export function fileDownloadOperation(): JsonObject {
       {
         lang: "cURL",
         label: "cURL",
-        source: `curl "$ORIGIN${example}" \\\n  -H "Authorization: Bearer $PRISM_API_KEY" \\\n  -o result.png`,
+        source: `curl "${baseUrl}${example}" \\\n  -H "Authorization: Bearer $PRISM_API_KEY" \\\n  -o result.png`,
       },
     ],
   };

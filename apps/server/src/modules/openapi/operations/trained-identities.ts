@@ -14,7 +14,7 @@ export const TRAINED_IDENTITIES_PATH = calls.playground.getTrainedIdentities.pat
 export const TRAINED_IDENTITIES_ERRORS = [400, 401, 404, 429];
 
 /** Listing the project's AI Clones: the one way an API user learns the identity ids to use. */
-export function trainedIdentitiesOperation(): JsonObject {
+export function trainedIdentitiesOperation(baseUrl: string): JsonObject {
   const example: GetTrainedIdentitiesResponse = {
     requests: [
       {
@@ -67,7 +67,7 @@ export function trainedIdentitiesOperation(): JsonObject {
         lang: "cURL",
         label: "cURL",
         source: [
-          `curl -X POST "$ORIGIN${TRAINED_IDENTITIES_PATH}"`,
+          `curl -X POST "${baseUrl}${TRAINED_IDENTITIES_PATH}"`,
           `  -H "Authorization: Bearer $PRISM_API_KEY"`,
           `  -H "Content-Type: application/json"`,
           `  -d "{\\"projectId\\": \\"$PROJECT_ID\\", \\"offset\\": 0}"`,

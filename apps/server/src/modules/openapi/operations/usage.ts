@@ -12,7 +12,7 @@ import { TAGS } from "../tags";
 import { type JsonObject, SECURITY_SCHEME } from "../types";
 
 /** The key's project's usage over a range of UTC days, grouped, from the daily rollup. */
-export function usageOperation(): JsonObject {
+export function usageOperation(baseUrl: string): JsonObject {
   const example: UsageResponse = {
     start: "2026-05-01",
     end: "2026-05-31",
@@ -54,7 +54,7 @@ export function usageOperation(): JsonObject {
       {
         lang: "cURL",
         label: "cURL",
-        source: `curl "$ORIGIN${USAGE_PATH}?start=2026-05-01&end=2026-05-31&group_by=day" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
+        source: `curl "${baseUrl}${USAGE_PATH}?start=2026-05-01&end=2026-05-31&group_by=day" \\\n  -H "Authorization: Bearer $PRISM_API_KEY"`,
       },
     ],
   };
