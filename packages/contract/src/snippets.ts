@@ -322,9 +322,11 @@ function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: 
     typed ? "  const answer: unknown = await response.json();" : "  const answer = await response.json();",
     "  if (!response.ok) {",
     `    const error = answer${typed ? " as ErrorAnswer" : ""};`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
     "    throw new Error(`${response.status} ${error.error}: ${error.message} (requestId ${error.requestId})`);",
     "  }",
     `  const result = answer${typed ? " as CallAnswer" : ""};`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
     "  console.log(`request ${result.request.id}: cost ${result.cost}, balance ${result.balance}`);",
     ...javascriptFetchResult("result.request.response_data"),
   ];
@@ -383,6 +385,7 @@ function javascriptAsyncSnippet(url: string, headers: Headers, parts: Part[]): s
     "  // Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
     "  let call = await response.json();",
     "  if (!response.ok) {",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
     "    throw new Error(`${response.status} ${call.error}: ${call.message} (requestId ${call.requestId})`);",
     "  }",
     `  while (call.status === "queued" || call.status === "running") {`,
