@@ -203,12 +203,11 @@ function pythonRequest(url: string, headers: Headers, parts: Part[], extraImport
     ...headers.map(([name, value]) => `    ${pyString(name)}: ${pyValue(value)},`),
     `    # ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)},  # ${IDEMPOTENCY_NOTE}`,
     "}",
-    data.length > 0
-      ? `data = {\n${data.map((part) => `    ${pyString(part.name)}: ${pyString(part.value)},`).join("\n")}\n}`
-      : "data = {}",
-    files.length > 0
-      ? `files = [\n${files.map((part) => `    (${pyString(part.name)}, open(${pyString(part.value)}, "rb")),`).join("\n")}\n]`
-      : "files = []",
+    // Text fields go as form parts too (`(None, value)`), so the body is multipart even without a file.
+    "files = [",
+    ...data.map((part) => `    (${pyString(part.name)}, (None, ${pyString(part.value)})),`),
+    ...files.map((part) => `    (${pyString(part.name)}, open(${pyString(part.value)}, "rb")),`),
+    "]",
     "",
   ];
 }
@@ -238,7 +237,7 @@ function pythonFetchResult(output: string, indent = ""): string[] {
 function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
   return [
     ...pythonRequest(url, headers, parts),
-    "response = requests.post(url, headers=headers, data=data, files=files)",
+    "response = requests.post(url, headers=headers, files=files)",
     ...PYTHON_FAIL_ON_ERROR,
     "result = response.json()",
     `print(f"request {result['request']['id']}: cost {result['cost']}, balance {result['balance']}")`,
@@ -367,7 +366,7 @@ function pythonAsyncSnippet(url: string, headers: Headers, parts: Part[]): strin
     ...pythonRequest(url, [...headers, ["Prefer", "respond-async"]], parts, ["import time"]),
     "# Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
     '# (Add a "webhook" field with an https URL to be told when it ends instead of asking.)',
-    "response = requests.post(url, headers=headers, data=data, files=files)",
+    "response = requests.post(url, headers=headers, files=files)",
     ...PYTHON_FAIL_ON_ERROR,
     "call = response.json()",
     'while call["status"] in ("queued", "running"):',
