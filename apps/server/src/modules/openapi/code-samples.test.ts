@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { FEATURES, type Feature, pegasusTrainingFeature } from "@prism/contract";
 import { eq } from "drizzle-orm";
@@ -13,6 +13,7 @@ import { fundedAccount } from "../../../test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizations } from "../../db/schema";
+import { SERVER_ROOT } from "../../paths";
 import { exampleFiles } from "./examples";
 import type { OpenApiDocument } from "./types";
 
@@ -25,6 +26,7 @@ import type { OpenApiDocument } from "./types";
  */
 
 const run = promisify(execFile);
+const REPOSITORY_ROOT = resolve(SERVER_ROOT, "../..");
 
 function startEveryFeatureModelServer(): Promise<LocalServer> {
   return startLocalServer(async (request, response) => {
@@ -187,6 +189,41 @@ describe("the reference's code samples", () => {
     } finally {
       writeFileSync(photo, good);
     }
+  }, 120_000);
+
+  it("type-checks the TypeScript sample as a .ts file of a CommonJS package, and runs it compiled", async () => {
+    const removal = FEATURES.find((feature) => feature.id === "image-background-removal")!;
+    const folder = join(directory, "commonjs");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "commonjs" }));
+    writeFileSync(join(folder, "sample.ts"), samplesOf(removal).get("TypeScript")!);
+    writeFileSync(
+      join(folder, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "commonjs",
+          target: "es2022",
+          strict: true,
+          outDir: "out",
+          types: ["node"],
+          typeRoots: [join(REPOSITORY_ROOT, "node_modules/@types")],
+        },
+        files: ["sample.ts"],
+      }),
+    );
+    const compiled = await run(process.execPath, [
+      join(REPOSITORY_ROOT, "node_modules/typescript/bin/tsc"),
+      "-p",
+      folder,
+    ]).then(
+      () => ({ code: 0, stdout: "" }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(compiled.stdout).toBe("");
+    expect(compiled.code).toBe(0);
+    rmSync(join(directory, "result.png"), { force: true });
+    const { stdout } = await run(process.execPath, [join(folder, "out/sample.js")], { cwd: directory, env });
+    expect(stdout).toContain("saved result.png");
   }, 120_000);
 
   it("runs the asynchronous samples: submit, follow, fetch the result", async () => {
