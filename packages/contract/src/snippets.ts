@@ -161,7 +161,10 @@ function curlCode(url: string, headers: Headers, parts: Part[], shellVariables: 
   const quote = (value: string) => shellQuote(value, shellVariables);
   const lines = [
     `curl -X POST ${quote(url)}`,
-    ...headers.map(([name, value]) => `  -H ${quote(`${name}: ${value}`)}`),
+    // A key read from the environment (`Bearer $PRISM_API_KEY`) is always left to the shell to expand.
+    ...headers.map(([name, value]) =>
+      environmentKeyOf(value) ? `  -H "${name}: ${value}"` : `  -H ${quote(`${name}: ${value}`)}`,
+    ),
     ...parts.map((part) =>
       part.kind === "file"
         ? `  -F ${quote(`${part.name}=@${part.value}`)}`
@@ -346,7 +349,11 @@ function curlAsyncCode(
 ): string {
   const quote = (value: string) => shellQuote(value, shellVariables);
   const authorization = headers.find(([name]) => name === "Authorization");
-  const auth = authorization ? ` -H ${quote(`${authorization[0]}: ${authorization[1]}`)}` : "";
+  const auth = authorization
+    ? environmentKeyOf(authorization[1])
+      ? ` -H "${authorization[0]}: ${authorization[1]}"`
+      : ` -H ${quote(`${authorization[0]}: ${authorization[1]}`)}`
+    : "";
   const submit = curlCode(url, [...headers, ["Prefer", "respond-async"]], parts, shellVariables);
   return [
     "# 1. Submit: 202 Accepted at once, with the call's id, its status and where to follow it.",
