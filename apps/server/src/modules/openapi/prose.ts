@@ -6,6 +6,7 @@ import {
   FEATURES,
   IDEMPOTENCY_WAIT_SECONDS,
   NEEDS_MODEL_SERVER_BADGE,
+  PREFER_WAIT_MAX_SECONDS,
   PRODUCT_NAME,
   PROVIDER_SETUPS,
 } from "@prism/contract";
@@ -38,6 +39,7 @@ export function infoDescription(): string {
       (feature) => `| ${feature.name} | \`POST ${feature.endpoint}\` | ${priceText(feature)} |`,
     ).join("\n"),
     idempotencyWaitSeconds: IDEMPOTENCY_WAIT_SECONDS,
+    preferWaitMaxSeconds: PREFER_WAIT_MAX_SECONDS,
     trainedIdentitiesPath: calls.playground.getTrainedIdentities.path,
   });
 }
