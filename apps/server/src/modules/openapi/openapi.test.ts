@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import {
   type BodyField,
   calls,
@@ -18,6 +23,7 @@ import {
 import { validate } from "@scalar/openapi-parser";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+import { SERVER_ROOT } from "../../paths";
 import { buildOpenApiDocument } from "./document";
 import { errorStatusesOf, FEATURE_CALL_ERROR_CODES, STATUS_MEANINGS } from "./errors";
 import { NON_PRODUCTION_NOTE } from "./fields";
@@ -430,4 +436,34 @@ describe("OpenAPI routes", () => {
     expect(missing.statusCode).toBe(404);
     await server.close();
   });
+});
+
+describe("@redocly/cli lint", () => {
+  /**
+   * Warnings decided and accepted, each with its reason; any other warning or any error fails.
+   * - ApiKeyLimits is not referenced by an operation (keys are made in the console), but the
+   *   introduction's "Keys with limits" names it as the schema of a key's limits.
+   */
+  const ACCEPTED = ['no-unused-components: Component: "ApiKeyLimits" is never used.'];
+
+  it("finds no error and no warning beyond the accepted ones in the document as a deployment serves it", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "prism-redocly-"));
+    try {
+      const file = join(directory, "openapi.json");
+      writeFileSync(file, JSON.stringify(buildOpenApiDocument({ baseUrl: "https://console.prism-ai.dev" })));
+      const cli = resolve(SERVER_ROOT, "../../node_modules/@redocly/cli/bin/cli.js");
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, "lint", file, "--format=json"], {
+        cwd: directory,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number };
+        problems: { ruleId: string; message: string }[];
+      };
+      expect(report.totals.errors).toBe(0);
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual(ACCEPTED);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
