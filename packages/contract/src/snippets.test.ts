@@ -110,6 +110,7 @@ describe("generateSnippets", () => {
     expect(python).toContain('"Authorization": "Bearer " + os.environ["PRISM_API_KEY"],');
     expect(python).toMatch(/^import os$/m);
     for (const code of [javascript, typescript]) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
       expect(code).toContain("const authorization = `Bearer ${process.env.PRISM_API_KEY}`;");
     }
   });
@@ -121,6 +122,7 @@ describe("generateSnippets", () => {
       'download = requests.get(urljoin(url, result["request"]["response_data"]["file"]), headers=headers)',
     );
     for (const code of [javascript, typescript]) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
       expect(code).toContain("(requestId ${error.requestId})");
       expect(code).toContain(
         "await fetch(new URL(result.request.response_data.file, url), { headers: { Authorization: authorization } })",
