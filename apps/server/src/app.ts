@@ -219,7 +219,7 @@ export async function buildApp(
   const reconciler = runJobs ? startPaymentReconciler(moneyDeps(deps, app.log)) : undefined;
   app.decorate("jobWorker", jobWorker);
   registerDevMailboxRoutes(app, deps);
-  registerOpenApiRoutes(app, { registry: deps.registry });
+  registerOpenApiRoutes(app, { registry: deps.registry, publicUrl: deps.config.publicUrl });
 
   await registerSpa(app, deps.config.webDistDir, routeMethods);
 

@@ -310,6 +310,8 @@ export const DEFAULT_CALL_QUEUE_TIMEOUT_MS = 3_600_000;
  * (at most this many) for the call to end before answering 202 (RFC 7240).
  */
 export const PREFER_WAIT_MAX_SECONDS = 60;
+/** `Retry-After` of a 409 `idempotency-in-progress`: the retry waits for the first call again. */
+export const IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 export const PREFER_HEADER = "prefer";
 export const PREFERENCE_APPLIED_HEADER = "preference-applied";
 /** Per-call webhook events (`webhook_events_filter`): when the call starts running, and when it ends. */
