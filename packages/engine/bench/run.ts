@@ -260,7 +260,9 @@ async function benchCaptionSet(): Promise<void> {
     summary,
   );
   const [previous, now] = [TEXT_REMOVAL_VERSIONS.length - 2, TEXT_REMOVAL_VERSIONS.length - 1];
-  const ratios = results.map((result) => result.scores[now]!.cpuSeconds / result.scores[previous]!.cpuSeconds);
+  const ratios = results.map(
+    (result) => result.scores[now]!.cpuSeconds / result.scores[previous]!.cpuSeconds,
+  );
   console.log(
     `CPU now / round 1: ${fmt(
       results.reduce((sum, result) => sum + result.scores[now]!.cpuSeconds, 0) /
