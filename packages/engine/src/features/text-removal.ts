@@ -421,9 +421,8 @@ export const textRemoval: Feature<"text-removal"> = {
         // The letters are filled with the membrane, not with copied patches: over cluttered photos what
         // lies under a bold caption cannot be told from around it, and a smooth guess errs less than a
         // sharp one in the wrong place. On the caption set (issue 34) the membrane ends 43 of 64 cases at
-        // 18 dB or more in the text pixels where Telea or exemplar-based completion ended 41, at a
-        // twentieth of the fill's CPU time. The letter mask already covers every pixel the captions
-        // changed; more growth made every fill worse, none left rings of unfilled rim.
+        // 18 dB or more in the text pixels where Telea or exemplar-based completion ended 41, for about a
+        // fifteenth of their CPU time (docs/benchmarks.md).
         const letters = letterMask(image, boxes);
         if (countMasked(letters) > 0) rgb = fillMembrane(image.data, image.width, image.height, letters);
       }
