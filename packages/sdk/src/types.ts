@@ -75,6 +75,8 @@ export interface TranscriptionSegment {
 /** Speech to Text's result body. */
 export interface TranscriptionResult {
   language: string;
+  /** The audio's length in seconds, when the model reports it (the builtin engine does). */
+  duration?: number;
   segments: TranscriptionSegment[];
 }
 
