@@ -36,7 +36,8 @@ export function registerCall<C extends CallDefinition>(
   call: C,
   handler: Handler<C>,
 ): void {
-  if (call.apiKey === true) throw new Error(`${call.path} is made by API keys too: registerSessionOrApiKeyCall`);
+  if (call.apiKey === true)
+    throw new Error(`${call.path} is made by API keys too: registerSessionOrApiKeyCall`);
   app.post(call.path, async (request, reply) => {
     // Calls without a payload may arrive with no body at all.
     const { caller, body } = await resolveCaller(

@@ -24,7 +24,9 @@ type ActiveProject = Awaited<ReturnType<typeof authorizeProject>>["project"];
 
 /** What the declaration's gate found: the membership of the named organization, and the named project. */
 export interface TenantOf<A extends CallAccess> {
-  membership: A extends { scope: "organization" | "organization-projects" | "project" } ? Membership : undefined;
+  membership: A extends { scope: "organization" | "organization-projects" | "project" }
+    ? Membership
+    : undefined;
   project: A extends { scope: "project" } ? ActiveProject : undefined;
 }
 

@@ -139,7 +139,10 @@ export function requireOwner(membership: Membership): void {
  */
 export function requireCallPermission(membership: Membership, permission: CallPermission): void {
   if (permission === "member") return;
-  if (permission === "owner") return requireOwner(membership);
+  if (permission === "owner") {
+    requireOwner(membership);
+    return;
+  }
   if (permission === "organization.playground") {
     if (!hasPermission(membership.permissions, permission)) {
       throw new AppError("forbidden", PLAYGROUND_ACCESS_REFUSED);

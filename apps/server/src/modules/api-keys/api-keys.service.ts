@@ -11,7 +11,7 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { isUuid, requirePermission, requireProjectAccess } from "../access/access.service";
+import { isUuid } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import {
@@ -88,8 +88,10 @@ function toApiKey(
   };
 }
 
-export async function listApiKeys(db: Database, userId: string, projectId: string): Promise<ApiKey[]> {
-  await requireProjectAccess(db, userId, projectId);
+// The console's key calls below run after their declared access (the project, and `apiKeys.create` or
+// `apiKeys.delete` where they change a key) was checked by the call's gate.
+
+export async function listApiKeys(db: Database, projectId: string): Promise<ApiKey[]> {
   const rows = await listKeyRows(db, projectId, monthStartOf(new Date()));
   return rows.map((row) =>
     toApiKey(
@@ -103,12 +105,11 @@ export async function listApiKeys(db: Database, userId: string, projectId: strin
 export async function createApiKey(
   db: Database,
   user: { userId: string; firstName: string; lastName: string },
-  projectId: string,
+  project: { id: string; organizationId: string },
   name: string,
   limits?: ApiKeyLimits,
 ): Promise<CreatedApiKey> {
-  const { project, membership } = await requireProjectAccess(db, user.userId, projectId);
-  requirePermission(membership, "apiKeys.create");
+  const projectId = project.id;
   const content = generateApiKey();
   const row = await db.transaction(async (tx) => {
     const inserted = await insertKey(tx, {
@@ -172,14 +173,12 @@ async function recordKeyUpdate(
 /** Renames a key and, when `limits` are given, replaces its limits (they take effect on its next call). */
 export async function updateApiKey(
   db: Database,
-  userId: string,
-  projectId: string,
+  project: { id: string; organizationId: string },
   apiKeyId: string,
   name: string,
   limits?: ApiKeyLimits,
 ) {
-  const { project, membership } = await requireProjectAccess(db, userId, projectId);
-  requirePermission(membership, "apiKeys.create");
+  const projectId = project.id;
   const key = await requireKeyOfProject(db, projectId, apiKeyId);
   if (!limits) {
     await db.transaction(async (tx) => {
@@ -208,11 +207,9 @@ export async function updateApiKey(
 /** One key of the project with its spend and its last calls, for the console's detail drawer. */
 export async function getApiKeyDetails(
   db: Database,
-  userId: string,
   projectId: string,
   apiKeyId: string,
 ): Promise<GetApiKeyDetailsResponse> {
-  await requireProjectAccess(db, userId, projectId);
   if (!isUuid(apiKeyId)) throw new AppError("not-found", KEY_NOT_FOUND);
   const now = new Date();
   const row = await findKeyDetailsRow(db, projectId, apiKeyId, monthStartOf(now));
@@ -237,9 +234,7 @@ export async function getApiKeyDetails(
   };
 }
 
-export async function revokeApiKey(db: Database, userId: string, projectId: string, apiKeyId: string) {
-  const { membership } = await requireProjectAccess(db, userId, projectId);
-  requirePermission(membership, "apiKeys.delete");
+export async function revokeApiKey(db: Database, projectId: string, apiKeyId: string) {
   const key = await requireKeyOfProject(db, projectId, apiKeyId);
   await db.transaction(async (tx) => {
     // A parallel delete got there first: nothing changed, so nothing is recorded.
