@@ -263,7 +263,10 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
       createHttpProvider({ baseUrl: modelServer.url, features: ["image-generation"], timeoutMs: 30_000 }),
     ]),
   };
-  const app = await buildApp(deps, { logger: process.env.BENCH_LOG ? { level: "error" } : false, runJobs: false });
+  const app = await buildApp(deps, {
+    logger: process.env.BENCH_LOG ? { level: "error" } : false,
+    runJobs: false,
+  });
   app.get("/bench/bare", async () => ({ ok: true }));
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
