@@ -1,7 +1,7 @@
 import type { CallDefinition, CallParsedRequest, CallResponse } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
-import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
+import type { ApiKeyPrincipal } from "../modules/api-keys/api-key-runtime.service";
 import type { AuthenticatedUser } from "../modules/auth/session.service";
 import { type Caller, resolveCaller, type TenantOf } from "./resolve-caller";
 

@@ -10,7 +10,7 @@ import {
   NOT_FOUND_PROJECT,
   requireProjectsOfMembership,
 } from "../modules/access/access.service";
-import type { ApiKeyPrincipal } from "../modules/api-keys/api-keys.service";
+import type { ApiKeyPrincipal } from "../modules/api-keys/api-key-runtime.service";
 import {
   type AuthenticatedUser,
   authenticateSessionToken,

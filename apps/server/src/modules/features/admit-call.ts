@@ -27,7 +27,7 @@ import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import type { FeatureProvider } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { authorizeProject, isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
-import { type ApiKeyRules, type BrokenCap, capBrokenBy } from "../api-keys/api-keys.service";
+import { type ApiKeyRules, type BrokenCap, capBrokenBy } from "../api-keys/api-key-runtime.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { cachedBalance } from "../ledger/ledger.service";
