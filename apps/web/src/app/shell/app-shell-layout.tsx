@@ -5,7 +5,7 @@ import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { PageLoader } from "../../components/full-page-loader";
 import { useReauthenticationDialog } from "../../features/auth/components/reauthentication-dialog";
-import { useTwoFactorRequirement } from "../guards/two-factor-requirement";
+import { useTwoFactorRequirement } from "../../components/two-factor-requirement";
 import classes from "./shell.module.css";
 import { Sidebar } from "./sidebar";
 import { MAIN_CONTENT_ID, SkipLink } from "./skip-link";

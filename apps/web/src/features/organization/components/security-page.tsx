@@ -12,8 +12,8 @@ import { PageHeader } from "../../../components/page-header";
 import { isApiError } from "../../../lib/api-client";
 import { PATHS } from "../../../lib/paths";
 import { useSession } from "../../../lib/session";
-import { usePasskeys } from "../../settings/api/get-passkeys";
-import { useTwoFactorStatus } from "../../settings/api/get-two-factor-status";
+import { usePasskeys } from "../../../lib/account-security/get-passkeys";
+import { useTwoFactorStatus } from "../../../lib/account-security/get-two-factor-status";
 import { useUpdateOrganizationSecurity } from "../api/update-security";
 
 function SecuritySettings({ organizationId, required }: { organizationId: string; required: boolean }) {

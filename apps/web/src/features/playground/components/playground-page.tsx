@@ -15,7 +15,7 @@ import {
 } from "@prism/contract";
 import { type ComponentType, lazy, Suspense } from "react";
 import { useLocation } from "react-router";
-import { NotFoundPage } from "../../../app/not-found-page";
+import { NotFoundPage } from "../../../components/not-found-page";
 import { PageLoader } from "../../../components/full-page-loader";
 
 /**

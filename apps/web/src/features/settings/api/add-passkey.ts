@@ -2,7 +2,7 @@ import type { ListPasskeysResponse } from "@prism/contract";
 import { type PublicKeyCredentialCreationOptionsJSON, startRegistration } from "@simplewebauthn/browser";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client";
-import { passkeysQueryKey } from "./get-passkeys";
+import { passkeysQueryKey } from "../../../lib/account-security/get-passkeys";
 
 /**
  * The whole ceremony: the server's options, the browser's authenticator (which asks the user), then

@@ -2,7 +2,7 @@ import type { CallRequest, twoFactorEnableCall } from "@prism/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client";
 import { sessionsQueryKey } from "./get-sessions";
-import { twoFactorStatusQueryKey } from "./get-two-factor-status";
+import { twoFactorStatusQueryKey } from "../../../lib/account-security/get-two-factor-status";
 
 export function enableTwoFactor(input: CallRequest<typeof twoFactorEnableCall>) {
   return api.twoFactor.enable(input);

@@ -17,7 +17,7 @@ import { type ResponsiveColumn, ResponsiveTable } from "../../../components/resp
 import { formatDateTime } from "../../../lib/format";
 import { isPasskeyPromptClosed } from "../../../lib/passkeys";
 import { useAddPasskey } from "../api/add-passkey";
-import { usePasskeys } from "../api/get-passkeys";
+import { usePasskeys } from "../../../lib/account-security/get-passkeys";
 import { useRemovePasskey } from "../api/remove-passkey";
 
 function AddPasskeyForm() {

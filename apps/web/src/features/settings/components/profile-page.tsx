@@ -31,7 +31,7 @@ import {
   IconUser,
 } from "@tabler/icons-react";
 import type { ReactNode } from "react";
-import { TwoFactorRequiredNotice } from "../../../app/guards/two-factor-requirement";
+import { TwoFactorRequiredNotice } from "../../../components/two-factor-requirement";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
