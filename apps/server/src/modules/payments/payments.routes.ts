@@ -42,12 +42,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
   );
 
   registerCall(app, deps, calls.payments.finishSetupPayment, async ({ user, body, request }) => {
-    await finishPaymentSetup(
-      withLog(request.log),
-      user.userId,
-      body.organizationId,
-      body.setupIntentId,
-    );
+    await finishPaymentSetup(withLog(request.log), user.userId, body.organizationId, body.setupIntentId);
     return {};
   });
 
