@@ -33,31 +33,31 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
   const money = moneyDeps(deps);
   const withLog = (log: MoneyDeps["log"]): MoneyDeps => ({ ...money, log });
 
-  registerCall(app, deps, calls.payments.getPaymentInfo, ({ user, body }) =>
-    getPaymentInfo(db, user.userId, body.organizationId),
+  registerCall(app, deps, calls.payments.getPaymentInfo, ({ body }) =>
+    getPaymentInfo(db, body.organizationId),
   );
 
-  registerCall(app, deps, calls.payments.startSetupPayment, ({ user, body, request }) =>
-    startPaymentSetup(withLog(request.log), user.userId, body.organizationId),
+  registerCall(app, deps, calls.payments.startSetupPayment, ({ body, request }) =>
+    startPaymentSetup(withLog(request.log), body.organizationId),
   );
 
-  registerCall(app, deps, calls.payments.finishSetupPayment, async ({ user, body, request }) => {
-    await finishPaymentSetup(withLog(request.log), user.userId, body.organizationId, body.setupIntentId);
+  registerCall(app, deps, calls.payments.finishSetupPayment, async ({ body, request }) => {
+    await finishPaymentSetup(withLog(request.log), body.organizationId, body.setupIntentId);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.deletePayment, async ({ user, body, request }) => {
-    await deletePaymentMethod(withLog(request.log), user.userId, body.organizationId);
+  registerCall(app, deps, calls.payments.deletePayment, async ({ body, request }) => {
+    await deletePaymentMethod(withLog(request.log), body.organizationId);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ user, body }) => {
-    await updateAutoRecharge(db, user.userId, body.organizationId, body);
+  registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ body }) => {
+    await updateAutoRecharge(db, body.organizationId, body);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.rechargeAccount, async ({ user, body, request }) => {
-    await rechargeAccount(withLog(request.log), user.userId, body.organizationId, body.amount);
+  registerCall(app, deps, calls.payments.rechargeAccount, async ({ body, request }) => {
+    await rechargeAccount(withLog(request.log), body.organizationId, body.amount);
     return {};
   });
 

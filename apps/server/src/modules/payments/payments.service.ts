@@ -10,7 +10,6 @@ import {
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { PaymentProviderError } from "../../providers/payments/payments-provider";
-import { requireMembership, requirePermission } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import {
   deletePaymentMethodRow,
@@ -23,21 +22,16 @@ import { chargeOrganization, loadOrganization, type MoneyDeps } from "./recharge
 
 export type { MoneyDeps };
 
-/**
- * Everything on the Payments page needs `organization.payments`. The functions a console user calls
- * (taking the acting user's id) begin with this check (decision 014); the ones the system runs
- * (crediting, reconciliation, auto recharge, Stripe's events) act for nobody and take none.
+/*
+ * The console's payment operations. Each call declares `organization.payments`, which the gate
+ * (`resolveCaller`) checks before these run (decision 023; it was the first line of each, decision 014).
+ * What the system runs for nobody is in recharge.service.ts.
  */
-async function requirePaymentsRight(db: Executor, userId: string, organizationId: string): Promise<void> {
-  requirePermission(await requireMembership(db, userId, organizationId), "organization.payments");
-}
 
 export async function getPaymentInfo(
   db: Executor,
-  userId: string,
   organizationId: string,
 ): Promise<{ payment: PaymentInfo; autorecharge: Autorecharge }> {
-  await requirePaymentsRight(db, userId, organizationId);
   const method = await findPaymentMethod(db, organizationId);
   const settings = await findAutoRechargeSettings(db, organizationId);
   return {
@@ -61,8 +55,7 @@ export async function getPaymentInfo(
   };
 }
 
-export async function startPaymentSetup(deps: MoneyDeps, userId: string, organizationId: string) {
-  await requirePaymentsRight(deps.db, userId, organizationId);
+export async function startPaymentSetup(deps: MoneyDeps, organizationId: string) {
   const organization = await loadOrganization(deps.db, organizationId);
   return deps.payments.startSetup(organization);
 }
@@ -78,13 +71,7 @@ export function rethrowPaymentProviderError(error: unknown): never {
 }
 
 /** Saves the card of a confirmed setup intent, replacing the previous one. */
-export async function finishPaymentSetup(
-  deps: MoneyDeps,
-  userId: string,
-  organizationId: string,
-  setupIntentId: string,
-) {
-  await requirePaymentsRight(deps.db, userId, organizationId);
+export async function finishPaymentSetup(deps: MoneyDeps, organizationId: string, setupIntentId: string) {
   const saved = await deps.payments
     .finishSetup(organizationId, setupIntentId)
     .catch(rethrowPaymentProviderError);
@@ -127,8 +114,7 @@ function cardOf(method: {
   return { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
 }
 
-export async function deletePaymentMethod(deps: MoneyDeps, userId: string, organizationId: string) {
-  await requirePaymentsRight(deps.db, userId, organizationId);
+export async function deletePaymentMethod(deps: MoneyDeps, organizationId: string) {
   const method = await deps.db.transaction(async (tx) => {
     const deleted = await deletePaymentMethodRow(tx, organizationId);
     if (deleted) {
@@ -146,11 +132,9 @@ export async function deletePaymentMethod(deps: MoneyDeps, userId: string, organ
 
 export async function updateAutoRecharge(
   db: Database,
-  userId: string,
   organizationId: string,
   input: { enabled: boolean; threshold: number; amount: number },
 ) {
-  await requirePaymentsRight(db, userId, organizationId);
   const values = {
     organizationId,
     enabled: input.enabled,
@@ -179,11 +163,9 @@ export async function updateAutoRecharge(
 
 export async function rechargeAccount(
   deps: MoneyDeps,
-  userId: string,
   organizationId: string,
   amountUsd: number,
 ): Promise<void> {
-  await requirePaymentsRight(deps.db, userId, organizationId);
   const method = await findPaymentMethod(deps.db, organizationId);
   if (!method) throw new AppError("payment-method-required", PAYMENT_METHOD_REQUIRED);
   const result = await chargeOrganization(deps, {
