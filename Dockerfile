@@ -17,6 +17,7 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY packages/contract/package.json packages/contract/
 COPY packages/engine/package.json packages/engine/
+COPY packages/sdk/package.json packages/sdk/
 COPY packages/test-support/package.json packages/test-support/
 COPY scripts/node-runtime/package.json scripts/node-runtime/
 COPY scripts/image/build.sh scripts/image/

@@ -20,6 +20,7 @@ export default defineConfig({
       },
       "packages/engine/vitest.config.ts",
       "apps/server/vitest.config.ts",
+      "packages/sdk/vitest.config.ts",
       "apps/web/vitest.config.ts",
       "apps/web/vitest.e2e.config.ts",
     ],

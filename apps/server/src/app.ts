@@ -7,9 +7,11 @@ import type { AppConfig, TrustProxy } from "./config";
 import { registerCompression } from "./http/compression";
 import { registerCsrfProtection } from "./http/csrf";
 import { registerErrorHandling } from "./http/error-handler";
+import { registerExpectContinue } from "./http/expect-continue";
 import { createRequestLogger, registerRequestContext, requestIdMixin } from "./http/request-context";
 import { requestLogSerializers } from "./http/request-log";
 import { registerRevalidation } from "./http/revalidation";
+import { recordRouteMethods } from "./http/route-methods";
 import { registerSecurityHeaders, thirdPartySources } from "./http/security";
 import { registerSpa } from "./http/spa";
 import { registerAlertRoutes } from "./modules/alerts/alerts.routes";
@@ -138,6 +140,9 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerExpectContinue(app);
+  // Before any route, so that a path served with other methods answers 405 with Allow, not 404.
+  const routeMethods = recordRouteMethods(app);
   // Before any route: it applies to the routes registered after it.
   await registerCompression(app);
   registerMetricsRoutes(app, deps);
@@ -214,9 +219,9 @@ export async function buildApp(
   const reconciler = runJobs ? startPaymentReconciler(moneyDeps(deps, app.log)) : undefined;
   app.decorate("jobWorker", jobWorker);
   registerDevMailboxRoutes(app, deps);
-  registerOpenApiRoutes(app, { registry: deps.registry });
+  registerOpenApiRoutes(app, { registry: deps.registry, publicUrl: deps.config.publicUrl });
 
-  await registerSpa(app, deps.config.webDistDir);
+  await registerSpa(app, deps.config.webDistDir, routeMethods);
 
   await dispatcher.start();
   const sweeper = startRequestSweeper(deps, app.log);

@@ -180,7 +180,7 @@ describe("playground: background removal end to end", () => {
     }
     const curl = (await details.getByTestId("api-call-code").textContent()) ?? "";
     expect(curl).toContain(`${baseUrl}/v1/images/background-removal`);
-    expect(curl).toContain("Authorization: Bearer YOUR_API_KEY");
+    expect(curl).toContain('-H "Authorization: Bearer $PRISM_API_KEY"');
     await details.getByRole("button", { name: "Copy" }).click();
     await details.getByText("Code copied to clipboard!").waitFor();
     await session.screenshot("playground-05-api-call");
@@ -198,8 +198,12 @@ describe("playground: background removal end to end", () => {
     const fileName = /-F 'image=@([^']+)'/.exec(curl)?.[1];
     expect(fileName).toBeTruthy();
     writeFileSync(resolve(workDir, fileName as string), png);
-    const command = `${curl.replace("YOUR_API_KEY", apiKey.content)} -sS -o response.json -w '%{http_code}'`;
-    const { stdout } = await run("bash", ["-c", command], { cwd: workDir, timeout: 90_000 });
+    const command = `${curl} -sS -o response.json -w '%{http_code}'`;
+    const { stdout } = await run("bash", ["-c", command], {
+      cwd: workDir,
+      timeout: 90_000,
+      env: { ...process.env, PRISM_API_KEY: apiKey.content },
+    });
     expect(stdout.trim()).toBe("200");
 
     // Home: the two calls are in the chart, the table and the pie.

@@ -228,6 +228,8 @@ export const transcriptionSegmentSchema = z.object({
 
 export const transcriptionResultSchema = z.object({
   language: z.string(),
+  /** The audio's length in seconds, when the model reports it (the builtin engine does). */
+  duration: z.number().optional(),
   segments: z.array(transcriptionSegmentSchema),
 });
 export type TranscriptionResult = z.infer<typeof transcriptionResultSchema>;

@@ -266,6 +266,12 @@ export const AUDIO_BILLING_SECONDS = 60;
 // Gateway protections (ours; the server's environment may change each).
 // ---------------------------------------------------------------------------------------------------
 
+/**
+ * A feature call refused before its upload was read (401, 402, 403, 429) still lets the client finish
+ * sending it, read and thrown away, so every client reads the answer (issue 30): at most the feature's
+ * largest legitimate body, and for at most this long (a 30 MB image on the 1 MB/s line, with room).
+ */
+export const UNREAD_BODY_DRAIN_MS = 45_000;
 /** Requests one API key may make per minute (API_KEY_REQUESTS_PER_MINUTE). */
 export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 600;
 /** The header that makes a feature call idempotent (as Stripe's API), and the longest key it takes. */
@@ -304,6 +310,8 @@ export const DEFAULT_CALL_QUEUE_TIMEOUT_MS = 3_600_000;
  * (at most this many) for the call to end before answering 202 (RFC 7240).
  */
 export const PREFER_WAIT_MAX_SECONDS = 60;
+/** `Retry-After` of a 409 `idempotency-in-progress`: the retry waits for the first call again. */
+export const IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 export const PREFER_HEADER = "prefer";
 export const PREFERENCE_APPLIED_HEADER = "preference-applied";
 /** Per-call webhook events (`webhook_events_filter`): when the call starts running, and when it ends. */
@@ -343,6 +351,18 @@ export const TRAINING_MAX_IMAGES = 15;
 export const TRAINING_IMAGE_SHORT_SIDE = 1_024;
 /** ... and encoded as JPEG at this quality. */
 export const TRAINING_JPEG_QUALITY = 0.95;
+
+// ---------------------------------------------------------------------------------------------------
+// A feature call's multipart body (after the training limits, which the file count follows).
+// ---------------------------------------------------------------------------------------------------
+
+/** Text fields of a feature call's multipart body: how many, and the longest value. */
+export const MULTIPART_MAX_FIELDS = 32;
+export const MULTIPART_MAX_FIELD_BYTES = 16 * 1024;
+/** Files of a feature call's multipart body: a training's photos and room for the rest. */
+export const MULTIPART_MAX_FILES = TRAINING_MAX_IMAGES + 2;
+/** Parts of a feature call's multipart body, files and fields together. */
+export const MULTIPART_MAX_PARTS = 64;
 
 // ---------------------------------------------------------------------------------------------------
 // Request timeouts (REQUEST_TIMEOUT_MS may change the default).
@@ -408,5 +428,7 @@ export const API_KEY_HEADER = "authorization";
 export const API_KEY_PREFIX = "psk_";
 /** The product's name in mails, invoices, page titles and the API reference. */
 export const PRODUCT_NAME = "Prism";
+/** The npm name of the official TypeScript client (packages/sdk), as the docs tell people to install it. */
+export const SDK_PACKAGE_NAME = "@prism/sdk";
 /** Retry-After (seconds) on a feature call refused while a server drains for a restart. */
 export const RESTART_RETRY_AFTER_SECONDS = 5;

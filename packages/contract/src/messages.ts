@@ -375,6 +375,24 @@ export const IDEMPOTENCY_KEY_REUSED =
 export function idempotencyKeyInvalidText(maxLength: number): string {
   return `The Idempotency-Key header must be 1 to ${maxLength} characters.`;
 }
+/** A feature call's Content-Type names multipart/form-data without the boundary its parts need. */
+export const MULTIPART_BOUNDARY_MISSING =
+  "The Content-Type header says multipart/form-data but names no boundary (e.g. `multipart/form-data; boundary=...`). Let your HTTP client build the form rather than setting this header yourself.";
+/** The multipart body ended before its closing boundary: the upload was cut short. */
+export const MULTIPART_TRUNCATED =
+  "The multipart body ended before its closing boundary: the upload was cut short, or Content-Length is larger than what was sent. Please send the whole form again.";
+/** The multipart body has more parts, files or fields than any feature call takes. */
+export function multipartTooManyText(what: "parts" | "files" | "fields", limit: number): string {
+  return `The form has too many ${what}: a feature call takes at most ${limit}.`;
+}
+/** A text field of a feature call is longer than any field takes. */
+export function multipartFieldTooLongText(field: string, maxBytes: number): string {
+  return `The "${field}" field is too long: at most ${maxBytes / 1024} KB.`;
+}
+/** A request for a path that exists with other methods (405; the Allow header lists them). */
+export function methodNotAllowedText(method: string, path: string, allowed: readonly string[]): string {
+  return `${method} is not allowed on ${path}; use ${allowed.join(" or ")}.`;
+}
 /** The model server accepted a training but gave no identity to follow it by. */
 export const TRAINING_NO_IDENTITY = "The model server did not return an identity.";
 

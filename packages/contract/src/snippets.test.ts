@@ -3,10 +3,18 @@ import {
   backgroundRemovalFeature,
   identityInpaintingFeature,
   imageExtensionFeature,
+  imageGenerationFeature,
   pegasusGenerationFeature,
+  transcriptionFeature,
 } from "./catalog";
 import { IDEMPOTENCY_KEY_HEADER_NAME, IDENTITY_REQUEST_HEADER, PROJECT_HEADER } from "./limits";
-import { API_KEY_PLACEHOLDER, curlSnippet, generateSnippets, IDEMPOTENCY_KEY_EXAMPLE } from "./snippets";
+import {
+  API_KEY_PLACEHOLDER,
+  API_KEY_VARIABLE,
+  curlSnippet,
+  generateSnippets,
+  IDEMPOTENCY_KEY_EXAMPLE,
+} from "./snippets";
 
 describe("generateSnippets", () => {
   const snippets = generateSnippets(backgroundRemovalFeature, {
@@ -32,10 +40,10 @@ describe("generateSnippets", () => {
     expect(curl).toContain("curl 'https://console.example.com/v1/requests/REQUEST_ID'");
     expect(python).toContain('"Prefer": "respond-async"');
     expect(python).toContain('while call["status"] in ("queued", "running"):');
-    expect(python).toContain('requests.get(urljoin(url, result["file"]), headers=headers)');
+    expect(python).toContain('requests.get(urljoin(url, call["response_data"]["file"]), headers=headers)');
     expect(javascript).toContain('Prefer: "respond-async"');
     expect(javascript).toContain('while (call.status === "queued" || call.status === "running")');
-    expect(javascript).toContain("await fetch(new URL(call.response_data.file, ");
+    expect(javascript).toContain("await fetch(new URL(call.response_data.file, url)");
   });
 
   it("builds a multipart cURL call to the real endpoint with the API key header", () => {
@@ -89,7 +97,58 @@ describe("generateSnippets", () => {
     expect(curl).toContain("-F 'identity_id=identity-7'");
     expect(python).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7",`);
     expect(javascript).toContain(`"${IDENTITY_REQUEST_HEADER}": "request-7"`);
-    expect(javascript).toContain(`Authorization: "Bearer ${API_KEY_PLACEHOLDER}"`);
+    expect(javascript).toContain(`const authorization = "Bearer ${API_KEY_PLACEHOLDER}";`);
+  });
+
+  it("reads a key given as $PRISM_API_KEY from the environment in every language", () => {
+    const [curl, python, javascript, typescript] = generateSnippets(backgroundRemovalFeature, {
+      origin: "https://console.example.com",
+      apiKey: API_KEY_VARIABLE,
+      shellVariables: true,
+    }).map((snippet) => snippet.code);
+    expect(curl).toContain('-H "Authorization: Bearer $PRISM_API_KEY"');
+    expect(python).toContain('"Authorization": "Bearer " + os.environ["PRISM_API_KEY"],');
+    expect(python).toMatch(/^import os$/m);
+    for (const code of [javascript, typescript]) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
+      expect(code).toContain("const authorization = `Bearer ${process.env.PRISM_API_KEY}`;");
+    }
+  });
+
+  it("prints the error code and request id, and downloads the result with the key", () => {
+    const [, python, javascript, typescript] = snippets.map((snippet) => snippet.code);
+    expect(python).toContain("(requestId {error['requestId']})");
+    expect(python).toContain(
+      'download = requests.get(urljoin(url, result["request"]["response_data"]["file"]), headers=headers)',
+    );
+    for (const code of [javascript, typescript]) {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
+      expect(code).toContain("(requestId ${error.requestId})");
+      expect(code).toContain(
+        "await fetch(new URL(result.request.response_data.file, url), { headers: { Authorization: authorization } })",
+      );
+      // No top-level await: the code runs as CommonJS and as a module alike.
+      const topLevel = code!.split("\n").filter((line) => !line.startsWith(" ") && line.includes("await"));
+      expect(topLevel).toEqual([]);
+    }
+  });
+
+  it("sends text fields as multipart parts in Python, so a call without a file is multipart too", () => {
+    const python = generateSnippets(imageGenerationFeature, {
+      origin: "https://console.example.com",
+      body: { prompt: "a lighthouse" },
+    })[1]!.code;
+    expect(python).toContain('("prompt", (None, "a lighthouse")),');
+    expect(python).toContain("requests.post(url, headers=headers, files=files)");
+  });
+
+  it("gives a file of the wrong type for its field a name of the right type", () => {
+    const curl = generateSnippets(transcriptionFeature, {
+      origin: "https://console.example.com",
+      fileNames: { audio: ["audio.png"] },
+    })[0]!.code;
+    expect(curl).toContain("-F 'audio=@audio.mp3'");
+    expect(curl).not.toContain("audio.png");
   });
 
   it("offers the Idempotency-Key header as an optional, commented-out line in Python, JavaScript and TypeScript", () => {

@@ -81,10 +81,11 @@ export function snippetParts(
     if (!file.required && (!given || given.length === 0)) continue;
     const count = given && given.length > 0 ? given.length : file.minCount;
     for (let index = 0; index < count; index += 1) {
+      const name = given?.[index];
       parts.push({
         name: file.name,
         kind: "file",
-        value: given?.[index] ?? defaultFileName(file.name, file.kind, index, count),
+        value: name ? fileNameOf(file, name) : defaultFileName(file.name, file.kind, index, count),
       });
     }
   }
@@ -119,6 +120,39 @@ function headerList(inputs: Pick<SnippetInputs, "apiKey" | "headers">): Headers 
   ];
 }
 
+/**
+ * The environment variable a header value reads its key from (`Bearer $PRISM_API_KEY`), so Python and
+ * JavaScript read it from the environment as the shell does, instead of sending the text `$PRISM_API_KEY`.
+ */
+function environmentKeyOf(value: string): string | undefined {
+  return /^Bearer \$([A-Za-z_][A-Za-z0-9_]*)$/.exec(value)?.[1];
+}
+
+function pyValue(value: string): string {
+  const variable = environmentKeyOf(value);
+  return variable ? `"Bearer " + os.environ[${pyString(variable)}]` : pyString(value);
+}
+
+function jsValue(value: string): string {
+  const variable = environmentKeyOf(value);
+  return variable ? `\`Bearer \${process.env.${variable}}\`` : pyString(value);
+}
+
+function usesEnvironment(headers: Headers): boolean {
+  return headers.some(([, value]) => environmentKeyOf(value) !== undefined);
+}
+
+/**
+ * A file name the call accepts: a name the inputs gave without an accepted extension (a stored input
+ * whose URL has none, say) takes the field's first accepted one, so a speech call never uploads `audio.png`.
+ */
+function fileNameOf(file: FeatureDefinition["inputs"]["files"][number], given: string): string {
+  const lower = given.toLowerCase();
+  if (file.acceptedExtensions.some((extension) => lower.endsWith(extension.toLowerCase()))) return given;
+  const stem = given.replace(/\.[A-Za-z0-9]{1,5}$/, "");
+  return `${stem}${file.acceptedExtensions[0] ?? ""}`;
+}
+
 function urlOf(feature: Pick<FeatureDefinition, "endpoint">, origin: string): string {
   return `${origin.replace(/\/+$/, "")}${feature.endpoint}`;
 }
@@ -127,7 +161,10 @@ function curlCode(url: string, headers: Headers, parts: Part[], shellVariables: 
   const quote = (value: string) => shellQuote(value, shellVariables);
   const lines = [
     `curl -X POST ${quote(url)}`,
-    ...headers.map(([name, value]) => `  -H ${quote(`${name}: ${value}`)}`),
+    // A key read from the environment (`Bearer $PRISM_API_KEY`) is always left to the shell to expand.
+    ...headers.map(([name, value]) =>
+      environmentKeyOf(value) ? `  -H "${name}: ${value}"` : `  -H ${quote(`${name}: ${value}`)}`,
+    ),
     ...parts.map((part) =>
       part.kind === "file"
         ? `  -F ${quote(`${part.name}=@${part.value}`)}`
@@ -150,71 +187,151 @@ export function curlSnippet(
   );
 }
 
-function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
+/** Where the result goes: an image result is saved as a PNG, a JSON result printed. */
+const RESULT_FILE = "result.png";
+
+/** The request: imports, URL, headers (the Idempotency-Key line commented out), fields and files. */
+function pythonRequest(url: string, headers: Headers, parts: Part[], extraImports: string[] = []): string[] {
   const files = parts.filter((part) => part.kind === "file");
   const data = parts.filter((part) => part.kind === "text");
-  const lines = [
+  const imports = [...(usesEnvironment(headers) ? ["import os"] : []), ...extraImports];
+  return [
+    ...imports.sort(),
+    "from urllib.parse import urljoin",
+    "",
     "import requests",
     "",
     `url = ${pyString(url)}`,
     "headers = {",
-    ...headers.map(([name, value]) => `    ${pyString(name)}: ${pyString(value)},`),
+    ...headers.map(([name, value]) => `    ${pyString(name)}: ${pyValue(value)},`),
     `    # ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)},  # ${IDEMPOTENCY_NOTE}`,
     "}",
-  ];
-  lines.push(
-    data.length > 0
-      ? `data = {\n${data.map((part) => `    ${pyString(part.name)}: ${pyString(part.value)},`).join("\n")}\n}`
-      : "data = {}",
-  );
-  lines.push(
-    files.length > 0
-      ? `files = [\n${files.map((part) => `    (${pyString(part.name)}, open(${pyString(part.value)}, "rb")),`).join("\n")}\n]`
-      : "files = []",
-  );
-  lines.push(
+    // Text fields go as form parts too (`(None, value)`), so the body is multipart even without a file.
+    "files = [",
+    ...data.map((part) => `    (${pyString(part.name)}, (None, ${pyString(part.value)})),`),
+    ...files.map((part) => `    (${pyString(part.name)}, open(${pyString(part.value)}, "rb")),`),
+    "]",
     "",
-    "response = requests.post(url, headers=headers, data=data, files=files)",
-    "response.raise_for_status()",
-    "print(response.json())",
-  );
-  return lines.join("\n");
+  ];
+}
+
+/** Python's lines that stop on an error answer, printing its code, message and request id. */
+const PYTHON_FAIL_ON_ERROR = [
+  "if not response.ok:",
+  "    error = response.json()",
+  `    raise SystemExit(f"{response.status_code} {error['error']}: {error['message']} (requestId {error['requestId']})")`,
+];
+
+/** Python's lines that save a result file with the same key, or print a JSON result. */
+function pythonFetchResult(output: string, indent = ""): string[] {
+  return [
+    `if "file" in ${output}:`,
+    "    # The result's URL is on the API and needs the same key.",
+    `    download = requests.get(urljoin(url, ${output}["file"]), headers=headers)`,
+    "    download.raise_for_status()",
+    `    with open(${pyString(RESULT_FILE)}, "wb") as out:`,
+    "        out.write(download.content)",
+    `    print("saved ${RESULT_FILE}")`,
+    "else:",
+    `    print(${output}["body"])`,
+  ].map((line) => indent + line);
+}
+
+function pythonSnippet(url: string, headers: Headers, parts: Part[]): string {
+  return [
+    ...pythonRequest(url, headers, parts),
+    "response = requests.post(url, headers=headers, files=files)",
+    ...PYTHON_FAIL_ON_ERROR,
+    "result = response.json()",
+    `print(f"request {result['request']['id']}: cost {result['cost']}, balance {result['balance']}")`,
+    ...pythonFetchResult('result["request"]["response_data"]'),
+  ].join("\n");
 }
 
 function jsKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : pyString(name);
 }
 
-function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: boolean): string {
-  const lines = [
-    `import { readFile } from "node:fs/promises";`,
+/**
+ * JavaScript (and TypeScript, `typed`) for Node 18+: no top-level `await` (everything runs in `main`),
+ * so the same code runs as an ES module, as CommonJS and as a `.ts` file compiled to either.
+ */
+function javascriptRequest(url: string, headers: Headers, parts: Part[], asyncCall: boolean): string[] {
+  return [
+    `import { readFile, writeFile } from "node:fs/promises";`,
     "",
-    "const form = new FormData();",
+    `const url = ${pyString(url)};`,
+    `const authorization = ${jsValue(headers[0]?.[1] ?? "")};`,
+    "",
+    "async function main() {",
+    "  const form = new FormData();",
     ...parts.map((part) =>
       part.kind === "file"
-        ? `form.append(${pyString(part.name)}, new Blob([await readFile(${pyString(part.value)})]), ${pyString(part.value)});`
-        : `form.append(${pyString(part.name)}, ${pyString(part.value)});`,
+        ? `  form.append(${pyString(part.name)}, new Blob([await readFile(${pyString(part.value)})]), ${pyString(part.value)});`
+        : `  form.append(${pyString(part.name)}, ${pyString(part.value)});`,
     ),
     "",
-    `const response${typed ? ": Response" : ""} = await fetch(${pyString(url)}, {`,
-    `  method: "POST",`,
-    "  headers: {",
-    ...headers.map(([name, value]) => `    ${jsKey(name)}: ${pyString(value)},`),
-    `    // ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)}, // ${IDEMPOTENCY_NOTE}`,
-    "  },",
-    "  body: form,",
-    "});",
-    `if (!response.ok) throw new Error("Request failed: " + response.status);`,
+    "  const response = await fetch(url, {",
+    `    method: "POST",`,
+    "    headers: {",
+    "      Authorization: authorization,",
+    ...headers.slice(1).map(([name, value]) => `      ${jsKey(name)}: ${jsValue(value)},`),
+    ...(asyncCall ? [`      Prefer: "respond-async",`] : []),
+    `      // ${pyString(IDEMPOTENCY_KEY_HEADER_NAME)}: ${pyString(IDEMPOTENCY_KEY_EXAMPLE)}, // ${IDEMPOTENCY_NOTE}`,
+    "    },",
+    "    body: form,",
+    "  });",
   ];
-  if (typed) {
-    lines.push(
-      "const result: { balance: number; cost: number; request: { id: string; response_data: { file?: string } } } =",
-      "  await response.json();",
-    );
-  } else {
-    lines.push("const result = await response.json();");
-  }
-  lines.push("console.log(result);");
+}
+
+function javascriptFetchResult(output: string): string[] {
+  return [
+    `  if (${output}.file) {`,
+    "    // The result's URL is on the API and needs the same key.",
+    `    const download = await fetch(new URL(${output}.file, url), { headers: { Authorization: authorization } });`,
+    `    if (!download.ok) throw new Error("download failed: " + download.status);`,
+    `    await writeFile(${pyString(RESULT_FILE)}, Buffer.from(await download.arrayBuffer()));`,
+    `    console.log("saved ${RESULT_FILE}");`,
+    "  } else {",
+    `    console.log(${output}.body);`,
+    "  }",
+    "}",
+    "",
+    "main().catch((error) => {",
+    "  console.error(error instanceof Error ? error.message : error);",
+    "  process.exitCode = 1;",
+    "});",
+  ];
+}
+
+/** The TypeScript answer type: a call's answer, or its error body. */
+const TYPESCRIPT_TYPES = [
+  "type CallAnswer = {",
+  "  balance: number;",
+  "  cost: number;",
+  "  request: { id: string; response_data: { file?: string; body?: unknown } };",
+  "};",
+  "type ErrorAnswer = { error: string; message: string; requestId: string };",
+  "",
+];
+
+function javascriptSnippet(url: string, headers: Headers, parts: Part[], typed: boolean): string {
+  const request = javascriptRequest(url, headers, parts, false);
+  const lines = [
+    ...request.slice(0, 2),
+    ...(typed ? TYPESCRIPT_TYPES : []),
+    ...request.slice(2),
+    typed ? "  const answer: unknown = await response.json();" : "  const answer = await response.json();",
+    "  if (!response.ok) {",
+    `    const error = answer${typed ? " as ErrorAnswer" : ""};`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
+    "    throw new Error(`${response.status} ${error.error}: ${error.message} (requestId ${error.requestId})`);",
+    "  }",
+    `  const result = answer${typed ? " as CallAnswer" : ""};`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
+    "  console.log(`request ${result.request.id}: cost ${result.cost}, balance ${result.balance}`);",
+    ...javascriptFetchResult("result.request.response_data"),
+  ];
   return lines.join("\n");
 }
 
@@ -232,7 +349,11 @@ function curlAsyncCode(
 ): string {
   const quote = (value: string) => shellQuote(value, shellVariables);
   const authorization = headers.find(([name]) => name === "Authorization");
-  const auth = authorization ? ` -H ${quote(`${authorization[0]}: ${authorization[1]}`)}` : "";
+  const auth = authorization
+    ? environmentKeyOf(authorization[1])
+      ? ` -H "${authorization[0]}: ${authorization[1]}"`
+      : ` -H ${quote(`${authorization[0]}: ${authorization[1]}`)}`
+    : "";
   const submit = curlCode(url, [...headers, ["Prefer", "respond-async"]], parts, shellVariables);
   return [
     "# 1. Submit: 202 Accepted at once, with the call's id, its status and where to follow it.",
@@ -248,63 +369,37 @@ function curlAsyncCode(
 }
 
 function pythonAsyncSnippet(url: string, headers: Headers, parts: Part[]): string {
-  const sync = pythonSnippet(url, [...headers, ["Prefer", "respond-async"]], parts).split("\n");
-  const submitAt = sync.findIndex((line) => line.startsWith("response = requests.post"));
   return [
-    ...sync
-      .slice(0, submitAt)
-      .map((line) =>
-        line === "import requests"
-          ? "import time\nfrom urllib.parse import urljoin\n\nimport requests"
-          : line,
-      ),
+    ...pythonRequest(url, [...headers, ["Prefer", "respond-async"]], parts, ["import time"]),
     "# Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
-    "call = requests.post(url, headers=headers, data=data, files=files)",
-    "call.raise_for_status()",
-    "call = call.json()",
+    '# (Add a "webhook" field with an https URL to be told when it ends instead of asking.)',
+    "response = requests.post(url, headers=headers, files=files)",
+    ...PYTHON_FAIL_ON_ERROR,
+    "call = response.json()",
     'while call["status"] in ("queued", "running"):',
     "    time.sleep(1)",
     '    call = requests.get(urljoin(url, call["urls"]["get"]), headers=headers).json()',
     'if call["status"] != "succeeded":',
     `    raise SystemExit(f"{call['status']}: {call['error']} {call['error_message']}")`,
-    'result = call["response_data"]',
-    'if "file" in result:',
-    '    with open("result.png", "wb") as out:',
-    '        out.write(requests.get(urljoin(url, result["file"]), headers=headers).content)',
-    "else:",
-    '    print(result["body"])',
+    ...pythonFetchResult('call["response_data"]'),
   ].join("\n");
 }
 
 function javascriptAsyncSnippet(url: string, headers: Headers, parts: Part[]): string {
-  const sync = javascriptSnippet(url, [...headers, ["Prefer", "respond-async"]], parts, false).split("\n");
-  const end = sync.findIndex((line) => line.startsWith("if (!response.ok)"));
   return [
-    ...sync
-      .slice(0, end)
-      .map((line) =>
-        line.startsWith("import { readFile }")
-          ? `import { readFile, writeFile } from "node:fs/promises";`
-          : line,
-      ),
-    `if (!response.ok) throw new Error("Request failed: " + response.status + " " + (await response.text()));`,
-    "// Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
-    "let call = await response.json();",
-    `while (call.status === "queued" || call.status === "running") {`,
-    "  await new Promise((resolve) => setTimeout(resolve, 1000));",
-    `  call = await (await fetch(new URL(call.urls.get, ${pyString(url)}), { headers: { Authorization: ` +
-      pyString(headers.find(([name]) => name === "Authorization")?.[1] ?? "") +
-      " } })).json();",
-    "}",
-    `if (call.status !== "succeeded") throw new Error(call.status + ": " + call.error + " " + call.error_message);`,
-    "if (call.response_data.file) {",
-    `  const file = await fetch(new URL(call.response_data.file, ${pyString(url)}), { headers: { Authorization: ` +
-      pyString(headers.find(([name]) => name === "Authorization")?.[1] ?? "") +
-      " } });",
-    `  await writeFile("result.png", Buffer.from(await file.arrayBuffer()));`,
-    "} else {",
-    "  console.log(call.response_data.body);",
-    "}",
+    ...javascriptRequest(url, headers, parts, true),
+    "  // Submitted without waiting: 202 Accepted with the call's id and where to follow it.",
+    "  let call = await response.json();",
+    "  if (!response.ok) {",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generated code's own template literal
+    "    throw new Error(`${response.status} ${call.error}: ${call.message} (requestId ${call.requestId})`);",
+    "  }",
+    `  while (call.status === "queued" || call.status === "running") {`,
+    "    await new Promise((resolve) => setTimeout(resolve, 1000));",
+    "    call = await (await fetch(new URL(call.urls.get, url), { headers: { Authorization: authorization } })).json();",
+    "  }",
+    `  if (call.status !== "succeeded") throw new Error(call.status + ": " + call.error + " " + call.error_message);`,
+    ...javascriptFetchResult("call.response_data"),
   ].join("\n");
 }
 

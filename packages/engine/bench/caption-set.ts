@@ -4,9 +4,9 @@
  * caption's pixels and outside them (grown by OUTSIDE_MARGIN), and the CPU time of the removal.
  */
 import type { Feature } from "../src/features/feature";
-import { fillMasked } from "../src/lib/fill";
 import type { RasterImage } from "../src/lib/image";
 import { decodeImage } from "../src/lib/image";
+import { fillMembrane } from "../src/lib/poisson";
 import { type CaptionedCase, captionCase, grownText, loadCaptionCases, wordsFound } from "../test/captions";
 import { psnr } from "../test/quality";
 
@@ -39,7 +39,7 @@ export interface CaseResult {
   inputPsnr: number;
   scores: CaseScore[];
   /**
-   * The engine's fill given the caption's true pixels as its mask (known from the truth): what the fill
+   * The engine's fill (the membrane) given the caption's true pixels as its mask (known from the truth): what the fill
    * can reach when the letters are found exactly, the ceiling of any better letter mask.
    */
   trueMaskPsnr?: number;
@@ -89,7 +89,7 @@ export async function evaluateCaptionSet(
     };
     if (withTrueMask) {
       const mask = Uint8Array.from(input.text, (value) => value * 255);
-      const { rgb } = await fillMasked(input.texted, input.width, input.height, mask);
+      const rgb = fillMembrane(input.texted, input.width, input.height, mask);
       result.trueMaskPsnr = psnr(rgb, input.clean, (p) => input.text[p] === 1);
     }
     onCase?.(result);

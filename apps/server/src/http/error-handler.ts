@@ -30,6 +30,23 @@ export function describeZodError(error: ZodError): string {
   return `${field}${issue.message}`;
 }
 
+/** The realm of the Bearer challenge every 401 carries. */
+const AUTH_REALM = "prism";
+/** Codes for a credential that was sent and refused, as RFC 6750 §3.1 calls them `invalid_token`. */
+const INVALID_TOKEN_CODES: ReadonlySet<ErrorCode> = new Set(["invalid-api-key", "api-key-expired"]);
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 9110 §11.6.1: a 401 must carry one): Bearer, the one
+ * scheme the API takes (`Authorization: Bearer <key>`), with `error="invalid_token"` when the key sent
+ * was refused (RFC 6750 §3). Console calls answer the same challenge: the header does not change what
+ * the spec's client does with a 401 (it signs out), and a browser shows no dialog for Bearer.
+ */
+export function bearerChallenge(code: ErrorCode): string {
+  return INVALID_TOKEN_CODES.has(code)
+    ? `Bearer realm="${AUTH_REALM}", error="invalid_token"`
+    : `Bearer realm="${AUTH_REALM}"`;
+}
+
 /** Every error body names the request, so a user can quote it to support and we can find its log lines. */
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply
@@ -80,6 +97,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (appError.code === "service-unavailable") request.log.warn(appError.message);
       else if (appError.status >= 500) request.log.error({ err: error }, appError.message);
       reply.headers(appError.headers);
+      if (appError.status === 401 && !reply.hasHeader("www-authenticate")) {
+        reply.header("www-authenticate", bearerChallenge(appError.code));
+      }
       return sendError(reply, appError.status, {
         error: appError.code,
         message: appError.message,

@@ -1,11 +1,18 @@
 import { resolve } from "node:path";
 import fastifyStatic from "@fastify/static";
+import { methodNotAllowedText } from "@prism/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { hasBuiltWeb } from "../paths";
 import { sendError } from "./error-handler";
+import type { RouteMethods } from "./route-methods";
 
 /** Paths owned by the server; everything else is a client-side route of the SPA. */
 const SERVER_PREFIXES = ["/v1/", "/v1", "/healthz", "/dev/", "/docs/"];
+/**
+ * Paths that are clearly API calls even though no route serves them (another version, a framework's
+ * habit): they answer a JSON 404, never the console's page with a 200 a client would take for success.
+ */
+const API_LOOKING_PATH = /^\/(api|v\d+)(\/|$)/i;
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
@@ -19,7 +26,11 @@ function sendIndex(reply: FastifyReply) {
  * above all) is revalidated on every load so a deploy is picked up at once. Unknown non-API GETs get
  * index.html (history fallback); unknown API paths get a JSON 404 in the contract's error shape.
  */
-export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDistDir: string,
+  routeMethods: RouteMethods,
+): Promise<void> {
   const hasWeb = hasBuiltWeb(webDistDir);
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -44,7 +55,19 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
-    const isServerPath = SERVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix));
+    const allowed = routeMethods.allowedFor(path);
+    if (allowed.length > 0) {
+      reply.header("allow", allowed.join(", "));
+      return sendError(reply, 405, {
+        error: "method-not-allowed",
+        message: methodNotAllowedText(request.method, path, allowed),
+      });
+    }
+    const isServerPath =
+      SERVER_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix)) ||
+      API_LOOKING_PATH.test(path) ||
+      // A caller sending an API key is a program, not a browser following a link.
+      request.headers.authorization !== undefined;
     const acceptsHtml = request.method === "GET" || request.method === "HEAD";
     if (!isServerPath && acceptsHtml && hasWeb && !path.startsWith("/assets/")) {
       return sendIndex(reply);

@@ -1,7 +1,7 @@
 import { Button, Code, Group, ScrollArea, Stack, Tabs, Text } from "@mantine/core";
 import { modals } from "@mantine/modals";
 import { API_CALL_DETAILS_TITLE, CODE_COPIED, SNIPPET_COPIED_MS } from "@prism/contract";
-import { API_KEY_PLACEHOLDER, type Snippet } from "@prism/contract/snippets";
+import { API_KEY_VARIABLE, type Snippet } from "@prism/contract/snippets";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 
@@ -57,8 +57,8 @@ export function ApiCallDetails({
       <Text size="sm" c="dimmed">
         {intro ?? (
           <>
-            Call this endpoint from your own code with an API key from Projects → API Keys. Replace{" "}
-            {API_KEY_PLACEHOLDER} and the file names with your own.
+            Call this endpoint from your own code: set {API_KEY_VARIABLE.slice(1)} to an API key from Projects
+            → API Keys, and put your files beside the code under these names.
           </>
         )}
       </Text>

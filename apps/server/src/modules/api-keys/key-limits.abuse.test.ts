@@ -234,7 +234,10 @@ describe("API keys with limits", () => {
       expect(response.headers["ratelimit-limit"]).toBe("3");
       expect(response.headers["ratelimit-remaining"]).toBe(String(2 - index));
       expect(Number(response.headers["ratelimit-reset"])).toBeGreaterThanOrEqual(1);
-      expect(response.headers["ratelimit-policy"]).toBe("3;w=60");
+      expect(response.headers["ratelimit-policy"]).toBe('"default";q=3;w=60');
+      expect(response.headers.ratelimit).toBe(
+        `"default";r=${2 - index};t=${response.headers["ratelimit-reset"]}`,
+      );
     }
     const limited = await callWithUnreadableBody(testApp, key.content, "/v1/images/background-removal");
     expect(limited.statusCode).toBe(429);
@@ -244,6 +247,7 @@ describe("API keys with limits", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(limited.headers["ratelimit-remaining"]).toBe("0");
     expect(limited.headers["ratelimit-reset"]).toBe(String(retryAfter));
+    expect(limited.headers.ratelimit).toBe(`"default";r=0;t=${retryAfter}`);
     expect(limited.json().message).toContain(`${retryAfter} seconds`);
     // The server-wide allowance of another key is its own.
     expect((await removeBackground(testApp, unlimited.content)).statusCode).toBe(200);

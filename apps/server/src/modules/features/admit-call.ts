@@ -24,6 +24,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import type { Database } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
+import { continueUpload } from "../../http/expect-continue";
 import type { FeatureProvider } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { authorizeProject, isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
@@ -136,6 +137,8 @@ export async function admitCall(
   }
   const provider = await requireAvailableProvider(gateway.registry, feature);
   await requireAdmissible(gateway, caller, feature);
+  // Everything the headers can refuse has passed: a client waiting for it may now send the upload.
+  continueUpload(request, reply);
   const { raw, fields } = await readMultipart(request, feature, {
     production: deps.config.isProduction,
     // The fields sent before the files may raise the least price (an AI Clone named).

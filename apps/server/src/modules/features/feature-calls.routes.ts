@@ -1,7 +1,18 @@
 import multipart from "@fastify/multipart";
-import { FEATURES, IDEMPOTENT_REPLAYED_HEADER, MAX_IMAGE_BYTES, TRAINING_MAX_IMAGES } from "@prism/contract";
+import {
+  FEATURES,
+  type Feature,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MAX_IMAGE_BYTES,
+  MULTIPART_MAX_FIELD_BYTES,
+  MULTIPART_MAX_FIELDS,
+  MULTIPART_MAX_FILES,
+  MULTIPART_MAX_PARTS,
+  UNREAD_BODY_DRAIN_MS,
+} from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
+import { discardUnreadBody, type UnreadBodyLimits } from "../../http/unread-body";
 import { admitCall } from "./admit-call";
 import { answerCall } from "./call-answer";
 import type { GatewayDeps } from "./call-deps";
@@ -20,16 +31,27 @@ export function registerFeatureRoutes(
     await scope.register(multipart, {
       limits: {
         fileSize: MAX_IMAGE_BYTES,
-        files: TRAINING_MAX_IMAGES + 2,
-        fields: 32,
-        fieldSize: 16 * 1024,
-        parts: 64,
+        files: MULTIPART_MAX_FILES,
+        fields: MULTIPART_MAX_FIELDS,
+        fieldSize: MULTIPART_MAX_FIELD_BYTES,
+        parts: MULTIPART_MAX_PARTS,
       },
     });
-    // A call refused before its upload was read ends the connection: draining the rest of a 30 MB
-    // body only to throw it away is what the early refusal is there to avoid.
+    // admitCall reads the upload itself, once the headers have passed (Expect: 100-continue).
+    scope.addHook("onRoute", (route) => {
+      route.config = { ...route.config, deferredBody: true };
+    });
+    // A call refused before its upload was read (or half-way) lets the client finish sending it,
+    // thrown away within bounds, so that every client reads the refusal (see unread-body.ts).
+    const unreadBodyLimits = new Map<string, UnreadBodyLimits>(
+      FEATURES.map((feature) => [
+        feature.endpoint,
+        { maxBytes: largestBodyBytes(feature), maxMs: UNREAD_BODY_DRAIN_MS },
+      ]),
+    );
     scope.addHook("onSend", async (request, reply, payload) => {
-      if (!request.raw.complete) reply.header("connection", "close");
+      const limits = unreadBodyLimits.get(request.routeOptions.url ?? "");
+      if (limits) discardUnreadBody(request, reply, limits);
       return payload;
     });
     for (const feature of FEATURES) {
@@ -57,4 +79,17 @@ export function registerFeatureRoutes(
       });
     }
   });
+}
+
+/** Multipart framing per part (boundary, Content-Disposition, Content-Type), generously. */
+const MULTIPART_PART_OVERHEAD_BYTES = 1024;
+
+/** The most a legitimate call of `feature` sends: each file input at its limits, its fields, the framing. */
+function largestBodyBytes(feature: Feature): number {
+  const files = feature.inputs.files.reduce((sum, input) => sum + input.maxBytes * input.maxCount, 0);
+  return (
+    files +
+    MULTIPART_MAX_FIELDS * MULTIPART_MAX_FIELD_BYTES +
+    MULTIPART_MAX_PARTS * MULTIPART_PART_OVERHEAD_BYTES
+  );
 }

@@ -1,6 +1,7 @@
 import {
   type FeatureCallResponse,
   IDEMPOTENCY_IN_PROGRESS,
+  IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_REUSED,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -165,6 +166,8 @@ describe("Idempotency-Key on feature calls", () => {
     await expect(claimIdempotencyKey(testApp.database.db, claim, options)).rejects.toMatchObject({
       code: "idempotency-in-progress",
       message: IDEMPOTENCY_IN_PROGRESS,
+      // When to retry, as the OpenAPI document says (issue 30 item 3).
+      headers: { "retry-after": String(IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS) },
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     // A retry that is waiting gets the answer as soon as the first call stores it.

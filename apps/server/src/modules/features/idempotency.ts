@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   type FeatureCallResponse,
   IDEMPOTENCY_IN_PROGRESS,
+  IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_REUSED,
@@ -105,7 +106,10 @@ export async function claimIdempotencyKey(
       return { kind: "replay", status: row.responseStatus ?? 200, body: row.responseBody };
     }
     if (Date.now() >= deadline || options.signal?.aborted) {
-      throw new AppError("idempotency-in-progress", IDEMPOTENCY_IN_PROGRESS);
+      // The first call may end any moment: a retry a second later waits for it again.
+      throw new AppError("idempotency-in-progress", IDEMPOTENCY_IN_PROGRESS, {
+        headers: { "retry-after": String(IDEMPOTENCY_IN_PROGRESS_RETRY_AFTER_SECONDS) },
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

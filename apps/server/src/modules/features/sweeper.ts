@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { deleteExpiredEventHistory } from "../events/events.service";
+import { deleteExpiredRateLimitBuckets } from "../rate-limit/rate-limit.service";
 import { sweepAbandonedRequests } from "./call-failure";
 import { deleteExpiredIdempotencyKeys } from "./idempotency.store";
 
@@ -22,9 +23,10 @@ const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
 /**
  * Refunds and fails the calls a crashed process left open (request rows still `generating`, and
  * reservations with neither a settlement nor a refund): once at start-up, then every
- * REQUEST_SWEEP_INTERVAL_MS. Idempotency keys, events and finished webhook deliveries past their
- * retention go at the same time. Safe with several processes: refunds are idempotent, the status update
- * is conditional, and deleting what another process already deleted deletes nothing.
+ * REQUEST_SWEEP_INTERVAL_MS. Idempotency keys, events, finished webhook deliveries and throttling
+ * buckets past their retention go at the same time. Safe with several processes: refunds are
+ * idempotent, the status update is conditional, and deleting what another process already deleted
+ * deletes nothing.
  */
 export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
   const { providerTimeoutMs, sweepIntervalMs, queueTimeoutMs } = deps.config.inference;
@@ -48,6 +50,7 @@ export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogge
       }
       await deleteExpiredIdempotencyKeys(deps.database.db);
       await deleteExpiredEventHistory(deps.database.db);
+      await deleteExpiredRateLimitBuckets(deps.database.db, now);
     } catch (error) {
       log.error({ err: error }, "request sweep failed");
     } finally {

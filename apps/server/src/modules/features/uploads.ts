@@ -11,6 +11,14 @@ import {
   IMAGE_TYPE_REFUSED,
   IMAGE_UNREADABLE,
   MAX_UPSCALE_PIXELS,
+  MULTIPART_BOUNDARY_MISSING,
+  MULTIPART_MAX_FIELD_BYTES,
+  MULTIPART_MAX_FIELDS,
+  MULTIPART_MAX_FILES,
+  MULTIPART_MAX_PARTS,
+  MULTIPART_TRUNCATED,
+  multipartFieldTooLongText,
+  multipartTooManyText,
   nonProductionFieldText,
   UPSCALE_PIXELS_EXCEEDED,
 } from "@prism/contract";
@@ -75,39 +83,89 @@ export async function readMultipart(
   const raw: Record<string, Buffer[]> = {};
   const fields: Record<string, string> = {};
   let filesStarted = false;
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      const input = fileInputs.get(part.fieldname);
-      if (!input) throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
-      if (options.production && input.nonProductionOnly) {
-        throw new AppError("invalid-input", nonProductionFieldText(input.name));
-      }
-      if (!filesStarted) {
-        filesStarted = true;
-        await options.beforeFiles?.(fields);
-      }
-      const list = raw[part.fieldname] ?? [];
-      raw[part.fieldname] = list;
-      if (list.length >= input.maxCount) {
-        throw new AppError("invalid-input", `"${input.name}" takes at most ${input.maxCount} file(s).`);
-      }
-      let buffer: Buffer;
-      try {
-        buffer = await part.toBuffer();
-      } catch {
-        throw tooLarge(input);
-      }
-      if (part.file.truncated || buffer.length > input.maxBytes) throw tooLarge(input);
-      list.push(buffer);
-    } else {
-      if (options.production && debugFields.has(part.fieldname)) {
-        throw new AppError("invalid-input", nonProductionFieldText(part.fieldname));
-      }
-      fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
-    }
+  try {
+    await readParts();
+  } catch (error) {
+    throw asMultipartRefusal(error);
   }
   if (!filesStarted) await options.beforeFiles?.(fields);
   return { raw, fields };
+
+  async function readParts() {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        const input = fileInputs.get(part.fieldname);
+        if (!input) throw new AppError("invalid-input", `Unexpected file field "${part.fieldname}".`);
+        if (options.production && input.nonProductionOnly) {
+          throw new AppError("invalid-input", nonProductionFieldText(input.name));
+        }
+        if (!filesStarted) {
+          filesStarted = true;
+          await options.beforeFiles?.(fields);
+        }
+        const list = raw[part.fieldname] ?? [];
+        raw[part.fieldname] = list;
+        if (list.length >= input.maxCount) {
+          throw new AppError("invalid-input", `"${input.name}" takes at most ${input.maxCount} file(s).`);
+        }
+        let buffer: Buffer;
+        try {
+          buffer = await part.toBuffer();
+        } catch (error) {
+          // Only the size limit is "too large"; a file cut short by the end of the body is malformed.
+          if (errorCodeOf(error) === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(input);
+          throw error;
+        }
+        if (part.file.truncated || buffer.length > input.maxBytes) throw tooLarge(input);
+        list.push(buffer);
+      } else {
+        if (options.production && debugFields.has(part.fieldname)) {
+          throw new AppError("invalid-input", nonProductionFieldText(part.fieldname));
+        }
+        if (part.valueTruncated) {
+          const message = multipartFieldTooLongText(part.fieldname, MULTIPART_MAX_FIELD_BYTES);
+          throw new AppError("invalid-input", message, { field: part.fieldname });
+        }
+        fields[part.fieldname] = typeof part.value === "string" ? part.value : String(part.value);
+      }
+    }
+  }
+}
+
+const MULTIPART_LIMIT_ERRORS: Record<string, { what: "parts" | "files" | "fields"; limit: number }> = {
+  FST_PARTS_LIMIT: { what: "parts", limit: MULTIPART_MAX_PARTS },
+  FST_FILES_LIMIT: { what: "files", limit: MULTIPART_MAX_FILES },
+  FST_FIELDS_LIMIT: { what: "fields", limit: MULTIPART_MAX_FIELDS },
+};
+
+function multipartLimitsOf(code: string | undefined) {
+  return code ? MULTIPART_LIMIT_ERRORS[code] : undefined;
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * A malformed multipart body is the caller's mistake, answered 400 with what is wrong, never 500: the
+ * parser's own errors (@fastify/multipart's codes, busboy's messages) named in the contract's words.
+ */
+function asMultipartRefusal(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const limits = multipartLimitsOf(errorCodeOf(error));
+  if (limits) return new AppError("invalid-input", multipartTooManyText(limits.what, limits.limit));
+  const message = error instanceof Error ? error.message : "";
+  if (message.includes("Boundary not found"))
+    return new AppError("invalid-input", MULTIPART_BOUNDARY_MISSING);
+  if (
+    message.includes("Unexpected end of") ||
+    message.includes("terminated early") ||
+    errorCodeOf(error) === "FST_MP_PREMATURE_CLOSE"
+  ) {
+    return new AppError("invalid-input", MULTIPART_TRUNCATED);
+  }
+  return error;
 }
 
 function tooLarge(input: FileInput): AppError {

@@ -9,6 +9,13 @@ import {
 import type { Mailer } from "../../providers/mail/mailer";
 import { summarizeJobQueue } from "../jobs/job-queue.store";
 
+/**
+ * What a webhook delivery attempt came to, as `prism_webhook_deliveries_total` labels it: the delivery
+ * log's own words (a delivery row ends `succeeded` or `failed`), named once for the label and its help.
+ */
+export const WEBHOOK_DELIVERY_OUTCOMES = ["succeeded", "failed"] as const;
+export type WebhookDeliveryOutcome = (typeof WEBHOOK_DELIVERY_OUTCOMES)[number];
+
 /** Seconds: from a bare route (a millisecond) to a model call near its timeout (minutes). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -88,7 +95,7 @@ export function createMetrics(database: DatabaseHandle): Metrics {
   });
   const webhookDeliveries = new Counter({
     name: "prism_webhook_deliveries_total",
-    help: "Webhook delivery attempts by outcome (delivered, failed)",
+    help: `Webhook delivery attempts by outcome (${WEBHOOK_DELIVERY_OUTCOMES.join(", ")})`,
     labelNames: ["outcome"] as const,
     registers: [registry],
   });

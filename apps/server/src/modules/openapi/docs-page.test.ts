@@ -8,7 +8,8 @@ import {
 } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../test/test-app";
-import { buildOpenApiDocument, withAvailability } from "./openapi";
+import { withAvailability } from "./availability";
+import { buildOpenApiDocument } from "./document";
 import { REFERENCE_SCRIPT_PATH, SCALAR_SCRIPT_PATH } from "./openapi.routes";
 
 /**

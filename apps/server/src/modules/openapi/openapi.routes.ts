@@ -5,12 +5,9 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { sendError } from "../../http/error-handler";
 import { SERVER_ROOT } from "../../paths";
 import type { ProviderRegistry } from "../../providers/inference/registry";
-import {
-  buildOpenApiDocument,
-  type FeatureAvailability,
-  type OpenApiOptions,
-  withAvailability,
-} from "./openapi";
+import { type FeatureAvailability, withAvailability } from "./availability";
+import { buildOpenApiDocument } from "./document";
+import type { OpenApiOptions } from "./types";
 
 /**
  * `GET /v1/openapi.json` (the API description) and `GET /docs`, an API reference page that renders it
@@ -26,7 +23,12 @@ export const SCALAR_SCRIPT_PATH = `${SCALAR_PREFIX}/js/scalar.js`;
 export const REFERENCE_SCRIPT_PATH = "/docs/assets/reference.js";
 const REFERENCE_SCRIPT_FILE = resolve(SERVER_ROOT, "src/modules/openapi/assets/reference.js");
 
-export interface OpenApiRoutesOptions extends OpenApiOptions {
+/** Documents kept per base URL. */
+const MAX_CACHED_BASE_URLS = 4;
+
+export interface OpenApiRoutesOptions extends Omit<OpenApiOptions, "baseUrl"> {
+  /** The deployment's public origin (PUBLIC_URL); without it, the origin the document is asked on. */
+  publicUrl?: string | undefined;
   /** The deployment's providers: the served document marks the features they cannot run. */
   registry?: Pick<ProviderRegistry, "statusOfAll">;
 }
@@ -73,14 +75,17 @@ export function docsPageHtml(): string {
 
 export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRoutesOptions = {}): void {
   // Built with the first request rather than at start-up, where it was a tenth of the server's own
-  // start-up work (issue 16); the catalog it describes is fixed for the life of the process.
-  let built: { document: ReturnType<typeof buildOpenApiDocument>; body: string } | undefined;
-  const reference = () => {
-    if (!built) {
-      const document = buildOpenApiDocument(options);
-      built = { document, body: JSON.stringify(document) };
+  // start-up work (issue 16); the catalog it describes is fixed for the life of the process. One per
+  // base URL (PUBLIC_URL, else the origin asked), at most a few: a forged Host gets no cached copy.
+  const built = new Map<string, { document: ReturnType<typeof buildOpenApiDocument>; body: string }>();
+  const reference = (baseUrl: string) => {
+    let entry = built.get(baseUrl);
+    if (!entry) {
+      const document = buildOpenApiDocument({ ...options, baseUrl });
+      entry = { document, body: JSON.stringify(document) };
+      if (built.size < MAX_CACHED_BASE_URLS) built.set(baseUrl, entry);
     }
-    return built;
+    return entry;
   };
   let referenceScript: Buffer | undefined;
   try {
@@ -92,7 +97,7 @@ export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiRout
 
   const { registry } = options;
   app.get("/v1/openapi.json", async (request, reply) => {
-    const { document, body } = reference();
+    const { document, body } = reference(options.publicUrl ?? `${request.protocol}://${request.host}`);
     let answer = body;
     if (registry) {
       try {

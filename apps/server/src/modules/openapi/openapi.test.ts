@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import {
   type BodyField,
   calls,
@@ -18,19 +23,14 @@ import {
 import { validate } from "@scalar/openapi-parser";
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import {
-  buildOpenApiDocument,
-  ERROR_SCHEMA_REF,
-  errorStatusesOf,
-  FEATURE_CALL_ERROR_CODES,
-  FILE_CONTENT_TYPES,
-  FILE_ROUTE,
-  type JsonObject,
-  NON_PRODUCTION_NOTE,
-  STATUS_MEANINGS,
-  usd,
-} from "./openapi";
+import { SERVER_ROOT } from "../../paths";
+import { buildOpenApiDocument } from "./document";
+import { errorStatusesOf, FEATURE_CALL_ERROR_CODES, STATUS_MEANINGS } from "./errors";
+import { NON_PRODUCTION_NOTE } from "./fields";
 import { REFERENCE_SCRIPT_PATH, registerOpenApiRoutes, SCALAR_SCRIPT_PATH } from "./openapi.routes";
+import { FILE_CONTENT_TYPES, FILE_ROUTE } from "./operations/files";
+import { usd } from "./tags";
+import { ERROR_SCHEMA_REF, type JsonObject } from "./types";
 
 const doc = buildOpenApiDocument();
 
@@ -59,7 +59,12 @@ describe("OpenAPI document", () => {
   it("is an OpenAPI 3.1 document with bearer API keys", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.title).toBe("Prism API");
-    expect(doc.servers).toEqual([{ url: "/" }]);
+    // Absolute, so a generated client needs no base URL of its own (issue 30 item 3).
+    expect(doc.servers).toEqual([{ url: "http://localhost:3000", description: "This deployment." }]);
+    expect(buildOpenApiDocument({ baseUrl: "https://console.acme.test/" }).servers[0]?.url).toBe(
+      "https://console.acme.test",
+    );
+    expect(doc.info.license).toEqual({ name: "AGPL-3.0-only", identifier: "AGPL-3.0-only" });
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.info.description).toContain("Authorization: Bearer psk_...");
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
@@ -103,7 +108,13 @@ describe("OpenAPI document", () => {
       const files: readonly FileInput[] = feature.inputs.files;
       const fields: readonly BodyField[] = feature.inputs.body;
       expect(Object.keys(schema.properties).sort()).toEqual(
-        [...files.map((file) => file.name), ...fields.map((field) => field.name)].sort(),
+        [
+          ...files.map((file) => file.name),
+          ...fields.map((field) => field.name),
+          // Every call's own options (issue 29): a per-call webhook and its events.
+          "webhook",
+          "webhook_events_filter",
+        ].sort(),
       );
       expect([...(schema.required ?? [])].sort()).toEqual(
         [...files, ...fields]
@@ -165,6 +176,7 @@ describe("OpenAPI document", () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual(
       [
         "Idempotent-Replayed",
+        "RateLimit",
         "RateLimit-Limit",
         "RateLimit-Policy",
         "RateLimit-Remaining",
@@ -208,21 +220,37 @@ describe("OpenAPI document", () => {
       const ok = responses["200"] as {
         content: { "application/json": { schema: JsonObject; example: unknown } };
       };
-      expect(allRefs(ok.content["application/json"].schema)).toContain(
-        "#/components/schemas/FeatureCallResponse",
-      );
+      expect(ok.content["application/json"].schema).toEqual({
+        $ref: `#/components/schemas/${feature.id === "pegasus-training" ? "TrainingCallResponse" : feature.id === "speech-to-text" ? "TranscriptionCallResponse" : "ImageCallResponse"}`,
+      });
       const example = featureCallResponse.parse(ok.content["application/json"].example);
       if (feature.id === "speech-to-text")
         transcriptionResultSchema.parse(example.request.response_data.body);
       if (feature.id === "pegasus-training") trainingResultSchema.parse(example.request.response_data.body);
 
-      const expected = ["400", "401", "402", "403", "404", "413", "415", "422", "429", "502", "503", "504"];
+      // 409 on every feature: `idempotency-in-progress` (with Retry-After) and `request-canceled`.
+      const expected = [
+        "202",
+        "400",
+        "401",
+        "402",
+        "403",
+        "404",
+        "409",
+        "413",
+        "415",
+        "422",
+        "429",
+        "502",
+        "503",
+        "504",
+      ];
       for (const status of expected) expect(responses[status], `${feature.id} ${status}`).toBeDefined();
-      expect(Object.keys(responses).filter((status) => status !== "200")).toEqual(
+      expect(Object.keys(responses).filter((status) => status !== "200" && status !== "202")).toEqual(
         errorStatusesOf(feature).map(String),
       );
       for (const [status, ref] of Object.entries(responses)) {
-        if (status === "200") continue;
+        if (status === "200" || status === "202") continue;
         const response = resolveRef(String(ref.$ref)) as {
           description: string;
           content: { "application/json": { schema: JsonObject; example: { error: string } } };
@@ -232,7 +260,10 @@ describe("OpenAPI document", () => {
         expect(statusOf(response.content["application/json"].example.error as never)).toBe(Number(status));
       }
     }
-    expect(resolveRef(ERROR_SCHEMA_REF)).toMatchObject({ required: ["error", "message"] });
+    expect(resolveRef(ERROR_SCHEMA_REF)).toMatchObject({ required: ["error", "message", "requestId"] });
+    expect(resolveRef("#/components/responses/Conflict")).toMatchObject({
+      headers: { "Retry-After": { schema: { type: "integer" } } },
+    });
     for (const code of FEATURE_CALL_ERROR_CODES) expect(STATUS_MEANINGS[statusOf(code)]).toBeDefined();
   });
 
@@ -265,13 +296,22 @@ describe("OpenAPI document", () => {
     expect(String(operation?.description)).toContain("identity_id");
   });
 
-  it("shows a runnable cURL example per endpoint", () => {
+  it("shows a runnable cURL, Python and JavaScript example per endpoint, synchronous and asynchronous", () => {
     const removal = doc.paths["/v1/images/background-removal"]!.post as {
-      "x-codeSamples": { source: string }[];
+      "x-codeSamples": { label: string; source: string }[];
     };
+    expect(removal["x-codeSamples"].map((sample) => sample.label)).toEqual([
+      "cURL",
+      "Python",
+      "JavaScript",
+      "TypeScript",
+      "cURL (async)",
+      "Python (async)",
+      "JavaScript (async)",
+    ]);
     expect(removal["x-codeSamples"][0]!.source).toBe(
       [
-        'curl -X POST "$ORIGIN/v1/images/background-removal"',
+        "curl -X POST 'http://localhost:3000/v1/images/background-removal'",
         '  -H "Authorization: Bearer $PRISM_API_KEY"',
         "  -F 'image=@photo.png'",
       ].join(" \\\n"),
@@ -347,7 +387,15 @@ describe("OpenAPI routes", () => {
 
   it("documents every webhook event's signed payload in the webhooks section", () => {
     const doc = buildOpenApiDocument();
-    expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(Object.keys(doc.webhooks)).toEqual([
+      ...WEBHOOK_EVENT_TYPES,
+      "webhook.test",
+      "request.started",
+      "request.completed",
+    ]);
+    for (const [type, webhook] of Object.entries(doc.webhooks)) {
+      expect(webhook.post.operationId, type).toMatch(/^[a-zA-Z]+Event$/);
+    }
     const ready = doc.webhooks["training.ready"]?.post as JsonObject & {
       parameters: { name: string }[];
       requestBody: {
@@ -376,7 +424,8 @@ describe("OpenAPI routes", () => {
     const json = await server.inject({ method: "GET", url: "/v1/openapi.json" });
     expect(json.statusCode).toBe(200);
     expect(json.headers["content-type"]).toMatch(/^application\/json/);
-    expect(json.json()).toEqual(doc);
+    // Served for the origin it is asked on (inject's is localhost:80).
+    expect(json.json()).toEqual(buildOpenApiDocument({ baseUrl: "http://localhost:80" }));
 
     const page = await server.inject({ method: "GET", url: "/docs" });
     expect(page.statusCode).toBe(200);
@@ -388,4 +437,34 @@ describe("OpenAPI routes", () => {
     expect(missing.statusCode).toBe(404);
     await server.close();
   });
+});
+
+describe("@redocly/cli lint", () => {
+  /**
+   * Warnings decided and accepted, each with its reason; any other warning or any error fails.
+   * - ApiKeyLimits is not referenced by an operation (keys are made in the console), but the
+   *   introduction's "Keys with limits" names it as the schema of a key's limits.
+   */
+  const ACCEPTED = ['no-unused-components: Component: "ApiKeyLimits" is never used.'];
+
+  it("finds no error and no warning beyond the accepted ones in the document as a deployment serves it", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "prism-redocly-"));
+    try {
+      const file = join(directory, "openapi.json");
+      writeFileSync(file, JSON.stringify(buildOpenApiDocument({ baseUrl: "https://console.prism-ai.dev" })));
+      const cli = resolve(SERVER_ROOT, "../../node_modules/@redocly/cli/bin/cli.js");
+      const { stdout } = await promisify(execFile)(process.execPath, [cli, "lint", file, "--format=json"], {
+        cwd: directory,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number };
+        problems: { ruleId: string; message: string }[];
+      };
+      expect(report.totals.errors).toBe(0);
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual(ACCEPTED);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

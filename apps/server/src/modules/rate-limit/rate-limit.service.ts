@@ -1,7 +1,7 @@
 import { apiKeyRateLimitedText } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { countHit, deleteBucket } from "./rate-limit.store";
+import { countHit, deleteBucket, deleteBucketsStartedBefore } from "./rate-limit.store";
 
 export interface RateLimitRule {
   /** What is being limited, e.g. "login:ip". */
@@ -28,6 +28,18 @@ export interface RateLimitState {
  * server processes cannot both slip under the limit. Returns the state rather than throwing, so each
  * caller answers in its own words and headers (a 429 with Retry-After, RateLimit fields).
  */
+/**
+ * How long a bucket is kept after its window started. No rule's window may be longer (hitRateLimit
+ * refuses one), so a bucket this old has run out and would start again at its next hit: deleting it
+ * changes no count. Without this, every address and email that ever signed in keeps a row.
+ */
+export const RATE_LIMIT_BUCKET_RETENTION_MS = 24 * 3_600_000;
+
+/** Deletes the buckets whose window ran out (the request sweeper calls it); answers how many went. */
+export function deleteExpiredRateLimitBuckets(db: Executor, now = new Date()): Promise<number> {
+  return deleteBucketsStartedBefore(db, new Date(now.getTime() - RATE_LIMIT_BUCKET_RETENTION_MS));
+}
+
 export async function hitRateLimit(
   db: Executor,
   rule: RateLimitRule,
@@ -35,6 +47,8 @@ export async function hitRateLimit(
   now = new Date(),
   cost = 1,
 ): Promise<RateLimitState> {
+  if (rule.windowMs > RATE_LIMIT_BUCKET_RETENTION_MS)
+    throw new Error(`Rate limit ${rule.name}: a window longer than the buckets are kept`);
   const key = `${rule.name}:${subject}`;
   const windowStart = new Date(now.getTime() - rule.windowMs);
   const rows = await countHit(db, { key, cost, now, windowStart });
@@ -71,17 +85,24 @@ export async function consumeRateLimit(
   }
 }
 
+/** The name of the one quota policy the RateLimit fields describe: an API key's requests per minute. */
+export const RATE_LIMIT_POLICY_NAME = "default";
+
 /**
- * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Limit`,
- * `RateLimit-Remaining`, `RateLimit-Reset` in seconds, and the policy with its window), as API keys'
- * answers carry them.
+ * The IETF RateLimit header fields, as API keys' answers carry them, in both generations clients read:
+ * the current draft's (draft-ietf-httpapi-ratelimit-headers-08 on: `RateLimit-Policy: "default";q=600;w=60`
+ * for the quota and its window, `RateLimit: "default";r=599;t=42` for what remains and the seconds until
+ * the window resets, both structured fields) and the earlier drafts' `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset`, which most client libraries still look for.
  */
 export function rateLimitHeaders(state: RateLimitState, windowSeconds = 60): Record<string, string> {
+  const policy = `"${RATE_LIMIT_POLICY_NAME}"`;
   return {
+    ratelimit: `${policy};r=${state.remaining};t=${state.resetSeconds}`,
+    "ratelimit-policy": `${policy};q=${state.limit};w=${windowSeconds}`,
     "ratelimit-limit": String(state.limit),
     "ratelimit-remaining": String(state.remaining),
     "ratelimit-reset": String(state.resetSeconds),
-    "ratelimit-policy": `${state.limit};w=${windowSeconds}`,
   };
 }
 

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rateLimitBuckets } from "../../db/schema";
 
@@ -27,4 +27,13 @@ export function countHit(
 
 export async function deleteBucket(db: Executor, key: string): Promise<void> {
   await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, key));
+}
+
+/** Deletes the buckets whose window started before `cutoff`, answering how many went. */
+export async function deleteBucketsStartedBefore(db: Executor, cutoff: Date): Promise<number> {
+  const deleted = await db
+    .delete(rateLimitBuckets)
+    .where(lt(rateLimitBuckets.windowStartedAt, cutoff))
+    .returning({ key: rateLimitBuckets.key });
+  return deleted.length;
 }

@@ -18,7 +18,7 @@ import { recordAudit } from "../audit/audit.store";
 import { paymentsRecipients, queueAlertMails } from "../events/events.service";
 import { ALERT_MAIL_JOB, type JobHandlers, WEBHOOK_DELIVERY_JOB } from "../jobs/job-kinds";
 import { JobRetryLater } from "../jobs/job-queue";
-import type { Metrics } from "../metrics/metrics";
+import type { Metrics, WebhookDeliveryOutcome } from "../metrics/metrics";
 import { callWebhookSecret } from "./call-webhooks";
 import { checkLiteralHost, guardedLookup, TargetRefusedError } from "./ssrf-guard";
 import {
@@ -165,7 +165,7 @@ export function eventJobHandlers(deps: DeliveryDeps): JobHandlers {
         durationMs,
         lastAttemptAt: attemptAt,
       };
-      deps.metrics?.webhookDeliveries.inc({ outcome: ok ? "succeeded" : "failed" });
+      deps.metrics?.webhookDeliveries.inc({ outcome: deliveryOutcome(ok) });
       if (ok) {
         await deps.db.transaction(async (tx) => {
           await updateDeliveryRow(tx, delivery.id, { ...logged, status: "succeeded", nextAttemptAt: null });
@@ -237,7 +237,7 @@ async function deliverCallWebhook(
     answer = { status: null, body: describeFailure(error) };
   }
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
-  deps.metrics?.webhookDeliveries.inc({ outcome: ok ? "succeeded" : "failed" });
+  deps.metrics?.webhookDeliveries.inc({ outcome: deliveryOutcome(ok) });
   const delayMs = ok ? undefined : schedule[attempt - 1];
   await updateDeliveryRow(deps.db, delivery.id, {
     attempts: attempt,
@@ -272,4 +272,8 @@ async function disableFailingEndpoint(tx: Executor, endpoint: EndpointRow): Prom
         "Fix the receiver, then enable the endpoint again on the Webhooks page of the console.",
       ]),
   });
+}
+
+function deliveryOutcome(ok: boolean): WebhookDeliveryOutcome {
+  return ok ? "succeeded" : "failed";
 }

@@ -310,6 +310,29 @@ describe("webhooks", () => {
         .where(eq(webhookEndpoints.organizationId, account.organizationId)),
     ).toEqual([]);
   });
+
+  it("counts delivery attempts in /metrics under the outcomes its help text names", async () => {
+    const { endpoint } = await createEndpoint(["request.succeeded"]);
+    answers = [{ status: 500, body: "down" }];
+    expect((await call("/v1/organizations/webhooks/send-test", { endpointId: endpoint.id })).statusCode).toBe(
+      200,
+    );
+    await runDueJobs();
+    await runDueJobs({ future: true });
+    expect((await deliveries(endpoint.id)).map((delivery) => delivery.status)).toEqual(["succeeded"]);
+
+    const scraped = await testApp.app.inject({ method: "GET", url: "/metrics" });
+    expect(scraped.statusCode).toBe(200);
+    const lines = scraped.body.split("\n");
+    const help = lines.find((line) => line.startsWith("# HELP prism_webhook_deliveries_total ")) ?? "";
+    const named = /\(([^)]*)\)$/.exec(help)?.[1]?.split(", ") ?? [];
+    const counted = lines
+      .filter((line) => line.startsWith("prism_webhook_deliveries_total{"))
+      .map((line) => /outcome="([^"]+)"/.exec(line)?.[1]);
+    expect(counted).toEqual(expect.arrayContaining(["succeeded", "failed"]));
+    // Every label value the counter carries is one its help text names, and only those.
+    expect([...named].sort()).toEqual([...new Set(counted)].sort());
+  });
 });
 
 /**

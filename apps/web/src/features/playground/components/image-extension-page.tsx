@@ -8,6 +8,7 @@ import {
   hasExtension,
   maxExtension,
   NO_EXTENSION,
+  SNIPPET_EXTENSION,
   setExtension,
 } from "../lib/extension-bounds";
 import { type ImageSize, readImageSize } from "../lib/upload-checks";
@@ -113,7 +114,8 @@ export function ImageExtensionPage() {
       canRun={ready && hasExtension(sides)}
       buildRequest={() => ({
         files: { image: image ? [image] : [] },
-        body: { top: sides.top, bottom: sides.bottom, left: sides.left, right: sides.right },
+        // Only "Show API Call" builds a request before a side is set (Extend Image needs one).
+        body: { ...(hasExtension(sides) ? sides : SNIPPET_EXTENSION) },
       })}
       form={
         <>

@@ -9,7 +9,7 @@ import {
   type PriceInfo,
   type TitledMessage,
 } from "@prism/contract";
-import { generateSnippets, type SnippetValue } from "@prism/contract/snippets";
+import { API_KEY_VARIABLE, generateSnippets, type SnippetValue } from "@prism/contract/snippets";
 import { IconCode, IconDeviceMobileOff } from "@tabler/icons-react";
 import { type ReactNode, useCallback, useEffect } from "react";
 import { openApiCallModal } from "../../../components/api-call-modal";
@@ -217,6 +217,8 @@ export function PlaygroundScreen({
     openApiCallModal(
       generateSnippets(feature, {
         origin: window.location.origin,
+        // One convention with the API reference: the key from the environment.
+        apiKey: API_KEY_VARIABLE,
         body,
         fileNames: fileNamesOf(files),
         headers,

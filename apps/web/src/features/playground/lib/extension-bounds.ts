@@ -11,6 +11,11 @@ export interface ExtensionSides {
 export type ExtensionSide = keyof ExtensionSides;
 
 export const NO_EXTENSION: ExtensionSides = { top: 0, bottom: 0, left: 0, right: 0 };
+/**
+ * What "Show API Call" sends while no side is set yet: a call with every side 0 answers 400, so the
+ * snippet shows a valid extension instead (the API reference's example: 256 px above and below).
+ */
+export const SNIPPET_EXTENSION: ExtensionSides = { top: 256, bottom: 256, left: 0, right: 0 };
 
 const OPPOSITE: Record<ExtensionSide, ExtensionSide> = {
   top: "bottom",
