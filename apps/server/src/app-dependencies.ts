@@ -5,8 +5,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
 import type { AppConfig } from "./config";
 import type { DatabaseHandle } from "./db/client";
-import { argon2Passwords, type PasswordHasher } from "./modules/auth/password-hashing";
-import { PriceBook } from "./modules/features/prices";
 import { createMetrics, type Metrics, measuredMailer, measuredProvider } from "./modules/metrics/metrics";
 import { type BotCheck, createRecaptchaBotCheck, noBotCheck } from "./providers/bot-check/bot-check";
 import { createBuiltinProvider } from "./providers/inference/builtin-provider";
@@ -22,9 +20,11 @@ import { createStabilityProvider } from "./providers/inference/stability-provide
 import { type Mailer, OutboxMailer, SmtpMailer } from "./providers/mail/mailer";
 import { createGitHubSignIn, type GitHubSignIn } from "./providers/oauth/github";
 import { createGoogleVerifier, type GoogleVerifier } from "./providers/oauth/google";
+import { argon2Passwords, type PasswordHasher } from "./providers/password-hashing";
 import type { PaymentsProvider } from "./providers/payments/payments-provider";
 import { SandboxPaymentsProvider } from "./providers/payments/sandbox-provider";
 import { createStripeClient, StripePaymentsProvider } from "./providers/payments/stripe-provider";
+import { PriceBook } from "./providers/prices";
 import { type FileStore, localFileStoreFor } from "./providers/storage/file-store";
 import { S3FileStore } from "./providers/storage/s3-file-store";
 

@@ -40,7 +40,7 @@ import { registerMetricsRoutes } from "./modules/metrics/metrics.routes";
 import { registerOpenApiRoutes } from "./modules/openapi/openapi.routes";
 import { registerOrganizationRoutes } from "./modules/organizations/organizations.routes";
 import { moneyDeps, registerPaymentRoutes } from "./modules/payments/payments.routes";
-import { startPaymentReconciler, triggerAutoRechargeIfNeeded } from "./modules/payments/payments.service";
+import { startPaymentReconciler, triggerAutoRechargeIfNeeded } from "./modules/payments/recharge.service";
 import { registerPlaygroundRoutes } from "./modules/playground/playground.routes";
 import { registerProjectRoutes } from "./modules/projects/projects.routes";
 import { registerPublicConfigRoutes } from "./modules/system/public-config.routes";

@@ -7,7 +7,7 @@ import { buildApp } from "../src/app";
 import { type AppDependencies, createDependencies } from "../src/app-dependencies";
 import { type AppConfig, loadConfig } from "../src/config";
 import type { DatabaseHandle } from "../src/db/client";
-import { type PasswordHasher, verifyPassword } from "../src/modules/auth/password-hashing";
+import { type PasswordHasher, verifyPassword } from "../src/providers/password-hashing";
 import { createTestDatabase } from "./test-database";
 
 /**

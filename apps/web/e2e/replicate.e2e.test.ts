@@ -1,4 +1,5 @@
 import { FEATURES, NEEDS_MODEL_SERVER_BADGE } from "@prism/contract";
+import { pcmToWav } from "@prism/engine/wav";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,23 +29,10 @@ async function png(width: number, height: number, colour = { r: 180, g: 120, b: 
     .toBuffer();
 }
 
+/** `seconds` of silence as an 8 kHz WAV file (the engine's writer). */
 function wav(seconds: number): Buffer {
   const sampleRate = 8_000;
-  const data = Buffer.alloc(seconds * sampleRate * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVEfmt ", 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return pcmToWav(Buffer.alloc(seconds * sampleRate * 2), sampleRate);
 }
 
 async function openScreen(page: Page, route: string, heading: string) {

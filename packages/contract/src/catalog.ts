@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { EndpointDescriptor } from "./entities";
+import type { EndpointDescriptor } from "./endpoint-descriptor";
 import { singleLine } from "./fields";
 import { DEFAULT_LANGUAGE, languageCodeSchema } from "./languages";
 import {

@@ -153,14 +153,7 @@ export const statisticsRecordSchema = z.object({
 });
 export type StatisticsRecord = z.infer<typeof statisticsRecordSchema>;
 
-export const endpointDescriptorSchema = z.object({
-  endpoint: z.string(),
-  callType: z.string(),
-  name: z.string(),
-  /** The usage page sorts features by this, descending. */
-  orderPos: z.number(),
-});
-export type EndpointDescriptor = z.infer<typeof endpointDescriptorSchema>;
+export { type EndpointDescriptor, endpointDescriptorSchema } from "./endpoint-descriptor";
 
 /**
  * A call's state in the request log: `queued` (admitted and paid for, waiting for a slot of its

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_TRANSCRIPTION_LANGUAGE } from "./limits";
-import type { ProviderName } from "./providers";
+import type { ProviderName } from "./provider-names";
 
 /**
  * The 100 transcription languages: Whisper's language set, with Whisper's codes (so `jw` for

@@ -1,16 +1,8 @@
 import type { FeatureId } from "./catalog";
 
-/** Every kind of inference provider, as `FEATURE_PROVIDERS` and the feature status name them. */
-export const PROVIDER_NAMES = [
-  "builtin",
-  "http",
-  "openai",
-  "replicate",
-  "fal",
-  "stability",
-  "comfyui",
-] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+import { PROVIDER_NAMES, type ProviderName } from "./provider-names";
+
+export { PROVIDER_NAMES, type ProviderName };
 
 /** The features a provider that needs its own models (all but the CPU engine) serves by default. */
 export interface ProviderSetup {

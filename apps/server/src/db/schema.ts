@@ -24,9 +24,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { InvoiceSnapshot } from "../modules/invoices/invoice-pdf";
-import type { JobKind, JobPayload } from "../modules/jobs/job-kinds";
-import type { SandboxCard } from "../providers/payments/sandbox-provider";
+import type { InvoiceSnapshot, JobKind, JobPayload, SandboxCard } from "./json-columns";
 
 /**
  * The tenancy core every later module builds on: users, their sessions, organizations, memberships

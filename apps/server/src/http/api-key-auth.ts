@@ -3,7 +3,7 @@ import { isIpAllowed } from "@prism/contract/ip";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../app-dependencies";
 import { AppError } from "../errors";
-import { type ApiKeyPrincipal, authenticateApiKey } from "../modules/api-keys/api-keys.service";
+import { type ApiKeyPrincipal, authenticateApiKey } from "../modules/api-keys/api-key-runtime.service";
 import { limitApiKeyRequests, rateLimitHeaders } from "../modules/rate-limit/rate-limit.service";
 import { setRequestActor } from "./request-context";
 

@@ -153,7 +153,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: "*",
-        lazy: async () => ({ Component: (await import("./not-found-page")).NotFoundPage }),
+        lazy: async () => ({ Component: (await import("../components/not-found-page")).NotFoundPage }),
       },
     ],
   },

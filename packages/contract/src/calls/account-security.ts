@@ -35,6 +35,7 @@ export const twoFactorStatusResponse = z.object({
 export const twoFactorStatusCall = defineCall({
   path: "/v1/users/two-factor/status",
   auth: "session",
+  access: { scope: "account" },
   request: twoFactorStatusRequest,
   response: twoFactorStatusResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -53,6 +54,7 @@ export const twoFactorStartResponse = z.object({
 export const twoFactorStartCall = defineCall({
   path: "/v1/users/two-factor/start",
   auth: "session",
+  access: { scope: "account" },
   // Whoever enrols holds the codes from then on: a thief enrolling their own app would lock the owner out.
   requiresReauthentication: true,
   request: twoFactorStartRequest,
@@ -65,6 +67,7 @@ export const twoFactorEnableResponse = z.object({ recoveryCodes: z.array(z.strin
 export const twoFactorEnableCall = defineCall({
   path: "/v1/users/two-factor/enable",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: twoFactorEnableRequest,
   response: twoFactorEnableResponse,
@@ -76,6 +79,7 @@ export const twoFactorDisableResponse = emptyResponse;
 export const twoFactorDisableCall = defineCall({
   path: "/v1/users/two-factor/disable",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: twoFactorDisableRequest,
   response: twoFactorDisableResponse,
@@ -90,6 +94,7 @@ export const twoFactorVerifyResponse = userInfoSchema;
 export const twoFactorVerifyCall = defineCall({
   path: "/v1/users/two-factor/verify",
   auth: "public",
+  access: { scope: "public" },
   request: twoFactorVerifyRequest,
   response: twoFactorVerifyResponse,
 });
@@ -100,6 +105,7 @@ export const regenerateRecoveryCodesResponse = z.object({ recoveryCodes: z.array
 export const regenerateRecoveryCodesCall = defineCall({
   path: "/v1/users/two-factor/regenerate-recovery-codes",
   auth: "session",
+  access: { scope: "account" },
   request: regenerateRecoveryCodesRequest,
   response: regenerateRecoveryCodesResponse,
   requiresReauthentication: true,
@@ -133,6 +139,7 @@ export const listSessionsResponse = z.object({ sessions: z.array(signedInDeviceS
 export const listSessionsCall = defineCall({
   path: "/v1/users/sessions/list",
   auth: "session",
+  access: { scope: "account" },
   request: listSessionsRequest,
   response: listSessionsResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -143,6 +150,7 @@ export const revokeSessionResponse = emptyResponse;
 export const revokeSessionCall = defineCall({
   path: "/v1/users/sessions/revoke",
   auth: "session",
+  access: { scope: "account" },
   request: revokeSessionRequest,
   response: revokeSessionResponse,
 });
@@ -174,6 +182,7 @@ export const listPasskeysResponse = z.object({ passkeys: z.array(passkeySchema) 
 export const listPasskeysCall = defineCall({
   path: "/v1/users/passkeys/list",
   auth: "session",
+  access: { scope: "account" },
   request: listPasskeysRequest,
   response: listPasskeysResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -184,6 +193,7 @@ export const passkeyRegistrationOptionsResponse = z.object({ options: webauthnJs
 export const passkeyRegistrationOptionsCall = defineCall({
   path: "/v1/users/passkeys/registration-options",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: passkeyRegistrationOptionsRequest,
   response: passkeyRegistrationOptionsResponse,
@@ -197,6 +207,7 @@ export const registerPasskeyResponse = z.object({ passkey: passkeySchema });
 export const registerPasskeyCall = defineCall({
   path: "/v1/users/passkeys/register",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: registerPasskeyRequest,
   response: registerPasskeyResponse,
@@ -207,6 +218,7 @@ export const removePasskeyResponse = emptyResponse;
 export const removePasskeyCall = defineCall({
   path: "/v1/users/passkeys/remove",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: removePasskeyRequest,
   response: removePasskeyResponse,
@@ -218,6 +230,7 @@ export const passkeyAuthenticationOptionsResponse = z.object({ options: webauthn
 export const passkeyAuthenticationOptionsCall = defineCall({
   path: "/v1/users/passkeys/authentication-options",
   auth: "public",
+  access: { scope: "public" },
   request: passkeyAuthenticationOptionsRequest,
   response: passkeyAuthenticationOptionsResponse,
 });
@@ -231,6 +244,7 @@ export const passkeySignInResponse = userInfoSchema;
 export const passkeySignInCall = defineCall({
   path: "/v1/users/passkeys/sign-in",
   auth: "public",
+  access: { scope: "public" },
   request: passkeySignInRequest,
   response: passkeySignInResponse,
 });
@@ -246,6 +260,7 @@ export const removePasskeyWithLinkResponse = emptyResponse;
 export const removePasskeyWithLinkCall = defineCall({
   path: "/v1/users/passkeys/remove-with-link",
   auth: "public",
+  access: { scope: "public" },
   request: removePasskeyWithLinkRequest,
   response: removePasskeyWithLinkResponse,
 });
@@ -275,6 +290,7 @@ export const reauthenticationOptionsResponse = z.object({
 export const reauthenticationOptionsCall = defineCall({
   path: "/v1/users/reauthentication/options",
   auth: "session",
+  access: { scope: "account" },
   request: reauthenticationOptionsRequest,
   response: reauthenticationOptionsResponse,
 });
@@ -297,6 +313,7 @@ export const reauthenticateResponse = z.object({
 export const reauthenticateCall = defineCall({
   path: "/v1/users/reauthenticate",
   auth: "session",
+  access: { scope: "account" },
   request: reauthenticateRequest,
   response: reauthenticateResponse,
 });

@@ -21,6 +21,7 @@ export const listApiKeysResponse = z.object({
 export const listApiKeysCall = defineCall({
   path: "/v1/users/api-keys/list",
   auth: "session",
+  access: { scope: "project", permission: "member" },
   request: listApiKeysRequest,
   response: listApiKeysResponse,
 });
@@ -38,6 +39,7 @@ export const insertApiKeyResponse = z.object({
 export const insertApiKeyCall = defineCall({
   path: "/v1/users/api-keys/insert",
   auth: "session",
+  access: { scope: "project", permission: "apiKeys.create" },
   request: insertApiKeyRequest,
   response: insertApiKeyResponse,
 });
@@ -53,6 +55,7 @@ export const updateApiKeyResponse = emptyResponse;
 export const updateApiKeyCall = defineCall({
   path: "/v1/users/api-keys/update",
   auth: "session",
+  access: { scope: "project", permission: "apiKeys.create" },
   request: updateApiKeyRequest,
   response: updateApiKeyResponse,
 });
@@ -65,6 +68,7 @@ export const deleteApiKeyResponse = emptyResponse;
 export const deleteApiKeyCall = defineCall({
   path: "/v1/users/api-keys/delete",
   auth: "session",
+  access: { scope: "project", permission: "apiKeys.delete" },
   request: deleteApiKeyRequest,
   response: deleteApiKeyResponse,
 });
@@ -97,6 +101,7 @@ export const getApiKeyDetailsResponse = z.object({
 export const getApiKeyDetailsCall = defineCall({
   path: "/v1/users/api-keys/details",
   auth: "session",
+  access: { scope: "project", permission: "member" },
   request: getApiKeyDetailsRequest,
   response: getApiKeyDetailsResponse,
 });

@@ -106,6 +106,7 @@ export type ListAuditLogResponse = z.infer<typeof listAuditLogResponse>;
 export const listAuditLogCall = defineCall({
   path: "/v1/users/audit-log/list",
   auth: "session",
+  access: { scope: "organization", permission: "organization.audit" },
   request: listAuditLogRequest,
   response: listAuditLogResponse,
 });

@@ -6,6 +6,29 @@ import { sandboxConfirmSetupRequest, updateAutoRechargeRequest } from "./payment
 import { statisticsQueryDate } from "./statistics";
 
 describe("call registry", () => {
+  it("declares every call's access on the fields its request carries", () => {
+    for (const call of allCalls) {
+      const shape = (call.request as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+      const access = call.access;
+      expect(access.scope === "public", call.path).toBe(call.auth === "public");
+      if (access.scope === "organization") expect(shape, call.path).toHaveProperty("organizationId");
+      if (access.scope === "project") expect(shape, call.path).toHaveProperty("projectId");
+      if (access.scope === "organization-projects") {
+        expect(shape, call.path).toHaveProperty("organizationId");
+        expect(shape, call.path).toHaveProperty("projectIds");
+      }
+      if (access.scope === "visible-projects") expect(shape, call.path).toHaveProperty("projectIds");
+      if (access.scope === "record") expect(shape, call.path).toHaveProperty(access.idField);
+      // A call naming an organization or a project is scoped to it (never "account", which would skip the gate).
+      if (access.scope === "account") {
+        expect(
+          Object.keys(shape).filter((key) => key === "organizationId" || key === "projectId"),
+          call.path,
+        ).toEqual([]);
+      }
+    }
+  });
+
   it("gives every call a unique /v1/ path", () => {
     const paths = allCalls.map((call) => call.path);
     expect(new Set(paths).size).toBe(paths.length);

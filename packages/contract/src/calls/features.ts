@@ -1,6 +1,17 @@
 import { z } from "zod";
+import type { CallAccess } from "../define-call";
 import { historyRequestRecordSchema } from "../entities";
 import { usdSchema } from "../fields";
+
+/**
+ * Who may make a feature call (the catalog's multipart endpoints, which are no `defineCall`s), follow or
+ * cancel one, or read its stored files: an API key of the project, or a member with the playground right
+ * on the project named (the `x-authorization-project` header, or the file's path).
+ */
+export const FEATURE_CALL_ACCESS = {
+  scope: "project",
+  permission: "organization.playground",
+} as const satisfies CallAccess;
 
 /**
  * The answer of every feature call (`POST /v1/images/*`, `/v1/speech/*`, multipart; see the catalog):

@@ -20,6 +20,7 @@ export const getInvoicesResponse = z.object({
 export const getInvoicesCall = defineCall({
   path: "/v1/users/invoices/get",
   auth: "session",
+  access: { scope: "organization", permission: "organization.invoices" },
   request: getInvoicesRequest,
   response: getInvoicesResponse,
 });
@@ -38,6 +39,7 @@ export const retrieveInvoiceLinkResponse = z.object({
 export const retrieveInvoiceLinkCall = defineCall({
   path: "/v1/users/invoices/retrieve-link",
   auth: "session",
+  access: { scope: "record", idField: "invoiceId", permission: "organization.invoices" },
   request: retrieveInvoiceLinkRequest,
   response: retrieveInvoiceLinkResponse,
 });

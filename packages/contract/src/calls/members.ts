@@ -49,6 +49,7 @@ export const checkInvitationResponse = z.object({
 export const checkInvitationCall = defineCall({
   path: "/v1/users/organization-members/check-invitation",
   auth: "public",
+  access: { scope: "public" },
   request: checkInvitationRequest,
   response: checkInvitationResponse,
 });
@@ -66,6 +67,7 @@ export const listMembersResponse = z.object({
 export const listMembersCall = defineCall({
   path: "/v1/users/organization-members/list",
   auth: "session",
+  access: { scope: "organization", permission: "member" },
   request: listMembersRequest,
   response: listMembersResponse,
 });
@@ -90,6 +92,7 @@ export const inviteMembersResponse = emptyResponse;
 export const inviteMembersCall = defineCall({
   path: "/v1/users/organization-members/invite",
   auth: "session",
+  access: { scope: "organization", permission: "members.invite" },
   request: inviteMembersRequest,
   response: inviteMembersResponse,
 });
@@ -105,6 +108,7 @@ export const confirmInvitationResponse = z.object({
 export const confirmInvitationCall = defineCall({
   path: "/v1/users/organization-members/confirm-invitation",
   auth: "session",
+  access: { scope: "account" },
   request: confirmInvitationRequest,
   response: confirmInvitationResponse,
 });
@@ -117,6 +121,7 @@ export const revokeInvitationResponse = emptyResponse;
 export const revokeInvitationCall = defineCall({
   path: "/v1/users/organization-members/revoke-invitation",
   auth: "session",
+  access: { scope: "organization", permission: "members.invite" },
   request: revokeInvitationRequest,
   response: revokeInvitationResponse,
 });
@@ -130,6 +135,7 @@ export const removeMemberResponse = emptyResponse;
 export const removeMemberCall = defineCall({
   path: "/v1/users/organization-members/remove",
   auth: "session",
+  access: { scope: "organization", permission: "member" },
   request: removeMemberRequest,
   response: removeMemberResponse,
 });
@@ -144,6 +150,7 @@ export const editPermissionsResponse = emptyResponse;
 export const editPermissionsCall = defineCall({
   path: "/v1/users/organization-members/edit-permissions",
   auth: "session",
+  access: { scope: "organization", permission: "members.edit" },
   request: editPermissionsRequest,
   response: editPermissionsResponse,
 });

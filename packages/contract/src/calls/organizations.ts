@@ -23,6 +23,7 @@ export const createOrganizationResponse = organizationSchema;
 export const createOrganizationCall = defineCall({
   path: "/v1/users/organizations/create",
   auth: "session",
+  access: { scope: "account" },
   request: createOrganizationRequest,
   response: createOrganizationResponse,
 });
@@ -35,6 +36,7 @@ export const updateOrganizationNameResponse = emptyResponse;
 export const updateOrganizationNameCall = defineCall({
   path: "/v1/users/organizations/update-name",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: updateOrganizationNameRequest,
   response: updateOrganizationNameResponse,
 });
@@ -47,6 +49,7 @@ export const deleteOrganizationResponse = emptyResponse;
 export const deleteOrganizationCall = defineCall({
   path: "/v1/users/organizations/delete",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   requiresReauthentication: true,
   request: deleteOrganizationRequest,
   response: deleteOrganizationResponse,
@@ -63,6 +66,7 @@ export const changeOwnerResponse = z.object({
 export const changeOwnerCall = defineCall({
   path: "/v1/users/organizations/change-owner",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   requiresReauthentication: true,
   request: changeOwnerRequest,
   response: changeOwnerResponse,
@@ -86,6 +90,7 @@ export const updateBillingResponse = emptyResponse;
 export const updateBillingCall = defineCall({
   path: "/v1/users/organizations/update-billing",
   auth: "session",
+  access: { scope: "organization", permission: "organization.billing" },
   request: updateBillingRequest,
   response: updateBillingResponse,
 });
@@ -98,6 +103,7 @@ export const updateOrganizationSecurityRequest = z.object({
 export const updateOrganizationSecurityCall = defineCall({
   path: "/v1/users/organizations/update-security",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: updateOrganizationSecurityRequest,
   response: emptyResponse,
 });
@@ -117,6 +123,7 @@ export type FirstSteps = z.infer<typeof firstStepsSchema>;
 export const getFirstStepsCall = defineCall({
   path: "/v1/users/organizations/first-steps",
   auth: "session",
+  access: { scope: "organization", permission: "member" },
   request: getFirstStepsRequest,
   response: firstStepsSchema,
 });

@@ -19,6 +19,7 @@ export const getPaymentInfoResponse = z.object({
 export const getPaymentInfoCall = defineCall({
   path: "/v1/payments/get-payment-info",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: getPaymentInfoRequest,
   response: getPaymentInfoResponse,
 });
@@ -33,6 +34,7 @@ export const startSetupPaymentResponse = z.object({
 export const startSetupPaymentCall = defineCall({
   path: "/v1/payments/start-setup-payment",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: startSetupPaymentRequest,
   response: startSetupPaymentResponse,
 });
@@ -45,6 +47,7 @@ export const finishSetupPaymentResponse = emptyResponse;
 export const finishSetupPaymentCall = defineCall({
   path: "/v1/payments/finish-setup-payment",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: finishSetupPaymentRequest,
   response: finishSetupPaymentResponse,
 });
@@ -56,6 +59,7 @@ export const deletePaymentResponse = emptyResponse;
 export const deletePaymentCall = defineCall({
   path: "/v1/payments/delete-payment",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: deletePaymentRequest,
   response: deletePaymentResponse,
 });
@@ -89,6 +93,7 @@ export const updateAutoRechargeResponse = emptyResponse;
 export const updateAutoRechargeCall = defineCall({
   path: "/v1/payments/update-auto-recharge",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: updateAutoRechargeRequest,
   response: updateAutoRechargeResponse,
 });
@@ -102,6 +107,7 @@ export const rechargeAccountResponse = emptyResponse;
 export const rechargeAccountCall = defineCall({
   path: "/v1/payments/recharge-account",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: rechargeAccountRequest,
   response: rechargeAccountResponse,
 });
@@ -141,6 +147,7 @@ export const sandboxConfirmSetupResponse = z.object({
 export const sandboxConfirmSetupCall = defineCall({
   path: "/v1/payments/sandbox/confirm-setup",
   auth: "public",
+  access: { scope: "public" },
   request: sandboxConfirmSetupRequest,
   response: sandboxConfirmSetupResponse,
 });

@@ -30,6 +30,7 @@ export const getRequestsResponse = z.object({
 export const getRequestsCall = defineCall({
   path: "/v1/users/playground/get-requests",
   auth: "session",
+  access: { scope: "project", permission: "organization.playground" },
   request: getRequestsRequest,
   response: getRequestsResponse,
 });
@@ -42,6 +43,7 @@ export const deleteRequestResponse = emptyResponse;
 export const deleteRequestCall = defineCall({
   path: "/v1/users/playground/delete-request",
   auth: "session",
+  access: { scope: "project", permission: "organization.playground" },
   request: deleteRequestRequest,
   response: deleteRequestResponse,
 });
@@ -58,6 +60,7 @@ export const getTrainedIdentitiesResponse = z.object({
 export const getTrainedIdentitiesCall = defineCall({
   path: "/v1/users/playground/get-trained-identities",
   auth: "session",
+  access: { scope: "project", permission: "organization.playground" },
   // API users need the identity ids that Pegasus generation and identity inpainting take.
   apiKey: true,
   request: getTrainedIdentitiesRequest,
@@ -83,6 +86,7 @@ export const getFeatureStatusResponse = z.object({ features: z.array(featureStat
 export const getFeatureStatusCall = defineCall({
   path: "/v1/users/playground/feature-status",
   auth: "session",
+  access: { scope: "account" },
   request: getFeatureStatusRequest,
   response: getFeatureStatusResponse,
 });

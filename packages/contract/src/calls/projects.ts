@@ -14,6 +14,7 @@ export const createProjectResponse = projectSchema;
 export const createProjectCall = defineCall({
   path: "/v1/users/projects/create",
   auth: "session",
+  access: { scope: "organization", permission: "organization.general" },
   request: createProjectRequest,
   response: createProjectResponse,
 });
@@ -26,6 +27,7 @@ export const updateProjectResponse = emptyResponse;
 export const updateProjectCall = defineCall({
   path: "/v1/users/projects/update",
   auth: "session",
+  access: { scope: "project", permission: "owner" },
   request: updateProjectRequest,
   response: updateProjectResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -39,6 +41,7 @@ export const deleteProjectResponse = emptyResponse;
 export const deleteProjectCall = defineCall({
   path: "/v1/users/projects/delete",
   auth: "session",
+  access: { scope: "project", permission: "owner" },
   request: deleteProjectRequest,
   response: deleteProjectResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,

@@ -97,6 +97,7 @@ export const listRequestsResponse = z.object({
 export const listRequestsCall = defineCall({
   path: "/v1/users/requests/list",
   auth: "session",
+  access: { scope: "organization-projects", permission: "member" },
   request: listRequestsRequest,
   response: listRequestsResponse,
 });
@@ -130,6 +131,7 @@ export const getRequestResponse = z.object({ request: requestLogDetailSchema });
 export const getRequestCall = defineCall({
   path: "/v1/users/requests/get",
   auth: "session",
+  access: { scope: "organization", permission: "member" },
   request: getRequestRequest,
   response: getRequestResponse,
 });

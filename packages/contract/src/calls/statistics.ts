@@ -41,6 +41,7 @@ export const getStatisticsResponse = z.object({
 export const getStatisticsCall = defineCall({
   path: "/v1/users/statistics/get",
   auth: "session",
+  access: { scope: "visible-projects" },
   request: getStatisticsRequest,
   response: getStatisticsResponse,
   timeoutMs: STATISTICS_TIMEOUT_MS,

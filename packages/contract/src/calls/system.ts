@@ -41,6 +41,7 @@ export type PublicConfig = z.infer<typeof publicConfigResponse>;
 export const publicConfigCall = defineCall({
   path: "/v1/public-config",
   auth: "public",
+  access: { scope: "public" },
   request: publicConfigRequest,
   response: publicConfigResponse,
   timeoutMs: 5_000,

@@ -47,6 +47,7 @@ export const loginResponse = userInfoSchema;
 export const loginCall = defineCall({
   path: "/v1/users/login",
   auth: "public",
+  access: { scope: "public" },
   request: loginRequest,
   response: loginResponse,
 });
@@ -67,6 +68,7 @@ export const createUserResponse = emptyResponse;
 export const createUserCall = defineCall({
   path: "/v1/users/create",
   auth: "public",
+  access: { scope: "public" },
   request: createUserRequest,
   response: createUserResponse,
   timeoutMs: ACCOUNT_CALL_TIMEOUT_MS,
@@ -82,6 +84,7 @@ export const confirmUserResponse = userInfoSchema;
 export const confirmUserCall = defineCall({
   path: "/v1/users/confirm",
   auth: "public",
+  access: { scope: "public" },
   request: confirmUserRequest,
   response: confirmUserResponse,
   timeoutMs: ACCOUNT_CALL_TIMEOUT_MS,
@@ -95,6 +98,7 @@ export const forgotPasswordResponse = emptyResponse;
 export const forgotPasswordCall = defineCall({
   path: "/v1/users/forgot-password",
   auth: "public",
+  access: { scope: "public" },
   request: forgotPasswordRequest,
   response: forgotPasswordResponse,
 });
@@ -110,6 +114,7 @@ export const resetPasswordResponse = emptyResponse;
 export const resetPasswordCall = defineCall({
   path: "/v1/users/reset-password",
   auth: "public",
+  access: { scope: "public" },
   request: resetPasswordRequest,
   response: resetPasswordResponse,
   timeoutMs: ACCOUNT_CALL_TIMEOUT_MS,
@@ -124,6 +129,7 @@ export const googleLoginResponse = userInfoSchema;
 export const googleLoginCall = defineCall({
   path: "/v1/users/google-login-request",
   auth: "public",
+  access: { scope: "public" },
   request: googleLoginRequest,
   response: googleLoginResponse,
   timeoutMs: OAUTH_CALL_TIMEOUT_MS,
@@ -138,6 +144,7 @@ export const githubLoginResponse = userInfoSchema;
 export const githubLoginCall = defineCall({
   path: "/v1/users/github-login-request",
   auth: "public",
+  access: { scope: "public" },
   request: githubLoginRequest,
   response: githubLoginResponse,
   timeoutMs: OAUTH_CALL_TIMEOUT_MS,
@@ -148,6 +155,7 @@ export const meResponse = userInfoSchema;
 export const meCall = defineCall({
   path: "/v1/users/me",
   auth: "session",
+  access: { scope: "account" },
   request: meRequest,
   response: meResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -158,6 +166,7 @@ export const logoutResponse = emptyResponse;
 export const logoutCall = defineCall({
   path: "/v1/users/logout",
   auth: "session",
+  access: { scope: "account" },
   request: logoutRequest,
   response: logoutResponse,
   timeoutMs: SHORT_CALL_TIMEOUT_MS,
@@ -168,6 +177,7 @@ export const logoutAllSessionsResponse = emptyResponse;
 export const logoutAllSessionsCall = defineCall({
   path: "/v1/users/logout-all-sessions",
   auth: "session",
+  access: { scope: "account" },
   request: logoutAllSessionsRequest,
   response: logoutAllSessionsResponse,
 });
@@ -180,6 +190,7 @@ export const updateProfileResponse = emptyResponse;
 export const updateProfileCall = defineCall({
   path: "/v1/users/settings/update-profile",
   auth: "session",
+  access: { scope: "account" },
   request: updateProfileRequest,
   response: updateProfileResponse,
 });
@@ -195,6 +206,7 @@ export const changePasswordResponse = emptyResponse;
 export const changePasswordCall = defineCall({
   path: "/v1/users/change-password",
   auth: "session",
+  access: { scope: "account" },
   requiresReauthentication: true,
   request: changePasswordRequest,
   response: changePasswordResponse,

@@ -107,6 +107,7 @@ const endpointRequest = z.object({ organizationId: idSchema, endpointId: idSchem
 export const listWebhooksCall = defineCall({
   path: "/v1/organizations/webhooks/list",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: organizationRequest,
   response: z.object({ endpoints: z.array(webhookEndpointSchema) }),
 });
@@ -114,6 +115,7 @@ export const listWebhooksCall = defineCall({
 export const insertWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/insert",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
   requiresReauthentication: true,
   request: z.object({ organizationId: idSchema, url: webhookUrlSchema, events: webhookEventsSchema }),
@@ -124,6 +126,7 @@ export const insertWebhookCall = defineCall({
 export const updateWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/update",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   // Sends the organization's events (and, at creation, the signing secret) wherever the caller says.
   requiresReauthentication: true,
   request: endpointRequest.extend({
@@ -137,6 +140,7 @@ export const updateWebhookCall = defineCall({
 export const deleteWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/delete",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: endpointRequest,
   response: emptyResponse,
 });
@@ -144,6 +148,7 @@ export const deleteWebhookCall = defineCall({
 export const listWebhookDeliveriesCall = defineCall({
   path: "/v1/organizations/webhooks/deliveries",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: endpointRequest,
   response: z.object({ deliveries: z.array(webhookDeliverySchema) }),
 });
@@ -152,6 +157,7 @@ export const listWebhookDeliveriesCall = defineCall({
 export const resendWebhookDeliveryCall = defineCall({
   path: "/v1/organizations/webhooks/resend",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: endpointRequest.extend({ deliveryId: idSchema }),
   response: emptyResponse,
 });
@@ -159,6 +165,7 @@ export const resendWebhookDeliveryCall = defineCall({
 export const sendTestWebhookCall = defineCall({
   path: "/v1/organizations/webhooks/send-test",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: endpointRequest,
   response: emptyResponse,
 });
@@ -171,6 +178,7 @@ export const sendTestWebhookCall = defineCall({
 export const getCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/call-secret",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
@@ -180,6 +188,7 @@ export const getCallWebhookSecretCall = defineCall({
 export const rotateCallWebhookSecretCall = defineCall({
   path: "/v1/organizations/webhooks/rotate-call-secret",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   requiresReauthentication: true,
   request: organizationRequest,
   response: z.object({ secret: z.string() }),
@@ -189,6 +198,7 @@ export const rotateCallWebhookSecretCall = defineCall({
 export const listCallWebhookDeliveriesCall = defineCall({
   path: "/v1/organizations/webhooks/call-deliveries",
   auth: "session",
+  access: { scope: "organization", permission: "owner" },
   request: organizationRequest,
   response: z.object({
     deliveries: z.array(webhookDeliverySchema.extend({ requestId: z.string(), url: z.string() })),
@@ -220,6 +230,7 @@ export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 export const getAlertsCall = defineCall({
   path: "/v1/payments/get-alerts",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: organizationRequest,
   response: alertSettingsSchema.extend({
     /** What the organization's feature calls cost this UTC month so far. */
@@ -230,6 +241,7 @@ export const getAlertsCall = defineCall({
 export const updateAlertsCall = defineCall({
   path: "/v1/payments/update-alerts",
   auth: "session",
+  access: { scope: "organization", permission: "organization.payments" },
   request: alertSettingsSchema.extend({ organizationId: idSchema }),
   response: emptyResponse,
 });

@@ -1,4 +1,5 @@
 import {
+  type CallPermission,
   canAccessProject,
   emptyPermissions,
   fullPermissions,
@@ -132,17 +133,64 @@ export function requireOwner(membership: Membership): void {
   }
 }
 
-/** An active project of an active organization the caller belongs to and may use. */
-export async function requireProjectAccess(db: Executor, userId: string, projectId: string) {
+/**
+ * The right a call declares (`access.permission` in the contract) held in the membership: `member` needs
+ * nothing more, `owner` the owner flag, a path that right (403 otherwise; the playground has its own text).
+ */
+export function requireCallPermission(membership: Membership, permission: CallPermission): void {
+  if (permission === "member") return;
+  if (permission === "owner") {
+    requireOwner(membership);
+    return;
+  }
+  if (permission === "organization.playground") {
+    if (!hasPermission(membership.permissions, permission)) {
+      throw new AppError("forbidden", PLAYGROUND_ACCESS_REFUSED);
+    }
+    return;
+  }
+  requirePermission(membership, permission);
+}
+
+/** An organization-scoped call's gate: the caller's membership (404 otherwise) holding `permission` (403). */
+export async function authorizeOrganization(
+  db: Executor,
+  userId: string,
+  organizationId: string,
+  permission: CallPermission,
+): Promise<Membership> {
+  const membership = await requireMembership(db, userId, organizationId);
+  requireCallPermission(membership, permission);
+  return membership;
+}
+
+/**
+ * A project-scoped call's gate: an active project of an active organization the caller belongs to (404
+ * otherwise, the same for every tenant's id), then `permission`: the owner's calls need the owner flag
+ * alone (which covers every project); any other needs the member's access to the project (403) and the
+ * declared right (403).
+ */
+export async function authorizeProject(
+  db: Executor,
+  userId: string,
+  projectId: string,
+  permission: CallPermission,
+) {
   if (!isUuid(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
   const project = await findActiveProject(db, projectId);
   if (!project) throw new AppError("not-found", NOT_FOUND_PROJECT);
   const membership = await resolveMembership(db, userId, project.organizationId);
   if (!membership) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  if (!canAccessProject(membership.permissions, projectId)) {
+  if (permission !== "owner" && !canAccessProject(membership.permissions, projectId)) {
     throw new AppError("forbidden", PROJECT_ACCESS_REFUSED);
   }
+  requireCallPermission(membership, permission);
   return { project, membership };
+}
+
+/** An active project of an active organization the caller belongs to and may use. */
+export function requireProjectAccess(db: Executor, userId: string, projectId: string) {
+  return authorizeProject(db, userId, projectId, "member");
 }
 
 /**
@@ -164,12 +212,8 @@ export function requireProjectsOfMembership(membership: Membership, projectIds: 
  * Everything the playground shows or changes (feature calls, history, stored files, deletions, AI Clones)
  * goes through this one check, so no path reaches the playground's data with less.
  */
-export async function requirePlaygroundAccess(db: Executor, userId: string, projectId: string) {
-  const access = await requireProjectAccess(db, userId, projectId);
-  if (!hasPermission(access.membership.permissions, "organization.playground")) {
-    throw new AppError("forbidden", PLAYGROUND_ACCESS_REFUSED);
-  }
-  return access;
+export function requirePlaygroundAccess(db: Executor, userId: string, projectId: string) {
+  return authorizeProject(db, userId, projectId, "organization.playground");
 }
 
 /**

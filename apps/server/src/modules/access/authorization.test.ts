@@ -2,9 +2,17 @@ import { randomUUID } from "node:crypto";
 import {
   AUDIT_EXPORT_PATH,
   allCalls,
+  type CallAccess,
+  type CallPermission,
   emptyPermissions,
   fullPermissions,
+  idSchema,
+  PERMISSION_PATHS,
+  PLAYGROUND_ACCESS_REFUSED,
+  PROJECT_ACCESS_REFUSED,
+  permissionsWithRights,
   REAUTHENTICATION_WINDOW_MS,
+  TENANT_SCOPES,
   USAGE_EXPORT_PATH,
   USAGE_PATH,
   USAGE_SUMMARY_EXPORT_PATH,
@@ -70,24 +78,42 @@ async function snapshot(testApp: TestApp): Promise<string> {
   return parts.join("\n");
 }
 
-/** Request fields that carry an id of something a tenant owns. */
+function requestShape(call: (typeof allCalls)[number]): Record<string, unknown> {
+  return (call.request as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+}
+
+/**
+ * Request fields that carry an id of something (derived from the contract: a field of the id schema,
+ * or named `…Id`), and those that carry a list of ids (`…Ids`).
+ */
 const ID_FIELDS = [
-  "invoiceId",
-  "organizationId",
-  "projectId",
-  "invitationId",
-  "apiKeyId",
-  "memberUserId",
-  "userIdToRemove",
-  "newOwnerUserId",
-  "sessionId",
-  "passkeyId",
-  "endpointId",
-  "deliveryId",
+  ...new Set(
+    allCalls.flatMap((call) =>
+      Object.entries(requestShape(call))
+        .filter(([name, schema]) => schema === idSchema || name.endsWith("Id"))
+        .map(([name]) => name),
+    ),
+  ),
+];
+const ID_LIST_FIELDS = [
+  ...new Set(
+    allCalls.flatMap((call) => Object.keys(requestShape(call)).filter((name) => name.endsWith("Ids"))),
+  ),
 ];
 
-/** Request fields that carry a list of such ids. */
-const ID_LIST_FIELDS = ["projectIds"];
+/** The texts of the declared-access gate's refusals (a handler's own 403 says something else). */
+const GATE_REFUSALS = [
+  "You do not have permission to do this in this organization.",
+  "Only the owner of the organization can do this.",
+  PROJECT_ACCESS_REFUSED,
+  PLAYGROUND_ACCESS_REFUSED,
+];
+
+const isTenantScoped = (access: CallAccess) => (TENANT_SCOPES as readonly string[]).includes(access.scope);
+const declaredPermission = (access: CallAccess): CallPermission | undefined =>
+  "permission" in access ? access.permission : undefined;
+/** The rights one alone can hold: every path of the tree but `projects.all`. */
+const SINGLE_RIGHTS = PERMISSION_PATHS.filter((path) => path !== "projects.all");
 
 describe("authorization", () => {
   let testApp: TestApp;
@@ -113,6 +139,12 @@ describe("authorization", () => {
     ownerPasskeyId: string;
     endpointId: string;
     deliveryId: string;
+    /** A second project of A's organization. */
+    projectBId: string;
+    /** One member per right, holding that right alone (and project A, to name a project at all). */
+    singleRight: Map<string, Awaited<ReturnType<typeof signUpAndConfirm>>>;
+    /** Every right, but only project A. */
+    projectAOnly: Awaited<ReturnType<typeof signUpAndConfirm>>;
   };
 
   beforeAll(async () => {
@@ -237,6 +269,33 @@ describe("authorization", () => {
     );
     const [delivery] = await testApp.database.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
     world.deliveryId = delivery?.id ?? "";
+    world.projectBId = (
+      await post(
+        testApp,
+        "/v1/users/projects/create",
+        { organizationId: world.organizationId, name: "B" },
+        { session: world.owner.session },
+      )
+    ).json().id;
+    const projectIds = [world.projectId, world.projectBId];
+    const onlyProjectA = (rights: readonly (typeof SINGLE_RIGHTS)[number][]) => {
+      const permissions = permissionsWithRights(rights, projectIds);
+      permissions.projects[world.projectId] = true;
+      return permissions;
+    };
+    world.singleRight = new Map();
+    for (const right of SINGLE_RIGHTS) {
+      world.singleRight.set(
+        right,
+        await addMember(testApp, world.owner.session, world.organizationId, onlyProjectA([right])),
+      );
+    }
+    world.projectAOnly = await addMember(
+      testApp,
+      world.owner.session,
+      world.organizationId,
+      onlyProjectA(SINGLE_RIGHTS),
+    );
   });
 
   afterAll(async () => {
@@ -551,14 +610,37 @@ describe("authorization", () => {
     ],
   };
 
-  it("covers every registered call that takes a tenant's id", () => {
-    const idTaking = registeredSessionCalls
-      .filter((call) => {
-        const shape = (call.request as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-        return ID_FIELDS.some((field) => field in shape);
-      })
-      .map((call) => call.path);
-    expect(idTaking.filter((path) => !(path in matrix))).toEqual([]);
+  it("has every call of the contract declare its access, consistently with its auth", () => {
+    for (const call of allCalls) {
+      // A call without a declaration fails here (and in the type check: `access` is required).
+      expect(call.access, call.path).toBeDefined();
+      expect(call.access.scope === "public", call.path).toBe(call.auth === "public");
+    }
+  });
+
+  it("covers every registered call its declaration scopes to a tenant, and only those or the caller's own", () => {
+    const tenantScoped = registeredSessionCalls.filter((call) => isTenantScoped(call.access));
+    expect(tenantScoped.map((call) => call.path).filter((path) => !(path in matrix))).toEqual([]);
+    for (const path of Object.keys(matrix)) {
+      const call = allCalls.find((candidate) => candidate.path === path);
+      expect(call && call.auth === "session", path).toBe(true);
+      // Whatever else the matrix holds is the caller's own (their sessions, passkeys, invitations).
+      if (call && !isTenantScoped(call.access)) expect(call.access.scope, path).toBe("account");
+      // A call that declares a right beyond membership refuses the member holding none.
+      if (call && declaredPermission(call.access) !== "member") {
+        expect(
+          matrix[path]?.every((entry) => entry.memberRefused),
+          path,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("names every id field (derived from the contract) in the matrix's id check", () => {
+    expect(ID_FIELDS).toEqual(
+      expect.arrayContaining(["organizationId", "projectId", "requestId", "setupIntentId"]),
+    );
+    expect(ID_LIST_FIELDS).toContain("projectIds");
   });
 
   it("answers 401 to every session call without a session", async () => {
@@ -614,11 +696,9 @@ describe("authorization", () => {
   });
 
   /** The playground's calls, which need `organization.playground` besides access to the project. */
-  const PLAYGROUND_CALLS = [
-    "/v1/users/playground/get-requests",
-    "/v1/users/playground/delete-request",
-    "/v1/users/playground/get-trained-identities",
-  ];
+  const PLAYGROUND_CALLS = allCalls
+    .filter((call) => declaredPermission(call.access) === "organization.playground")
+    .map((call) => call.path);
 
   it("refuses the playground's calls to a member with the project but without the playground right", async () => {
     for (const path of PLAYGROUND_CALLS) {
@@ -782,5 +862,71 @@ describe("authorization", () => {
       const response = await post(testApp, path, payload, { session: world.owner.session });
       expect([400, 404], `${path} ${response.body}`).toContain(response.statusCode);
     }
+  });
+
+  /** The matrix's calls with their declarations, first payload aimed at A's things. */
+  const declaredCalls = () =>
+    Object.keys(matrix).flatMap((path) => {
+      const call = allCalls.find((candidate) => candidate.path === path);
+      const payload = matrix[path]?.[0]?.payload;
+      return call && payload && isTenantScoped(call.access) ? [{ call, payload }] : [];
+    });
+
+  it("least privilege: a member holding one right alone is refused every call declaring another, and changes nothing", async () => {
+    let refusals = 0;
+    for (const { call, payload } of declaredCalls()) {
+      const needed = declaredPermission(call.access);
+      if (needed === undefined || needed === "member") continue;
+      // One snapshot around all the refused members of a call: any change by any of them shows.
+      const before = await snapshot(testApp);
+      for (const [right, member] of world.singleRight) {
+        if (right === needed) continue;
+        const response = await post(testApp, call.path, payload(), { session: member.session });
+        expect(response.statusCode, `${call.path} as ${right} alone: ${response.body}`).toBe(403);
+        refusals += 1;
+      }
+      expect(await snapshot(testApp), call.path).toBe(before);
+    }
+    expect(refusals).toBeGreaterThan(100);
+  }, 180_000);
+
+  it("a member of project A only is refused every project-scoped call aimed at project B, and changes nothing", async () => {
+    const projectScoped = declaredCalls().filter(
+      ({ call }) => call.access.scope === "project" || call.access.scope === "organization-projects",
+    );
+    expect(projectScoped.length).toBeGreaterThanOrEqual(9);
+    for (const { call, payload } of projectScoped) {
+      const aimedAtB = Object.fromEntries(
+        Object.entries(payload()).map(([key, value]) => [
+          key,
+          key === "projectId" ? world.projectBId : key === "projectIds" ? [world.projectBId] : value,
+        ]),
+      );
+      const before = await snapshot(testApp);
+      const response = await post(testApp, call.path, aimedAtB, { session: world.projectAOnly.session });
+      expect(response.statusCode, `${call.path} ${response.body}`).toBe(403);
+      expect(GATE_REFUSALS, call.path).toContain(response.json().message);
+      expect(await snapshot(testApp), call.path).toBe(before);
+    }
+  });
+
+  // Last: the calls let through go ahead and change A's things.
+  it("least privilege: the one right a call declares is enough to pass its gate", async () => {
+    let passed = 0;
+    for (const { call, payload } of declaredCalls()) {
+      const needed = declaredPermission(call.access);
+      if (needed === undefined || needed === "member" || needed === "owner") continue;
+      const member = world.singleRight.get(needed);
+      expect(member, call.path).toBeDefined();
+      const response = await post(testApp, call.path, payload(), { session: member?.session ?? "" });
+      // The handler may still refuse for its own reasons (a grant beyond the member's rights, a key
+      // already deleted by an earlier call here), never with the gate's refusal.
+      expect(response.statusCode, `${call.path} ${response.body}`).not.toBe(401);
+      if (response.statusCode === 403) {
+        expect(GATE_REFUSALS, `${call.path} ${response.body}`).not.toContain(response.json().message);
+      }
+      passed += 1;
+    }
+    expect(passed).toBeGreaterThan(15);
   });
 });

@@ -8,7 +8,6 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { organizationAlertMail, quotedName } from "../../providers/mail/templates";
-import { requireMembership, requirePermission } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { emitEvent, paymentsRecipients, queueAlertMails } from "../events/events.service";
 import {
@@ -31,13 +30,7 @@ const organizationLabel = (name: string | undefined) =>
 
 const usd = (micros: bigint) => formatMicros(micros, BALANCE_DECIMALS);
 
-/** Alerts sit on the Payments page and need the same right as the rest of it (decision 012). */
-async function requirePaymentsRight(db: Executor, userId: string, organizationId: string): Promise<void> {
-  requirePermission(await requireMembership(db, userId, organizationId), "organization.payments");
-}
-
-export async function getAlerts(db: Executor, userId: string, organizationId: string) {
-  await requirePaymentsRight(db, userId, organizationId);
+export async function getAlerts(db: Executor, organizationId: string) {
   const row = await findAlertSettings(db, organizationId);
   return {
     lowBalance: row?.lowBalanceMicros != null ? microsToUsd(row.lowBalanceMicros) : null,
@@ -53,11 +46,9 @@ export async function getAlerts(db: Executor, userId: string, organizationId: st
  */
 export async function updateAlerts(
   db: Database,
-  userId: string,
   organizationId: string,
   input: AlertSettings,
 ): Promise<void> {
-  await requirePaymentsRight(db, userId, organizationId);
   await db.transaction((tx) => saveAlerts(tx, organizationId, input));
 }
 

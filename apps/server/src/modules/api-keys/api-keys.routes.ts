@@ -16,27 +16,27 @@ const limitsWithCheckedIps = z.object({ limits: z.object({ allowedIps: allowedIp
 export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.apiKeys.list, async ({ user, body }) => ({
-    apiKeys: await listApiKeys(db, user.userId, body.projectId),
+  registerCall(app, deps, calls.apiKeys.list, async ({ body }) => ({
+    apiKeys: await listApiKeys(db, body.projectId),
   }));
 
-  registerCall(app, deps, calls.apiKeys.insert, async ({ user, body }) => {
+  registerCall(app, deps, calls.apiKeys.insert, async ({ user, project, body }) => {
     limitsWithCheckedIps.parse(body);
-    return { apiKey: await createApiKey(db, user, body.projectId, body.apiKeyName, body.limits) };
+    return { apiKey: await createApiKey(db, user, project, body.apiKeyName, body.limits) };
   });
 
-  registerCall(app, deps, calls.apiKeys.update, async ({ user, body }) => {
+  registerCall(app, deps, calls.apiKeys.update, async ({ project, body }) => {
     limitsWithCheckedIps.parse(body);
-    await updateApiKey(db, user.userId, body.projectId, body.apiKeyId, body.apiKeyName, body.limits);
+    await updateApiKey(db, project, body.apiKeyId, body.apiKeyName, body.limits);
     return {};
   });
 
-  registerCall(app, deps, calls.apiKeys.details, async ({ user, body }) =>
-    getApiKeyDetails(db, user.userId, body.projectId, body.apiKeyId),
+  registerCall(app, deps, calls.apiKeys.details, async ({ body }) =>
+    getApiKeyDetails(db, body.projectId, body.apiKeyId),
   );
 
-  registerCall(app, deps, calls.apiKeys.delete, async ({ user, body }) => {
-    await revokeApiKey(db, user.userId, body.projectId, body.apiKeyId);
+  registerCall(app, deps, calls.apiKeys.delete, async ({ body }) => {
+    await revokeApiKey(db, body.projectId, body.apiKeyId);
     return {};
   });
 }

@@ -11,17 +11,15 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { isUuid, requirePermission, requireProjectAccess } from "../access/access.service";
+import { isUuid } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key-format";
+import { generateApiKey, hashApiKey } from "./api-key-format";
+import { monthStartOf } from "./api-key-runtime.service";
 import {
-  findActiveKeyByHash,
   findKeyDetailsRow,
-  findKeySpendRow,
   findLiveKey,
   insertKey,
   type KeyRow,
-  keySpendCharge,
   listKeyRows,
   listRecentKeyCalls,
   lockOrganizationRow,
@@ -29,20 +27,12 @@ import {
   monthKeyOf,
   recountKeySpend,
   setKeyColumns,
-  touchKeyLastUsed,
 } from "./api-keys.store";
 
 const KEY_NOT_FOUND = API_KEY_NOT_FOUND;
-/** `last used` is written at most this often per key, so busy keys do not turn every call into a write. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 function displayName(name: string): string {
   return name.trim() === "" ? API_KEY_NO_NAME : name.trim();
-}
-
-/** The first moment of the calendar month (UTC) that `now` is in: spend caps reset then. */
-export function monthStartOf(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
 /** The limits as stored (micro-dollars, dates), from the wire's dollars and ISO strings. */
@@ -88,8 +78,10 @@ function toApiKey(
   };
 }
 
-export async function listApiKeys(db: Database, userId: string, projectId: string): Promise<ApiKey[]> {
-  await requireProjectAccess(db, userId, projectId);
+// The console's key calls below run after their declared access (the project, and `apiKeys.create` or
+// `apiKeys.delete` where they change a key) was checked by the call's gate.
+
+export async function listApiKeys(db: Database, projectId: string): Promise<ApiKey[]> {
   const rows = await listKeyRows(db, projectId, monthStartOf(new Date()));
   return rows.map((row) =>
     toApiKey(
@@ -103,12 +95,11 @@ export async function listApiKeys(db: Database, userId: string, projectId: strin
 export async function createApiKey(
   db: Database,
   user: { userId: string; firstName: string; lastName: string },
-  projectId: string,
+  project: { id: string; organizationId: string },
   name: string,
   limits?: ApiKeyLimits,
 ): Promise<CreatedApiKey> {
-  const { project, membership } = await requireProjectAccess(db, user.userId, projectId);
-  requirePermission(membership, "apiKeys.create");
+  const projectId = project.id;
   const content = generateApiKey();
   const row = await db.transaction(async (tx) => {
     const inserted = await insertKey(tx, {
@@ -172,14 +163,12 @@ async function recordKeyUpdate(
 /** Renames a key and, when `limits` are given, replaces its limits (they take effect on its next call). */
 export async function updateApiKey(
   db: Database,
-  userId: string,
-  projectId: string,
+  project: { id: string; organizationId: string },
   apiKeyId: string,
   name: string,
   limits?: ApiKeyLimits,
 ) {
-  const { project, membership } = await requireProjectAccess(db, userId, projectId);
-  requirePermission(membership, "apiKeys.create");
+  const projectId = project.id;
   const key = await requireKeyOfProject(db, projectId, apiKeyId);
   if (!limits) {
     await db.transaction(async (tx) => {
@@ -208,11 +197,9 @@ export async function updateApiKey(
 /** One key of the project with its spend and its last calls, for the console's detail drawer. */
 export async function getApiKeyDetails(
   db: Database,
-  userId: string,
   projectId: string,
   apiKeyId: string,
 ): Promise<GetApiKeyDetailsResponse> {
-  await requireProjectAccess(db, userId, projectId);
   if (!isUuid(apiKeyId)) throw new AppError("not-found", KEY_NOT_FOUND);
   const now = new Date();
   const row = await findKeyDetailsRow(db, projectId, apiKeyId, monthStartOf(now));
@@ -237,9 +224,7 @@ export async function getApiKeyDetails(
   };
 }
 
-export async function revokeApiKey(db: Database, userId: string, projectId: string, apiKeyId: string) {
-  const { membership } = await requireProjectAccess(db, userId, projectId);
-  requirePermission(membership, "apiKeys.delete");
+export async function revokeApiKey(db: Database, projectId: string, apiKeyId: string) {
   const key = await requireKeyOfProject(db, projectId, apiKeyId);
   await db.transaction(async (tx) => {
     // A parallel delete got there first: nothing changed, so nothing is recorded.
@@ -251,134 +236,4 @@ export async function revokeApiKey(db: Database, userId: string, projectId: stri
       before: { name: key.name, lastFour: key.lastFour, projectId },
     });
   });
-}
-
-/** The limits of an authenticated key, as the gateway checks them (null: none). */
-export interface ApiKeyRules {
-  allowedEndpoints: string[] | null;
-  monthlySpendCapMicros: bigint | null;
-  lifetimeSpendCapMicros: bigint | null;
-  allowedIps: string[] | null;
-  requestsPerMinute: number | null;
-  /** The spend counters as read with the key (see chargeKeySpend), for the check before the body. */
-  spentMonth: string | null;
-  spentMonthMicros: bigint;
-  spentLifetimeMicros: bigint;
-}
-
-/** The key's organization's money state, read with the key (see findActiveKeyByHash). */
-export interface KeyOrganizationState {
-  balanceMicros: bigint;
-  isNew: boolean;
-  callsInFlight: number;
-  /** Only read when the authentication asked for it; false otherwise. */
-  budgetReached: boolean;
-}
-
-export interface ApiKeyPrincipal {
-  apiKeyId: string;
-  projectId: string;
-  organizationId: string;
-  rules: ApiKeyRules;
-  organizationState: KeyOrganizationState;
-}
-
-export type ApiKeyAuthentication =
-  | { status: "valid"; principal: ApiKeyPrincipal }
-  | { status: "expired" }
-  | { status: "invalid" };
-
-export type BrokenCap = { cap: "monthly" | "lifetime"; capMicros: bigint };
-
-/** Which cap a call of `priceMicros` would break, judged from the counters read with the key. */
-export function capBrokenBy(
-  rules: ApiKeyRules,
-  priceMicros: bigint,
-  now = new Date(),
-): BrokenCap | undefined {
-  const month = rules.spentMonth === monthKeyOf(now) ? rules.spentMonthMicros : 0n;
-  if (rules.monthlySpendCapMicros !== null && month + priceMicros > rules.monthlySpendCapMicros) {
-    return { cap: "monthly", capMicros: rules.monthlySpendCapMicros };
-  }
-  if (
-    rules.lifetimeSpendCapMicros !== null &&
-    rules.spentLifetimeMicros + priceMicros > rules.lifetimeSpendCapMicros
-  ) {
-    return { cap: "lifetime", capMicros: rules.lifetimeSpendCapMicros };
-  }
-  return undefined;
-}
-
-/**
- * Adds `priceMicros` to the key's spend if, and only if, it stays within the key's caps: one
- * conditional UPDATE in the reservation's transaction, so concurrent calls of the key can never
- * overshoot a cap (the row stays locked until the reservation commits or rolls back). Keys without a
- * cap are left alone. Returns the cap the call would break, if any.
- */
-export async function chargeKeySpend(
-  tx: Executor,
-  apiKeyId: string,
-  priceMicros: bigint,
-  now = new Date(),
-): Promise<BrokenCap | undefined> {
-  const charged = await keySpendCharge(tx, apiKeyId, priceMicros, now);
-  if (charged.length > 0) return undefined;
-  return keyCapBrokenBy(tx, apiKeyId, priceMicros, now);
-}
-
-/** Which cap a call of `priceMicros` breaks, read from the key's row (after its charge was refused). */
-export async function keyCapBrokenBy(
-  tx: Executor,
-  apiKeyId: string,
-  priceMicros: bigint,
-  now = new Date(),
-): Promise<BrokenCap | undefined> {
-  const row = await findKeySpendRow(tx, apiKeyId);
-  if (!row) return undefined;
-  return capBrokenBy(
-    { ...row, allowedEndpoints: null, allowedIps: null, requestsPerMinute: null },
-    priceMicros,
-    now,
-  );
-}
-
-/**
- * Authenticates a Bearer key for the public API: well-formed, known, not revoked, not expired, and its
- * project and organization still active. Refreshes `last used` at most once a minute.
- */
-export async function authenticateApiKey(
-  db: Database,
-  key: string,
-  now = new Date(),
-  options: { readBudgetStop?: boolean } = {},
-): Promise<ApiKeyAuthentication> {
-  if (!isWellFormedApiKey(key)) return { status: "invalid" };
-  const row = await findActiveKeyByHash(db, hashApiKey(key), options.readBudgetStop);
-  if (!row) return { status: "invalid" };
-  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await touchKeyLastUsed(db, row.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
-  }
-  return {
-    status: "valid",
-    principal: {
-      apiKeyId: row.id,
-      projectId: row.projectId,
-      organizationId: row.organizationId,
-      organizationState: {
-        ...row.organizationState,
-        budgetReached: row.organizationState.budgetReached === true,
-      },
-      rules: {
-        allowedEndpoints: row.allowedEndpoints,
-        monthlySpendCapMicros: row.monthlySpendCapMicros,
-        lifetimeSpendCapMicros: row.lifetimeSpendCapMicros,
-        allowedIps: row.allowedIps,
-        requestsPerMinute: row.requestsPerMinute,
-        spentMonth: row.spentMonth,
-        spentMonthMicros: row.spentMonthMicros,
-        spentLifetimeMicros: row.spentLifetimeMicros,
-      },
-    },
-  };
 }

@@ -5,7 +5,7 @@ import { post, signUpAndConfirm } from "../../../test/accounts";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { apiKeys } from "../../db/schema";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./api-key-format";
-import { authenticateApiKey } from "./api-keys.service";
+import { authenticateApiKey } from "./api-key-runtime.service";
 
 describe("API key format", () => {
   it("has the prefix, 32 random characters and a checksum that rejects typos", () => {

@@ -5,17 +5,15 @@ import {
   auditExportFileName,
   auditFilterSchema,
   calls,
-  SIGN_IN_REQUIRED,
 } from "@prism/contract";
 import { stringify } from "csv-stringify";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
-import { AppError } from "../../errors";
 import { SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
-import { authenticateSessionToken } from "../auth/session.service";
-import { SESSION_COOKIE } from "../auth/session-cookie";
-import { listAuditLog, normalizedFilter, requireAuditReader, toAuditEntry } from "./audit.service";
+import { requireSessionUser } from "../../http/resolve-caller";
+import { authorizeOrganization } from "../access/access.service";
+import { listAuditLog, normalizedFilter, toAuditEntry } from "./audit.service";
 import { type AuditCursor, listAuditEntries } from "./audit.store";
 
 /** Entries read per query of a CSV export: the most the export holds in memory at once. */
@@ -24,15 +22,15 @@ export const AUDIT_EXPORT_BATCH_ROWS = 1_000;
 export function registerAuditRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.audit.list, ({ user, body }) => listAuditLog(db, user.userId, body));
+  registerCall(app, deps, calls.audit.list, ({ body }) => listAuditLog(db, body));
 
   // Every entry the filters match, newest first, streamed: read in keyset batches and written as the
   // client takes them, so a long history is never held in memory.
   app.get(AUDIT_EXPORT_PATH, async (request, reply) => {
-    const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
-    if (!user) throw new AppError("unauthenticated", SIGN_IN_REQUIRED);
+    const user = await requireSessionUser(deps, request);
     const query = auditFilterSchema.parse(request.query);
-    await requireAuditReader(db, user.userId, query.organizationId);
+    // The export reads what the list call reads, under the list call's declared right.
+    await authorizeOrganization(db, user.userId, query.organizationId, calls.audit.list.access.permission);
     const filter = normalizedFilter(query);
     async function* rows() {
       if (!filter) return;

@@ -24,7 +24,7 @@ import { type LocalServer, sendJson, startLocalServer } from "../../../test/loca
 import { SoftwareAuthenticator } from "../../../test/software-authenticator";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { passkeys, sessions, users, userTotp, webauthnChallenges } from "../../db/schema";
-import { hashPassword, verifyPassword } from "./password-hashing";
+import { hashPassword, verifyPassword } from "../../providers/password-hashing";
 import { SESSION_COOKIE } from "./session-cookie";
 
 const OWNER_PASSWORD = "Owner-passw0rd!";

@@ -16,6 +16,7 @@ import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { passwordResetMail, verificationCodeMail } from "../../providers/mail/templates";
 import type { OAuthProfile } from "../../providers/oauth/google";
+import { verifyPasswordOrDummy } from "../../providers/password-hashing";
 import { isLiveInvitationFor } from "../members/members.service";
 import { ensureOwnOrganization } from "../organizations/organizations.service";
 import {
@@ -26,7 +27,6 @@ import {
   updateUser,
 } from "../users/users.store";
 import { findOAuthUserId, linkOAuthAccount } from "./auth.store";
-import { verifyPasswordOrDummy } from "./password-hashing";
 import {
   type CodeAttempt,
   consumeVerificationCode,

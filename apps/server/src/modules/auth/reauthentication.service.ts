@@ -8,11 +8,11 @@ import {
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
+import type { PasswordHasher } from "../../providers/password-hashing";
 import { clearRateLimit, consumeRateLimit, type RateLimitRule } from "../rate-limit/rate-limit.service";
 import { findUserById } from "../users/users.store";
 import { type RelyingParty, startPasskeyReauthentication, verifyPasskeyOfUser } from "./passkeys.service";
 import { passkeysOfUser } from "./passkeys.store";
-import type { PasswordHasher } from "./password-hashing";
 import { markSessionReauthenticated } from "./session.store";
 import type { TotpSecretBox } from "./totp-secret-box";
 import { checkSecondFactor, hasTwoFactor } from "./two-factor.service";

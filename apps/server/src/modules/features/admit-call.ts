@@ -8,6 +8,7 @@ import {
   ERROR_DIALOGS,
   EXTENSION_SIDE_REQUIRED,
   errorMessageOf,
+  FEATURE_CALL_ACCESS,
   type Feature,
   IDEMPOTENCY_WAIT_SECONDS,
   IDENTITY_REQUEST_HEADER,
@@ -26,8 +27,8 @@ import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { continueUpload } from "../../http/expect-continue";
 import type { FeatureProvider } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
-import { isUuid, NOT_FOUND_ORGANIZATION, requirePlaygroundAccess } from "../access/access.service";
-import { type ApiKeyRules, type BrokenCap, capBrokenBy } from "../api-keys/api-keys.service";
+import { authorizeProject, isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
+import { type ApiKeyRules, type BrokenCap, capBrokenBy } from "../api-keys/api-key-runtime.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { cachedBalance } from "../ledger/ledger.service";
@@ -104,7 +105,7 @@ export async function authenticateCaller(
   if (typeof projectId !== "string" || projectId === "") {
     throw new AppError("invalid-input", `The ${PROJECT_HEADER} header must name the project.`);
   }
-  const { project } = await requirePlaygroundAccess(db, user.userId, projectId);
+  const { project } = await authorizeProject(db, user.userId, projectId, FEATURE_CALL_ACCESS.permission);
   return {
     organizationId: project.organizationId,
     projectId: project.id,

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/client";
 import type { ProviderRegistry } from "../../providers/inference/registry";
+import type { PriceBook } from "../../providers/prices";
 import type { FileStore } from "../../providers/storage/file-store";
-import type { ApiKeyRules, KeyOrganizationState } from "../api-keys/api-keys.service";
+import type { ApiKeyRules, KeyOrganizationState } from "../api-keys/api-key-runtime.service";
 import type { CallDispatcher } from "./call-dispatcher";
 import type { InFlightCalls } from "./in-flight-calls";
-import type { PriceBook } from "./prices";
 
 /**
  * What a feature call needs from the outside world, from admission to settlement (built once in

@@ -9,7 +9,7 @@ import {
 import { AppError } from "../../errors";
 import type { ProviderFile } from "../../providers/inference/feature-provider";
 import { alertsConfigured, budgetReached } from "../alerts/alerts.store";
-import { keyCapBrokenBy } from "../api-keys/api-keys.service";
+import { keyCapBrokenBy } from "../api-keys/api-key-runtime.service";
 import { keySpendCharge } from "../api-keys/api-keys.store";
 import { subscribed } from "../events/events.store";
 import { refusalOf, reserveCall } from "../ledger/call-ledger.store";

@@ -1,9 +1,10 @@
+import { FEATURE_CALL_ACCESS } from "@prism/contract";
 import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { authenticateApiKeyRequest, bearerKeyOf } from "../../http/api-key-auth";
 import { isValidFileKey } from "../../providers/storage/file-store";
-import { refuseAsNotFound, requirePlaygroundAccess } from "../access/access.service";
+import { authorizeProject, refuseAsNotFound } from "../access/access.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { isThumbnailKey, readThumbnail } from "./thumbnails";
@@ -28,9 +29,12 @@ export function registerFileRoutes(app: FastifyInstance, deps: AppDependencies):
       } else {
         const user = await authenticateSessionToken(db, request.cookies[SESSION_COOKIE]);
         if (!user) throw notFound;
-        const { project } = await requirePlaygroundAccess(db, user.userId, projectId).catch(
-          refuseAsNotFound(notFound),
-        );
+        const { project } = await authorizeProject(
+          db,
+          user.userId,
+          projectId,
+          FEATURE_CALL_ACCESS.permission,
+        ).catch(refuseAsNotFound(notFound));
         if (project.organizationId !== organizationId) throw notFound;
       }
       const stored = isThumbnailKey(key) ? await readThumbnail(deps.files, key) : await deps.files.get(key);

@@ -1,27 +1,9 @@
 import { BALANCE_DECIMALS, cardBrandLabel, formatMicros, PRODUCT_NAME } from "@prism/contract";
 import type { SellerDetails } from "../../config";
+import type { InvoiceSnapshot } from "../../db/json-columns";
 import type { InvoiceKind } from "../../db/schema";
 
-/** What a document keeps from the moment it was issued (the `billing` column). */
-export interface InvoiceSnapshot {
-  organizationName: string;
-  billingName: string | null;
-  billingEmail: string | null;
-  taxId: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  zipCode: string | null;
-  country: string | null;
-  cardBrand: string | null;
-  cardLast4: string | null;
-  /** Absent on documents issued before the seller was configured: the current seller is printed. */
-  seller?: SellerDetails;
-  /** Absent on the first invoices, which were all recharges. */
-  description?: string;
-  /** The invoice a credit note or a reinstatement refers to. */
-  relatedInvoice?: string;
-}
+export type { InvoiceSnapshot };
 
 export interface InvoiceDocument {
   kind: InvoiceKind;

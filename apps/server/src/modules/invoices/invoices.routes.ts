@@ -14,9 +14,7 @@ function acceptsHtml(accept: string | undefined): boolean {
 export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.invoices.get, ({ user, body }) =>
-    listInvoices(db, user.userId, body.organizationId, body.page),
-  );
+  registerCall(app, deps, calls.invoices.get, ({ body }) => listInvoices(db, body.organizationId, body.page));
 
   registerCall(app, deps, calls.invoices.retrieveLink, async ({ user, body }) => ({
     url: await createInvoiceLink(db, user.userId, body.invoiceId),

@@ -17,12 +17,10 @@ import {
 export function registerMemberRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.members.list, ({ user, body }) =>
-    listMembers(db, user.userId, body.organizationId),
-  );
+  registerCall(app, deps, calls.members.list, ({ membership }) => listMembers(db, membership));
 
-  registerCall(app, deps, calls.members.invite, async ({ user, body }) => {
-    await inviteMembers(deps, user, body, deps.config.appOrigin);
+  registerCall(app, deps, calls.members.invite, async ({ user, membership, body }) => {
+    await inviteMembers(deps, user, membership, body, deps.config.appOrigin);
     return {};
   });
 
@@ -35,18 +33,18 @@ export function registerMemberRoutes(app: FastifyInstance, deps: AppDependencies
     answerInvitation(db, user, body.invitationId, body.confirmed),
   );
 
-  registerCall(app, deps, calls.members.revokeInvitation, async ({ user, body }) => {
-    await revokeInvitation(db, user.userId, body.organizationId, body.invitationId);
+  registerCall(app, deps, calls.members.revokeInvitation, async ({ body }) => {
+    await revokeInvitation(db, body.organizationId, body.invitationId);
     return {};
   });
 
-  registerCall(app, deps, calls.members.remove, async ({ user, body }) => {
-    await removeMember(db, user.userId, body.organizationId, body.userIdToRemove);
+  registerCall(app, deps, calls.members.remove, async ({ user, membership, body }) => {
+    await removeMember(db, user.userId, membership, body.userIdToRemove);
     return {};
   });
 
-  registerCall(app, deps, calls.members.editPermissions, async ({ user, body }) => {
-    await editMemberPermissions(db, user.userId, body);
+  registerCall(app, deps, calls.members.editPermissions, async ({ user, membership, body }) => {
+    await editMemberPermissions(db, user.userId, membership, body);
     return {};
   });
 }

@@ -19,8 +19,8 @@ import { invitationMail } from "../../providers/mail/templates";
 import {
   effectivePermissions,
   isUuid,
+  type Membership,
   requireGrantable,
-  requireMembership,
   requirePermission,
   storablePermissions,
 } from "../access/access.service";
@@ -43,12 +43,9 @@ import {
   upsertInvitation,
 } from "./members.store";
 
-export async function listMembers(
-  db: Database,
-  userId: string,
-  organizationId: string,
-): Promise<ListMembersResponse> {
-  const membership = await requireMembership(db, userId, organizationId);
+/** The organization's members, invitations and projects; `membership` is the caller's (any member may list). */
+export async function listMembers(db: Database, membership: Membership): Promise<ListMembersResponse> {
+  const { organizationId } = membership;
   const memberRows = await listMemberRows(db, organizationId);
   const pending = await listPendingInvitations(db, organizationId, new Date());
   const projectRows = await listActiveProjects(db, organizationId);
@@ -85,12 +82,12 @@ export const INVITE_RATE_LIMITS = {
 export async function inviteMembers(
   deps: Pick<AppDependencies, "database" | "mailer">,
   inviter: { userId: string; firstName: string; lastName: string },
+  /** The inviter's, holding `members.invite` (the call's declared access). */
+  membership: Membership,
   input: { organizationId: string; emailList: string; permissions: Permissions },
   linkOrigin: string,
 ): Promise<void> {
   const db = deps.database.db;
-  const membership = await requireMembership(db, inviter.userId, input.organizationId);
-  requirePermission(membership, "members.invite");
   requireGrantable(membership, input.permissions);
   const emails = parseEmailList(input.emailList);
   if (!emails) throw new AppError("invalid-input", INVITE_EMAILS_INVALID);
@@ -216,14 +213,8 @@ export async function answerInvitation(
   return { organizationId: invitation.organizationId };
 }
 
-export async function revokeInvitation(
-  db: Database,
-  userId: string,
-  organizationId: string,
-  invitationId: string,
-) {
-  const membership = await requireMembership(db, userId, organizationId);
-  requirePermission(membership, "members.invite");
+/** `organizationId` is one whose `members.invite` right the caller holds (the call's declared access). */
+export async function revokeInvitation(db: Database, organizationId: string, invitationId: string) {
   if (!isUuid(invitationId)) throw new AppError("not-found", INVITATION_INVALID);
   await db.transaction(async (tx) => {
     const revoked = await deleteInvitation(tx, invitationId, organizationId);
@@ -247,10 +238,10 @@ async function findMember(db: Database, organizationId: string, memberUserId: st
 export async function removeMember(
   db: Database,
   userId: string,
-  organizationId: string,
+  membership: Membership,
   userIdToRemove: string,
 ) {
-  const membership = await requireMembership(db, userId, organizationId);
+  const { organizationId } = membership;
   const leaving = userIdToRemove === userId;
   if (leaving && membership.isOwner) throw new AppError("owner-cannot-leave", LEAVE_ORGANIZATION_REFUSED);
   if (!leaving) requirePermission(membership, "members.delete");
@@ -288,10 +279,10 @@ export async function removeMember(
 export async function editMemberPermissions(
   db: Database,
   userId: string,
+  /** The caller's, holding `members.edit` (the call's declared access). */
+  membership: Membership,
   input: { organizationId: string; memberUserId: string; permissions: Permissions },
 ) {
-  const membership = await requireMembership(db, userId, input.organizationId);
-  requirePermission(membership, "members.edit");
   const target = await findMember(db, input.organizationId, input.memberUserId);
   if (!target) throw new AppError("not-found", MEMBER_NOT_FOUND);
   if (target.isOwner) throw new AppError("owner-immutable", OWNER_PERMISSIONS_FIXED);

@@ -15,26 +15,26 @@ import {
 export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.organizations.firstSteps, ({ user, body }) =>
-    getFirstSteps(db, user.userId, body.organizationId),
+  registerCall(app, deps, calls.organizations.firstSteps, ({ body }) =>
+    getFirstSteps(db, body.organizationId),
   );
 
   registerCall(app, deps, calls.organizations.create, ({ user, body }) =>
     createOrganization(db, user.userId, body.name),
   );
 
-  registerCall(app, deps, calls.organizations.updateName, async ({ user, body }) => {
-    await renameOrganization(db, user.userId, body.organizationId, body.name);
+  registerCall(app, deps, calls.organizations.updateName, async ({ membership, body }) => {
+    await renameOrganization(db, membership, body.name);
     return {};
   });
 
-  registerCall(app, deps, calls.organizations.delete, async ({ user, body }) => {
-    await archiveOrganization(db, user.userId, body.organizationId);
+  registerCall(app, deps, calls.organizations.delete, async ({ user, membership }) => {
+    await archiveOrganization(db, user.userId, membership);
     return {};
   });
 
-  registerCall(app, deps, calls.organizations.updateBilling, async ({ user, body }) => {
-    await updateBillingDetails(db, user.userId, body);
+  registerCall(app, deps, calls.organizations.updateBilling, async ({ body }) => {
+    await updateBillingDetails(db, body);
     return {};
   });
 
@@ -43,7 +43,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDepend
     return {};
   });
 
-  registerCall(app, deps, calls.organizations.changeOwner, ({ user, body }) =>
-    transferOwnership(db, user.userId, body.organizationId, body.newOwnerUserId),
+  registerCall(app, deps, calls.organizations.changeOwner, ({ user, membership, body }) =>
+    transferOwnership(db, user.userId, membership, body.newOwnerUserId),
   );
 }

@@ -8,12 +8,7 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import {
-  NOT_FOUND_ORGANIZATION,
-  requireMembership,
-  requireOwner,
-  requirePermission,
-} from "../access/access.service";
+import { type Membership, NOT_FOUND_ORGANIZATION } from "../access/access.service";
 import { hasSecondFactor } from "../access/access.store";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { toOrganizationEntity } from "../users/users.service";
@@ -40,12 +35,7 @@ export async function ensureOwnOrganization(tx: Executor, user: { id: string; fi
 }
 
 /** How far the organization has come on Home's first steps; any member may see it. */
-export async function getFirstSteps(
-  db: Database,
-  userId: string,
-  organizationId: string,
-): Promise<FirstSteps> {
-  await requireMembership(db, userId, organizationId);
+export async function getFirstSteps(db: Database, organizationId: string): Promise<FirstSteps> {
   const steps = await findFirstSteps(db, organizationId);
   if (!steps) throw new AppError("not-found", NOT_FOUND_ORGANIZATION);
   return {
@@ -63,10 +53,9 @@ export async function createOrganization(db: Database, userId: string, name: str
   return toOrganizationEntity(organization, { isOwner: true, permissions: {} }, [project]);
 }
 
-/** Renaming is the owner's alone: the settings a member with `organization.general` sees stay read-only. */
-export async function renameOrganization(db: Database, userId: string, organizationId: string, name: string) {
-  const membership = await requireMembership(db, userId, organizationId);
-  requireOwner(membership);
+/** Renaming is the owner's alone (the call declares `owner`; the gate checks it): the settings a member with `organization.general` sees stay read-only. */
+export async function renameOrganization(db: Database, membership: Membership, name: string) {
+  const { organizationId } = membership;
   await db.transaction(async (tx) => {
     await setOrganizationName(tx, organizationId, name);
     await recordAudit(tx, {
@@ -83,9 +72,8 @@ export async function renameOrganization(db: Database, userId: string, organizat
  * Archiving is a soft delete, and the owner's alone (it takes the organization from every member); the
  * owner must keep at least one other active organization.
  */
-export async function archiveOrganization(db: Database, userId: string, organizationId: string) {
-  const membership = await requireMembership(db, userId, organizationId);
-  requireOwner(membership);
+export async function archiveOrganization(db: Database, userId: string, membership: Membership) {
+  const { organizationId } = membership;
   const active = await listActiveMemberships(db, userId);
   if (active.length <= 1) throw new AppError("last-organization", ARCHIVE_LAST_ORGANIZATION);
   await db.transaction(async (tx) => {
@@ -106,11 +94,10 @@ export async function archiveOrganization(db: Database, userId: string, organiza
 export async function transferOwnership(
   db: Database,
   userId: string,
-  organizationId: string,
+  membership: Membership,
   newOwnerUserId: string,
 ) {
-  const membership = await requireMembership(db, userId, organizationId);
-  requireOwner(membership);
+  const { organizationId } = membership;
   if (newOwnerUserId === userId) {
     return { newPermissions: membership.permissions };
   }
@@ -137,7 +124,6 @@ export async function transferOwnership(
 
 export async function updateBillingDetails(
   db: Database,
-  userId: string,
   input: {
     organizationId: string;
     billingName: string;
@@ -150,8 +136,6 @@ export async function updateBillingDetails(
     country: string;
   },
 ) {
-  const membership = await requireMembership(db, userId, input.organizationId);
-  requirePermission(membership, "organization.billing");
   const { organizationId, ...details } = input;
   await db.transaction(async (tx) => {
     const current = await findOrganization(tx, organizationId);
@@ -184,8 +168,6 @@ export async function updateOrganizationSecurity(
   userId: string,
   input: { organizationId: string; requireTwoFactor: boolean },
 ) {
-  const membership = await requireMembership(db, userId, input.organizationId);
-  requireOwner(membership);
   // An owner without a second factor would lock themselves out of their own organization.
   if (input.requireTwoFactor && !(await hasSecondFactor(db, userId))) {
     throw new AppError("forbidden", REQUIRE_TWO_FACTOR_OWNER_FIRST);

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizationEvents, payments } from "../../db/schema";
 import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
-import { reconcilePendingPayments } from "./payments.service";
+import { reconcilePendingPayments } from "./recharge.service";
 
 const WEBHOOK_SECRET = "whsec_abuse_secret";
 

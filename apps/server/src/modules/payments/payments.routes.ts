@@ -29,37 +29,35 @@ export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyD
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
+  // Built once; each request only adds its own logger.
+  const money = moneyDeps(deps);
+  const withLog = (log: MoneyDeps["log"]): MoneyDeps => ({ ...money, log });
 
-  registerCall(app, deps, calls.payments.getPaymentInfo, ({ user, body }) =>
-    getPaymentInfo(db, user.userId, body.organizationId),
+  registerCall(app, deps, calls.payments.getPaymentInfo, ({ body }) =>
+    getPaymentInfo(db, body.organizationId),
   );
 
-  registerCall(app, deps, calls.payments.startSetupPayment, ({ user, body, request }) =>
-    startPaymentSetup(moneyDeps(deps, request.log), user.userId, body.organizationId),
+  registerCall(app, deps, calls.payments.startSetupPayment, ({ body, request }) =>
+    startPaymentSetup(withLog(request.log), body.organizationId),
   );
 
-  registerCall(app, deps, calls.payments.finishSetupPayment, async ({ user, body, request }) => {
-    await finishPaymentSetup(
-      moneyDeps(deps, request.log),
-      user.userId,
-      body.organizationId,
-      body.setupIntentId,
-    );
+  registerCall(app, deps, calls.payments.finishSetupPayment, async ({ body, request }) => {
+    await finishPaymentSetup(withLog(request.log), body.organizationId, body.setupIntentId);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.deletePayment, async ({ user, body, request }) => {
-    await deletePaymentMethod(moneyDeps(deps, request.log), user.userId, body.organizationId);
+  registerCall(app, deps, calls.payments.deletePayment, async ({ body, request }) => {
+    await deletePaymentMethod(withLog(request.log), body.organizationId);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ user, body }) => {
-    await updateAutoRecharge(db, user.userId, body.organizationId, body);
+  registerCall(app, deps, calls.payments.updateAutoRecharge, async ({ body }) => {
+    await updateAutoRecharge(db, body.organizationId, body);
     return {};
   });
 
-  registerCall(app, deps, calls.payments.rechargeAccount, async ({ user, body, request }) => {
-    await rechargeAccount(moneyDeps(deps, request.log), user.userId, body.organizationId, body.amount);
+  registerCall(app, deps, calls.payments.rechargeAccount, async ({ body, request }) => {
+    await rechargeAccount(withLog(request.log), body.organizationId, body.amount);
     return {};
   });
 
@@ -80,6 +78,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
  * ours that is not recorded yet answers 503, so Stripe delivers it again.
  */
 function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stripe: Stripe, secret: string) {
+  const money = moneyDeps(deps);
   app.register(async (scope) => {
     scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
       done(null, body),
@@ -92,7 +91,7 @@ function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stri
       } catch {
         throw new AppError("invalid-input", "The webhook signature is invalid.");
       }
-      await handleStripeEvent({ ...moneyDeps(deps, request.log), stripe }, event);
+      await handleStripeEvent({ ...money, log: request.log, stripe }, event);
       return { received: true };
     });
   });

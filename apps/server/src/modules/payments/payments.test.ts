@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizationEvents, payments, sandboxSetupIntents } from "../../db/schema";
 import { cachedBalance, ledgerBalance } from "../ledger/ledger.service";
 import { moneyDeps } from "./payments.routes";
-import { creditSucceededPayment, triggerAutoRechargeIfNeeded } from "./payments.service";
+import { creditSucceededPayment, triggerAutoRechargeIfNeeded } from "./recharge.service";
 
 describe("payments (sandbox provider)", () => {
   let testApp: TestApp;

@@ -4,15 +4,14 @@ import { AppError } from "../../errors";
 import { isUuid } from "../access/access.service";
 import { invoiceNumberOfPayment, issueDocument } from "../invoices/invoices.service";
 import { credit, debit } from "../ledger/ledger.service";
+import { findOrganizationRow, lockPayment, type PaymentRow } from "./payments.store";
 import {
   centsToMicros,
   creditPaymentInTransaction,
   creditSucceededPayment,
-  lockPayment,
   type MoneyDeps,
   markPaymentFailed,
-} from "./payments.service";
-import { findOrganizationRow, type PaymentRow } from "./payments.store";
+} from "./recharge.service";
 import {
   findPayment,
   findStripePaymentByIntent,

@@ -12,7 +12,7 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 import { registerCall, registerSessionOrApiKeyCall } from "../../http/register-call";
-import { isUuid, NOT_FOUND_PROJECT, requirePlaygroundAccess } from "../access/access.service";
+import { isUuid } from "../access/access.service";
 import { recordAudit } from "../audit/audit.store";
 import type { GatewayDeps } from "../features/call-deps";
 import { toHistoryRecord } from "../features/feature-requests.store";
@@ -66,16 +66,16 @@ export function registerPlaygroundRoutes(
     };
   });
 
-  registerCall(app, deps, calls.playground.getRequests, async ({ user, body }) => {
-    await requirePlaygroundAccess(db, user.userId, body.projectId);
+  // Every playground call names its project; the gate (the calls' declared access) checked the
+  // project and the playground right before the handler runs.
+  registerCall(app, deps, calls.playground.getRequests, async ({ body }) => {
     const feature = featureByEndpoint(body.endpoint);
     if (!feature) throw new AppError("not-found", "Unknown feature.");
     const { rows, hasMoreItems } = await listHistory(db, body);
     return { requests: rows.map(toHistoryRecord), priceInfo: priceInfoOf(feature), hasMoreItems };
   });
 
-  registerCall(app, deps, calls.playground.deleteRequest, async ({ user, body }) => {
-    await requirePlaygroundAccess(db, user.userId, body.projectId);
+  registerCall(app, deps, calls.playground.deleteRequest, async ({ body }) => {
     if (!isUuid(body.requestId)) throw new AppError("not-found", REQUEST_NOT_FOUND);
     const deleted = await db.transaction(async (tx) => {
       const row = await softDeleteRequest(tx, body);
@@ -97,41 +97,31 @@ export function registerPlaygroundRoutes(
   });
 
   // API users learn their AI Clones' identity ids here (with their key, for the key's own project).
-  registerSessionOrApiKeyCall(
-    app,
-    deps,
-    calls.playground.getTrainedIdentities,
-    async ({ principal, body }) => {
-      if (principal.kind === "api-key") {
-        if (principal.key.projectId !== body.projectId) throw new AppError("not-found", NOT_FOUND_PROJECT);
-      } else {
-        await requirePlaygroundAccess(db, principal.user.userId, body.projectId);
-      }
-      // AI Clone training needs a GPU model server; no identities exist until one is configured.
-      const { rows, hasMoreItems } = await listHistory(db, {
-        projectId: body.projectId,
-        endpoint: "/v1/images/pegasus-training",
-        offset: body.offset,
-      });
-      return {
-        // A training that failed after it was charged (and refunded) stays listed as failed.
-        requests: rows
-          .filter(
-            (row) =>
-              row.status === "done" ||
-              (row.status === "error" && trainingResultOf(row.responseBody).identityId !== undefined),
-          )
-          .map((row) => {
-            const result = trainingResultOf(row.responseBody);
-            return {
-              ...toHistoryRecord(row),
-              description: String(row.requestBody.description ?? ""),
-              identity_id: result.identityId ?? "",
-              identity_status: result.status,
-            };
-          }),
-        hasMoreItems,
-      };
-    },
-  );
+  registerSessionOrApiKeyCall(app, deps, calls.playground.getTrainedIdentities, async ({ body }) => {
+    // AI Clone training needs a GPU model server; no identities exist until one is configured.
+    const { rows, hasMoreItems } = await listHistory(db, {
+      projectId: body.projectId,
+      endpoint: "/v1/images/pegasus-training",
+      offset: body.offset,
+    });
+    return {
+      // A training that failed after it was charged (and refunded) stays listed as failed.
+      requests: rows
+        .filter(
+          (row) =>
+            row.status === "done" ||
+            (row.status === "error" && trainingResultOf(row.responseBody).identityId !== undefined),
+        )
+        .map((row) => {
+          const result = trainingResultOf(row.responseBody);
+          return {
+            ...toHistoryRecord(row),
+            description: String(row.requestBody.description ?? ""),
+            identity_id: result.identityId ?? "",
+            identity_status: result.status,
+          };
+        }),
+      hasMoreItems,
+    };
+  });
 }

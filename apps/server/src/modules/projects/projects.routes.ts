@@ -7,17 +7,17 @@ import { archiveProject, createProject, renameProject } from "./projects.service
 export function registerProjectRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.projects.create, ({ user, body }) =>
-    createProject(db, user.userId, body.organizationId, body.name),
+  registerCall(app, deps, calls.projects.create, ({ user, membership, body }) =>
+    createProject(db, user.userId, membership, body.name),
   );
 
-  registerCall(app, deps, calls.projects.update, async ({ user, body }) => {
-    await renameProject(db, user.userId, body.projectId, body.name);
+  registerCall(app, deps, calls.projects.update, async ({ project, body }) => {
+    await renameProject(db, project, body.name);
     return {};
   });
 
-  registerCall(app, deps, calls.projects.delete, async ({ user, body }) => {
-    await archiveProject(db, user.userId, body.projectId);
+  registerCall(app, deps, calls.projects.delete, async ({ project, membership }) => {
+    await archiveProject(db, project, membership);
     return {};
   });
 }

@@ -1,16 +1,7 @@
 import { ARCHIVE_LAST_PROJECT, type Project } from "@prism/contract";
 import type { Database } from "../../db/client";
 import { AppError } from "../../errors";
-import {
-  isUuid,
-  NOT_FOUND_PROJECT,
-  refuseAsNotFound,
-  requireMembership,
-  requireOwner,
-  requirePermission,
-  storablePermissions,
-} from "../access/access.service";
-import { findActiveProject } from "../access/access.store";
+import { type Membership, storablePermissions } from "../access/access.service";
 import { recordAudit } from "../audit/audit.store";
 import { setMemberPermissions } from "../members/members.store";
 import { archiveProjectRow, insertProject, setProjectName } from "./projects.store";
@@ -22,11 +13,11 @@ import { archiveProjectRow, insertProject, setProjectName } from "./projects.sto
 export async function createProject(
   db: Database,
   userId: string,
-  organizationId: string,
+  /** The caller's, holding `organization.general` (the call's declared access). */
+  membership: Membership,
   name: string,
 ): Promise<Project> {
-  const membership = await requireMembership(db, userId, organizationId);
-  requirePermission(membership, "organization.general");
+  const { organizationId } = membership;
   return db.transaction(async (tx) => {
     const project = await insertProject(tx, organizationId, name);
     await recordAudit(tx, {
@@ -51,19 +42,11 @@ export async function createProject(
   });
 }
 
-async function requireOwnedProject(db: Database, userId: string, projectId: string) {
-  if (!isUuid(projectId)) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  const project = await findActiveProject(db, projectId);
-  if (!project) throw new AppError("not-found", NOT_FOUND_PROJECT);
-  const membership = await requireMembership(db, userId, project.organizationId).catch(
-    refuseAsNotFound(new AppError("not-found", NOT_FOUND_PROJECT)),
-  );
-  requireOwner(membership);
-  return { project, membership };
-}
+/** A project as the gate found it for a call declaring `owner` (the caller owns its organization). */
+type OwnedProject = { id: string; name: string; organizationId: string };
 
-export async function renameProject(db: Database, userId: string, projectId: string, name: string) {
-  const { project } = await requireOwnedProject(db, userId, projectId);
+export async function renameProject(db: Database, project: OwnedProject, name: string) {
+  const projectId = project.id;
   await db.transaction(async (tx) => {
     await setProjectName(tx, projectId, name);
     await recordAudit(tx, {
@@ -77,8 +60,8 @@ export async function renameProject(db: Database, userId: string, projectId: str
 }
 
 /** Archiving is a soft delete; an organization keeps at least one active project. */
-export async function archiveProject(db: Database, userId: string, projectId: string) {
-  const { project, membership } = await requireOwnedProject(db, userId, projectId);
+export async function archiveProject(db: Database, project: OwnedProject, membership: Membership) {
+  const projectId = project.id;
   if (membership.projectIds.length <= 1) throw new AppError("last-project", ARCHIVE_LAST_PROJECT);
   await db.transaction(async (tx) => {
     if (!(await archiveProjectRow(tx, projectId))) return;

@@ -9,7 +9,7 @@ import {
 } from "@prism/contract";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { isUuid, requireMembership, requireProjectsOfMembership } from "../access/access.service";
+import { isUuid, type Membership, requireProjectsOfMembership } from "../access/access.service";
 import { costOfRequestMicros, fileUrl } from "../features/feature-requests.store";
 import { findRequestOfOrganization } from "./request-detail.store";
 
@@ -31,10 +31,10 @@ function transcriptOf(body: unknown): string | null {
  */
 export async function getRequestDetail(
   db: Executor,
-  userId: string,
+  /** The caller's membership of `input.organizationId` (the call's declared access). */
+  membership: Membership,
   input: { organizationId: string; requestId: string },
 ): Promise<GetRequestResponse> {
-  const membership = await requireMembership(db, userId, input.organizationId);
   if (!isUuid(input.requestId)) throw new AppError("not-found", REQUEST_NOT_FOUND);
   const found = await findRequestOfOrganization(db, input);
   if (!found) throw new AppError("not-found", REQUEST_NOT_FOUND);

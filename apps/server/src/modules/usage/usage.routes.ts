@@ -30,7 +30,7 @@ import {
   NOT_FOUND_PROJECT,
   requireProjectAccess,
 } from "../access/access.service";
-import type { ApiKeyPrincipal } from "../api-keys/api-keys.service";
+import type { ApiKeyPrincipal } from "../api-keys/api-key-runtime.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { costOfRequestMicros } from "../features/feature-requests.store";

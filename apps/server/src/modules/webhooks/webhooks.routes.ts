@@ -15,51 +15,51 @@ import {
   updateEndpoint,
 } from "./webhooks.service";
 
-/** The Webhooks page; the service checks that the caller owns the organization (decision 014). */
+/** The Webhooks page: the owner's alone (decision 012), as each call declares and the gate checks. */
 export function registerWebhookRoutes(app: FastifyInstance, deps: AppDependencies): void {
   const db = deps.database.db;
 
-  registerCall(app, deps, calls.webhooks.list, async ({ user, body }) => {
-    return { endpoints: await listEndpoints(db, user.userId, body.organizationId) };
+  registerCall(app, deps, calls.webhooks.list, async ({ body }) => {
+    return { endpoints: await listEndpoints(db, body.organizationId) };
   });
 
-  registerCall(app, deps, calls.webhooks.insert, ({ user, body }) =>
-    createEndpoint(db, user.userId, body.organizationId, { url: body.url, events: body.events }),
+  registerCall(app, deps, calls.webhooks.insert, ({ body }) =>
+    createEndpoint(db, body.organizationId, { url: body.url, events: body.events }),
   );
 
-  registerCall(app, deps, calls.webhooks.update, async ({ user, body }) => {
-    await updateEndpoint(db, user.userId, body.organizationId, body.endpointId, body);
+  registerCall(app, deps, calls.webhooks.update, async ({ body }) => {
+    await updateEndpoint(db, body.organizationId, body.endpointId, body);
     return {};
   });
 
-  registerCall(app, deps, calls.webhooks.delete, async ({ user, body }) => {
-    await deleteEndpoint(db, user.userId, body.organizationId, body.endpointId);
+  registerCall(app, deps, calls.webhooks.delete, async ({ body }) => {
+    await deleteEndpoint(db, body.organizationId, body.endpointId);
     return {};
   });
 
-  registerCall(app, deps, calls.webhooks.deliveries, async ({ user, body }) => {
-    return { deliveries: await listDeliveries(db, user.userId, body.organizationId, body.endpointId) };
+  registerCall(app, deps, calls.webhooks.deliveries, async ({ body }) => {
+    return { deliveries: await listDeliveries(db, body.organizationId, body.endpointId) };
   });
 
-  registerCall(app, deps, calls.webhooks.resend, async ({ user, body }) => {
-    await resendDelivery(db, user.userId, body.organizationId, body.endpointId, body.deliveryId);
+  registerCall(app, deps, calls.webhooks.resend, async ({ body }) => {
+    await resendDelivery(db, body.organizationId, body.endpointId, body.deliveryId);
     return {};
   });
 
-  registerCall(app, deps, calls.webhooks.callSecret, ({ user, body }) =>
-    getCallWebhookSecret(db, user.userId, body.organizationId),
+  registerCall(app, deps, calls.webhooks.callSecret, ({ body }) =>
+    getCallWebhookSecret(db, body.organizationId),
   );
 
-  registerCall(app, deps, calls.webhooks.rotateCallSecret, ({ user, body }) =>
-    rotateCallWebhookSecret(db, user.userId, body.organizationId),
+  registerCall(app, deps, calls.webhooks.rotateCallSecret, ({ body }) =>
+    rotateCallWebhookSecret(db, body.organizationId),
   );
 
-  registerCall(app, deps, calls.webhooks.callDeliveries, async ({ user, body }) => {
-    return { deliveries: await listCallDeliveries(db, user.userId, body.organizationId) };
+  registerCall(app, deps, calls.webhooks.callDeliveries, async ({ body }) => {
+    return { deliveries: await listCallDeliveries(db, body.organizationId) };
   });
 
-  registerCall(app, deps, calls.webhooks.sendTest, async ({ user, body }) => {
-    await sendTestEvent(db, user.userId, body.organizationId, body.endpointId);
+  registerCall(app, deps, calls.webhooks.sendTest, async ({ body }) => {
+    await sendTestEvent(db, body.organizationId, body.endpointId);
     return {};
   });
 }

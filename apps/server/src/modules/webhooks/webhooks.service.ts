@@ -9,7 +9,7 @@ import {
 } from "@prism/contract";
 import type { Database, Executor } from "../../db/client";
 import { AppError } from "../../errors";
-import { isUuid, requireMembership, requireOwner } from "../access/access.service";
+import { isUuid } from "../access/access.service";
 import { changedFields, recordAudit } from "../audit/audit.store";
 import { queueDelivery, testEventBody } from "../events/events.service";
 import { callWebhookSecret } from "./call-webhooks";
@@ -44,14 +44,11 @@ function toEndpoint(row: EndpointRow): WebhookEndpoint {
   };
 }
 
-/**
+/*
  * Webhooks are the owner's alone (decision 012): an endpoint sends the organization's calls, payments
- * and balance out of it, and its secret lets the holder forge events for the receiver. Every function
- * below begins with this check (decision 014).
+ * and balance out of it, and its secret lets the holder forge events for the receiver. Every webhook
+ * call declares `owner`, which the gate (`resolveCaller`) checks before these run (decision 023).
  */
-async function requireWebhooksRight(db: Executor, userId: string, organizationId: string): Promise<void> {
-  requireOwner(await requireMembership(db, userId, organizationId));
-}
 
 /** The endpoint, when it is this organization's; any other id is the same 404. */
 async function requireEndpoint(db: Executor, organizationId: string, endpointId: string) {
@@ -61,23 +58,16 @@ async function requireEndpoint(db: Executor, organizationId: string, endpointId:
   return row;
 }
 
-export async function listEndpoints(
-  db: Database,
-  userId: string,
-  organizationId: string,
-): Promise<WebhookEndpoint[]> {
-  await requireWebhooksRight(db, userId, organizationId);
+export async function listEndpoints(db: Database, organizationId: string): Promise<WebhookEndpoint[]> {
   const rows = await listEndpointRows(db, organizationId);
   return rows.map(toEndpoint);
 }
 
 export async function createEndpoint(
   db: Database,
-  userId: string,
   organizationId: string,
   input: { url: string; events: WebhookEventType[] },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  await requireWebhooksRight(db, userId, organizationId);
   return db.transaction(async (tx) => {
     // The organization's row lock serializes concurrent inserts, so the limit holds.
     await lockOrganization(tx, organizationId);
@@ -97,12 +87,10 @@ export async function createEndpoint(
 
 export async function updateEndpoint(
   db: Database,
-  userId: string,
   organizationId: string,
   endpointId: string,
   input: { url: string; events: WebhookEventType[]; enabled: boolean },
 ): Promise<void> {
-  await requireWebhooksRight(db, userId, organizationId);
   await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, organizationId, endpointId);
     await updateEndpointRow(tx, endpoint.id, {
@@ -127,11 +115,9 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(
   db: Database,
-  userId: string,
   organizationId: string,
   endpointId: string,
 ): Promise<void> {
-  await requireWebhooksRight(db, userId, organizationId);
   await db.transaction(async (tx) => {
     const endpoint = await requireEndpoint(tx, organizationId, endpointId);
     await deleteEndpointRow(tx, endpoint.id);
@@ -145,14 +131,12 @@ export async function deleteEndpoint(
 }
 
 /** The organization's per-call webhook secret (made on first use). */
-export async function getCallWebhookSecret(db: Database, userId: string, organizationId: string) {
-  await requireWebhooksRight(db, userId, organizationId);
+export async function getCallWebhookSecret(db: Database, organizationId: string) {
   return { secret: await callWebhookSecret(db, organizationId) };
 }
 
 /** Replaces the per-call webhook secret, audit-logged (the secret itself is never logged). */
-export async function rotateCallWebhookSecret(db: Database, userId: string, organizationId: string) {
-  await requireWebhooksRight(db, userId, organizationId);
+export async function rotateCallWebhookSecret(db: Database, organizationId: string) {
   const secret = newWebhookSecret();
   await db.transaction(async (tx) => {
     await replaceCallWebhookSecret(tx, organizationId, secret);
@@ -166,8 +150,7 @@ export async function rotateCallWebhookSecret(db: Database, userId: string, orga
 }
 
 /** The newest per-call webhook deliveries of the organization's calls. */
-export async function listCallDeliveries(db: Database, userId: string, organizationId: string) {
-  await requireWebhooksRight(db, userId, organizationId);
+export async function listCallDeliveries(db: Database, organizationId: string) {
   const rows = await listCallDeliveryRows(db, organizationId, WEBHOOK_DELIVERIES_LISTED);
   return rows.map(({ delivery }) => ({
     ...toDelivery(delivery),
@@ -178,11 +161,9 @@ export async function listCallDeliveries(db: Database, userId: string, organizat
 
 export async function listDeliveries(
   db: Database,
-  userId: string,
   organizationId: string,
   endpointId: string,
 ): Promise<WebhookDelivery[]> {
-  await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   const rows = await listDeliveryRows(db, endpoint.id, WEBHOOK_DELIVERIES_LISTED);
   return rows.map(toDelivery);
@@ -207,12 +188,10 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 /** A new delivery of a logged event, same id and body, with a fresh set of tries. */
 export async function resendDelivery(
   db: Database,
-  userId: string,
   organizationId: string,
   endpointId: string,
   deliveryId: string,
 ): Promise<void> {
-  await requireWebhooksRight(db, userId, organizationId);
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   if (!isUuid(deliveryId)) throw new AppError("not-found", NOT_FOUND_DELIVERY);
   const delivery = await findDelivery(db, endpoint.id, deliveryId);
@@ -220,13 +199,7 @@ export async function resendDelivery(
   await db.transaction((tx) => queueDelivery(tx, endpoint.id, delivery.eventId, delivery.body));
 }
 
-export async function sendTestEvent(
-  db: Database,
-  userId: string,
-  organizationId: string,
-  endpointId: string,
-): Promise<void> {
-  await requireWebhooksRight(db, userId, organizationId);
+export async function sendTestEvent(db: Database, organizationId: string, endpointId: string): Promise<void> {
   const endpoint = await requireEndpoint(db, organizationId, endpointId);
   const eventId = `evt_test_${randomBytes(12).toString("hex")}`;
   await db.transaction((tx) => queueDelivery(tx, endpoint.id, eventId, testEventBody(organizationId)));

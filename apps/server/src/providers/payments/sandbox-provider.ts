@@ -9,8 +9,8 @@ import {
   passesLuhn,
 } from "@prism/contract";
 import type { Database } from "../../db/client";
+import type { SandboxCard } from "../../db/json-columns";
 import {
-  type CardDetails,
   type ChargeOutcome,
   PaymentProviderError,
   type PaymentsProvider,
@@ -27,11 +27,6 @@ import {
 /** Stripe's test cards that do not simply succeed. */
 const DECLINED_AT_SETUP = new Set(["4000000000000002"]);
 const FAILS_EVERY_CHARGE = new Set(["4000000000009995"]);
-
-/** What the sandbox keeps of a card (the `card` column): its display details and how it behaves. */
-export interface SandboxCard extends CardDetails {
-  behaviour: "ok" | "insufficient-funds";
-}
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
 const randomId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;

@@ -1,6 +1,6 @@
 import { IDENTITY_REQUEST_HEADER, identityInpaintingFeature, type TrainedIdentity } from "@prism/contract";
 import { useCallback, useState } from "react";
-import { NotFoundPage } from "../../../app/not-found-page";
+import { NotFoundPage } from "../../../components/not-found-page";
 import { useAppEnv } from "../../../lib/env";
 import { useSession } from "../../../lib/session";
 import type { HistoryItem } from "../api/use-history";

@@ -15,8 +15,8 @@ import {
 } from "@prism/contract";
 import { type ComponentType, lazy, Suspense } from "react";
 import { useLocation } from "react-router";
-import { NotFoundPage } from "../../../app/not-found-page";
 import { PageLoader } from "../../../components/full-page-loader";
+import { NotFoundPage } from "../../../components/not-found-page";
 
 /**
  * Each screen is its own chunk, fetched when its route is first opened: the mask editor, the upload

@@ -1,8 +1,8 @@
 import type { ListPasskeysResponse } from "@prism/contract";
 import { type PublicKeyCredentialCreationOptionsJSON, startRegistration } from "@simplewebauthn/browser";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { passkeysQueryKey } from "../../../lib/account-security/get-passkeys";
 import { api } from "../../../lib/api-client";
-import { passkeysQueryKey } from "./get-passkeys";
 
 /**
  * The whole ceremony: the server's options, the browser's authenticator (which asks the user), then

@@ -1,7 +1,7 @@
 import type { CallRequest, twoFactorDisableCall } from "@prism/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { twoFactorStatusQueryKey } from "../../../lib/account-security/get-two-factor-status";
 import { api } from "../../../lib/api-client";
-import { twoFactorStatusQueryKey } from "./get-two-factor-status";
 
 export function disableTwoFactor(input: CallRequest<typeof twoFactorDisableCall>) {
   return api.twoFactor.disable(input);

@@ -1,8 +1,8 @@
 import type { CallRequest, twoFactorEnableCall } from "@prism/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { twoFactorStatusQueryKey } from "../../../lib/account-security/get-two-factor-status";
 import { api } from "../../../lib/api-client";
 import { sessionsQueryKey } from "./get-sessions";
-import { twoFactorStatusQueryKey } from "./get-two-factor-status";
 
 export function enableTwoFactor(input: CallRequest<typeof twoFactorEnableCall>) {
   return api.twoFactor.enable(input);

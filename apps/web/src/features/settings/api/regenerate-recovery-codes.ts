@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { twoFactorStatusQueryKey } from "../../../lib/account-security/get-two-factor-status";
 import { api } from "../../../lib/api-client";
-import { twoFactorStatusQueryKey } from "./get-two-factor-status";
 
 export function regenerateRecoveryCodes() {
   return api.twoFactor.regenerateRecoveryCodes({});

@@ -1,7 +1,7 @@
 import type { CallRequest, ListPasskeysResponse, removePasskeyCall } from "@prism/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { passkeysQueryKey } from "../../../lib/account-security/get-passkeys";
 import { api } from "../../../lib/api-client";
-import { passkeysQueryKey } from "./get-passkeys";
 
 export function removePasskey(input: CallRequest<typeof removePasskeyCall>) {
   return api.passkeys.remove(input);

@@ -14,10 +14,10 @@ import { withLoading } from "../../../components/overlays/loading-store";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { type ResponsiveColumn, ResponsiveTable } from "../../../components/responsive-table";
+import { usePasskeys } from "../../../lib/account-security/get-passkeys";
 import { formatDateTime } from "../../../lib/format";
 import { isPasskeyPromptClosed } from "../../../lib/passkeys";
 import { useAddPasskey } from "../api/add-passkey";
-import { usePasskeys } from "../api/get-passkeys";
 import { useRemovePasskey } from "../api/remove-passkey";
 
 function AddPasskeyForm() {

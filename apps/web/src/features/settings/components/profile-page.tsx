@@ -31,12 +31,12 @@ import {
   IconUser,
 } from "@tabler/icons-react";
 import type { ReactNode } from "react";
-import { TwoFactorRequiredNotice } from "../../../app/guards/two-factor-requirement";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
 import { PageHeader } from "../../../components/page-header";
 import { PasswordFeedback } from "../../../components/password-feedback";
+import { TwoFactorRequiredNotice } from "../../../components/two-factor-requirement";
 import { checkNewPassword } from "../../../lib/new-password";
 import { useUserInfo } from "../../../lib/session";
 import { useChangePassword } from "../api/change-password";

@@ -31,10 +31,10 @@ import { useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { openConfirmModal } from "../../../components/overlays/modals";
 import { notify } from "../../../components/overlays/notify";
+import { useTwoFactorStatus } from "../../../lib/account-security/get-two-factor-status";
 import { isApiError } from "../../../lib/api-client";
 import { useDisableTwoFactor } from "../api/disable-two-factor";
 import { useEnableTwoFactor } from "../api/enable-two-factor";
-import { useTwoFactorStatus } from "../api/get-two-factor-status";
 import { useRegenerateRecoveryCodes } from "../api/regenerate-recovery-codes";
 import { useStartTwoFactor } from "../api/start-two-factor";
 

@@ -3,10 +3,10 @@ import { TWO_FACTOR_ENROLMENT_REQUIRED } from "@prism/contract";
 import { IconShieldLock } from "@tabler/icons-react";
 import { useEffect } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
-import { usePasskeys } from "../../features/settings/api/get-passkeys";
-import { useTwoFactorStatus } from "../../features/settings/api/get-two-factor-status";
-import { PATHS } from "../../lib/paths";
-import { useSession } from "../../lib/session";
+import { usePasskeys } from "../lib/account-security/get-passkeys";
+import { useTwoFactorStatus } from "../lib/account-security/get-two-factor-status";
+import { PATHS } from "../lib/paths";
+import { useSession } from "../lib/session";
 
 /** The query flag the profile page reads to say why the user was sent there. */
 export const TWO_FACTOR_REQUIRED_PARAM = "two-factor-required";

@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ownedOrganization, renderWithSession, stubApi, userWith } from "../../test/session-harness";
+import { ownedOrganization, renderWithSession, stubApi, userWith } from "../test/session-harness";
 import { useTwoFactorRequirement } from "./two-factor-requirement";
 
 afterEach(() => {
