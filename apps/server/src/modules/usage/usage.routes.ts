@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import {
   calls,
   ENDPOINT_DESCRIPTORS,
@@ -23,7 +23,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
-import { SAFE_CSV_OPTIONS } from "../../http/csv";
+import { chunkedWrites, SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
@@ -131,12 +131,16 @@ export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies)
     return { ...query, projectIds: allowed };
   }
 
-  function sendCsv(reply: FastifyReply, fileName: string, csv: NodeJS.ReadableStream) {
+  /** Sends a CSV stream in 64 KiB writes (see chunkedWrites): the compressor after it gets few, large ones. */
+  function sendCsv(reply: FastifyReply, fileName: string, csv: Readable) {
+    const chunked = chunkedWrites();
+    // A failure or a client gone away on either side stops the other (and, through it, the reads).
+    pipeline(csv, chunked, () => undefined);
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", `attachment; filename="${fileName}"`)
       .header("cache-control", "no-store")
-      .send(csv);
+      .send(chunked);
   }
 
   // Every call of the month, project after project in time order, streamed: rows are read in keyset
