@@ -13,6 +13,7 @@
  * per call (request log, ledger, rollups, with their indexes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,8 +25,8 @@ import {
   NO_API_KEY_LIMITS,
   objectRemovalFeature,
   reimagineFeature,
-  upscalingFeature,
   USAGE_EXPORT_PATH,
+  upscalingFeature,
 } from "@prism/contract";
 import { createFreshDatabase } from "@prism/test-support/postgres";
 import { sql } from "drizzle-orm";
@@ -34,9 +35,9 @@ import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
 import { loadConfig } from "../src/config";
 import { type DatabaseHandle, openDatabase, rowsOf } from "../src/db/client";
+import { encodeCursor } from "../src/modules/usage/request-log.service";
 import type { FeatureProvider } from "../src/providers/inference/feature-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
-import { encodeCursor } from "../src/modules/usage/request-log.service";
 import { multipart } from "../test/images";
 import { createBenchAccount } from "./bench-account";
 
@@ -207,7 +208,10 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     try {
-      const account = await createBenchAccount(base, deps, { label: `scale-${label}`, fundsMicros: 10n ** 15n });
+      const account = await createBenchAccount(base, deps, {
+        label: `scale-${label}`,
+        fundsMicros: 10n ** 15n,
+      });
       const { organizationId, projectId, cookie } = account;
       const keyContents = [
         await account.createKey("first"),
@@ -227,7 +231,10 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
       const seedStarted = performance.now();
       await seedCalls(database, { organizationId, projectId, userId, keyIds, calls });
       for (let other = 0; other < otherOrganizations; other += 1) {
-        const neighbour = await createBenchAccount(base, deps, { label: `scale-other-${other}`, fundsMicros: 10n ** 12n });
+        const neighbour = await createBenchAccount(base, deps, {
+          label: `scale-other-${other}`,
+          fundsMicros: 10n ** 12n,
+        });
         await neighbour.createKey("only");
         const [neighbourKey] = rowsOf<{ id: string; user_id: string }>(
           await database.db.execute(
@@ -257,7 +264,11 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
 
       const headers = { origin: base, "content-type": "application/json", cookie };
       const post = async (path: string, body: object) => {
-        const response = await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+        const response = await fetch(`${base}${path}`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(body),
+        });
         if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
         return response.json() as Promise<Record<string, unknown>>;
       };
@@ -273,11 +284,19 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         ),
       );
       await measure("api-keys/list", "/v1/users/api-keys/list", { projectId });
-      await measure(`api-keys/details (${Number(busiest?.calls ?? 0).toLocaleString("en-US")} calls)`, "/v1/users/api-keys/details", {
-        projectId,
-        apiKeyId: busiest?.id ?? keyIds[0],
+      await measure(
+        `api-keys/details (${Number(busiest?.calls ?? 0).toLocaleString("en-US")} calls)`,
+        "/v1/users/api-keys/details",
+        {
+          projectId,
+          apiKeyId: busiest?.id ?? keyIds[0],
+        },
+      );
+      const limitsOf = (cap: number) => ({
+        ...NO_API_KEY_LIMITS,
+        monthlySpendCap: cap,
+        lifetimeSpendCap: cap,
       });
-      const limitsOf = (cap: number) => ({ ...NO_API_KEY_LIMITS, monthlySpendCap: cap, lifetimeSpendCap: cap });
       let saves = 0;
       const saveLimits = () => {
         saves += 1;
@@ -320,7 +339,10 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         post("/v1/users/requests/list", { organizationId, projectIds: [projectId], ...body });
       scenario.timings.set("requests view, first page", await time(() => requests({})));
       scenario.timings.set("requests view, failed (5 %)", await time(() => requests({ status: "error" })));
-      scenario.timings.set("requests view, canceled (none)", await time(() => requests({ status: "canceled" })));
+      scenario.timings.set(
+        "requests view, canceled (none)",
+        await time(() => requests({ status: "canceled" })),
+      );
 
       // A feature call's own time, alone and while another key's limits are saved in a loop.
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
@@ -358,15 +380,23 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         ),
       );
       if (month) {
-        const exportOnce = async (encoding: string) => {
-          const begin = performance.now();
-          const response = await fetch(`${base}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`, {
-            headers: { cookie, "accept-encoding": encoding },
+        // node:http rather than fetch, which would decompress the body: the bytes counted are the wire's.
+        const exportOnce = (encoding: string) =>
+          new Promise<{ ms: number; bytes: number }>((resolve, reject) => {
+            const begin = performance.now();
+            const url = `${base}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`;
+            get(url, { headers: { cookie, "accept-encoding": encoding } }, (response) => {
+              let bytes = 0;
+              response.on("data", (chunk: Buffer) => {
+                bytes += chunk.length;
+              });
+              response.on("end", () => {
+                if (response.statusCode !== 200) reject(new Error(`export: ${response.statusCode}`));
+                else resolve({ ms: performance.now() - begin, bytes });
+              });
+              response.on("error", reject);
+            }).on("error", reject);
           });
-          const bytes = (await response.arrayBuffer()).byteLength;
-          if (!response.ok) throw new Error(`export: ${response.status}`);
-          return { ms: performance.now() - begin, bytes };
-        };
         const compressed = await exportOnce("br");
         const plain = await exportOnce("identity");
         scenario.timings.set("calls CSV of a month, brotli", { p50: compressed.ms, p95: compressed.ms });
@@ -412,14 +442,18 @@ for (const [name, timing] of scaleScenario.timings) {
 const alone = scaleScenario.timings.get("feature call");
 const loaded = scaleScenario.timings.get("feature call, limits saved in a loop");
 if (alone && loaded) {
-  console.log(`\nfeature call while limits are saved: ${((loaded.p50 / alone.p50 - 1) * 100).toFixed(1)} % over alone (p50)`);
+  console.log(
+    `\nfeature call while limits are saved: ${((loaded.p50 / alone.p50 - 1) * 100).toFixed(1)} % over alone (p50)`,
+  );
 }
 for (const scenario of [freshScenario, scaleScenario]) {
   console.log(`\n${scenario.label}: ${scenario.notes.join("; ")}`);
 }
 if (scaleScenario.bytesPerCall) {
   const total = [...scaleScenario.bytesPerCall.values()].reduce((sum, bytes) => sum + bytes, 0);
-  const parts = [...scaleScenario.bytesPerCall].map(([name, bytes]) => `${name} ${bytes.toFixed(0)}`).join(", ");
+  const parts = [...scaleScenario.bytesPerCall]
+    .map(([name, bytes]) => `${name} ${bytes.toFixed(0)}`)
+    .join(", ");
   console.log(`\nbytes per call (tables and their indexes): ${total.toFixed(0)} (${parts})`);
 }
 for (const index of scaleScenario.indexes ?? []) {

@@ -265,8 +265,8 @@ export const apiKeys = pgTable(
     requestsPerMinute: integer("requests_per_minute"),
     /**
      * What the key has spent, kept while it has a spend cap: raised by the reservation's conditional
-     * update (which enforces the caps), lowered by a refund, recomputed from the request log whenever its
-     * limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
+     * update (which enforces the caps), lowered by a refund, recomputed (from its daily rollup and its
+     * open calls: decision 022) whenever its limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
      */
     spentMonth: text("spent_month"),
     spentMonthMicros: bigint("spent_month_micros", { mode: "bigint" }).notNull().default(sql`0`),
