@@ -24,6 +24,7 @@ import {
   imageGenerationFeature,
   NO_API_KEY_LIMITS,
   objectRemovalFeature,
+  REQUESTS_PAGE_SIZE,
   reimagineFeature,
   USAGE_EXPORT_PATH,
   upscalingFeature,
@@ -36,6 +37,7 @@ import { createDependencies } from "../src/app-dependencies";
 import { loadConfig } from "../src/config";
 import { type DatabaseHandle, openDatabase, rowsOf } from "../src/db/client";
 import { encodeCursor } from "../src/modules/usage/request-log.service";
+import { listRequestLogPage } from "../src/modules/usage/request-log.store";
 import type { FeatureProvider } from "../src/providers/inference/feature-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
 import { multipart } from "../test/images";
@@ -182,6 +184,7 @@ interface Scenario {
   otherOrganizations: number;
   timings: Map<string, Timing>;
   notes: string[];
+  plans: string[];
   bytesPerCall?: Map<string, number>;
   indexes?: { name: string; bytes: string; scans: string }[];
 }
@@ -190,7 +193,7 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
   const fresh = await createFreshDatabase(SERVER_URL, "prism_bench_scale");
   const dataDir = mkdtempSync(join(tmpdir(), "prism-bench-scale-"));
   const database = openDatabase({ databaseUrl: fresh.url });
-  const scenario: Scenario = { label, calls, otherOrganizations, timings: new Map(), notes: [] };
+  const scenario: Scenario = { label, calls, otherOrganizations, timings: new Map(), notes: [], plans: [] };
   try {
     await database.migrate();
     const config = loadConfig({
@@ -260,7 +263,6 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
           [...after.tables].map(([name, bytes]) => [name, (bytes - (before.tables.get(name) ?? 0)) / seeded]),
         );
       }
-      scenario.indexes = after.indexes;
 
       const headers = { origin: base, "content-type": "application/json", cookie };
       const post = async (path: string, body: object) => {
@@ -343,6 +345,13 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         "requests view, canceled (none)",
         await time(() => requests({ status: "canceled" })),
       );
+      for (const status of ["error", "canceled"] as const) {
+        const filter = { organizationId, projectIds: [projectId], status };
+        const page = listRequestLogPage(database.db, filter, undefined, REQUESTS_PAGE_SIZE + 1);
+        const plan = rowsOf<{ "QUERY PLAN": string }>(await database.db.execute(sql`explain ${page}`));
+        scenario.plans.push(`plan of the Requests view filtered on ${status}:`);
+        scenario.plans.push(...plan.map((row) => `    ${row["QUERY PLAN"]}`));
+      }
 
       // A feature call's own time, alone and while another key's limits are saved in a loop.
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
@@ -406,6 +415,10 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
             `${(plain.bytes / 1e6).toFixed(1)} MB plain, ${(compressed.bytes / 1e6).toFixed(1)} MB brotli (one run each)`,
         );
       }
+      // The indexes' sizes and scans (since the database was made: the seeding's and the reads'), once
+      // the server's connections have reported their statistics.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      scenario.indexes = (await storageOf(database)).indexes;
     } finally {
       await app.close();
     }
@@ -459,3 +472,4 @@ if (scaleScenario.bytesPerCall) {
 for (const index of scaleScenario.indexes ?? []) {
   console.log(`  ${index.name}: ${(Number(index.bytes) / 1e6).toFixed(1)} MB, ${index.scans} scans`);
 }
+console.log(`\n${scaleScenario.plans.join("\n")}`);

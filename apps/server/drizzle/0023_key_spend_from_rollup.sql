@@ -1,4 +1,4 @@
-CREATE INDEX "feature_requests_organization_unsuccessful_idx" ON "feature_requests" USING btree ("organization_id","created_at","id") WHERE "feature_requests"."status" in ('error', 'canceled');--> statement-breakpoint
+CREATE INDEX "feature_requests_organization_unsuccessful_idx" ON "feature_requests" USING btree ("organization_id","status","created_at","id") WHERE "feature_requests"."status" in ('error', 'canceled');--> statement-breakpoint
 CREATE INDEX "feature_requests_open_key_idx" ON "feature_requests" USING btree ("api_key_id","created_at") WHERE "feature_requests"."status" in ('queued', 'generating');--> statement-breakpoint
 CREATE INDEX "usage_daily_keys_api_key_idx" ON "usage_daily_keys" USING btree ("api_key_id","day");--> statement-breakpoint
 -- Decision 022: a settled call counts in the rollups on the UTC day it was made (created_at), the day

@@ -528,7 +528,7 @@ export const featureRequests = pgTable(
     // The same order for the calls that did not succeed, the Requests view's rare "Failed" and
     // "Canceled" filters: without it an organization with none reads its whole history to say so.
     index("feature_requests_organization_unsuccessful_idx")
-      .on(table.organizationId, table.createdAt, table.id)
+      .on(table.organizationId, table.status, table.createdAt, table.id)
       .where(sql`${table.status} in ('error', 'canceled')`),
     // The sweeper's candidates: calls still queued or running (few at any time).
     index("feature_requests_open_idx")
