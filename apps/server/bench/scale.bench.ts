@@ -391,8 +391,9 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
       if (month) {
         // node:http rather than fetch, which would decompress the body: the bytes counted are the wire's.
         const exportOnce = (encoding: string) =>
-          new Promise<{ ms: number; bytes: number }>((resolve, reject) => {
+          new Promise<{ ms: number; cpuMs: number; bytes: number }>((resolve, reject) => {
             const begin = performance.now();
+            const cpuBefore = process.cpuUsage();
             const url = `${base}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`;
             get(url, { headers: { cookie, "accept-encoding": encoding } }, (response) => {
               let bytes = 0;
@@ -401,7 +402,10 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
               });
               response.on("end", () => {
                 if (response.statusCode !== 200) reject(new Error(`export: ${response.statusCode}`));
-                else resolve({ ms: performance.now() - begin, bytes });
+                else {
+                  const cpu = process.cpuUsage(cpuBefore);
+                  resolve({ ms: performance.now() - begin, cpuMs: (cpu.user + cpu.system) / 1000, bytes });
+                }
               });
               response.on("error", reject);
             }).on("error", reject);
@@ -412,7 +416,7 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         scenario.timings.set("calls CSV of a month, plain", { p50: plain.ms, p95: plain.ms });
         scenario.notes.push(
           `export month ${month.month}: ${Number(month.calls).toLocaleString("en-US")} calls, ` +
-            `${(plain.bytes / 1e6).toFixed(1)} MB plain, ${(compressed.bytes / 1e6).toFixed(1)} MB brotli (one run each)`,
+            `${(plain.bytes / 1e6).toFixed(1)} MB plain, ${(compressed.bytes / 1e6).toFixed(1)} MB brotli (one run each); this process's CPU time (server and client, not the database): ${compressed.cpuMs.toFixed(0)} ms brotli, ${plain.cpuMs.toFixed(0)} ms plain`,
         );
       }
       // The indexes' sizes and scans (since the database was made: the seeding's and the reads'), once
