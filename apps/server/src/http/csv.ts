@@ -14,10 +14,11 @@ export const SAFE_CSV_OPTIONS = { escape_formulas: true } as const satisfies Opt
 export const CSV_CHUNK_BYTES = 64 * 1024;
 
 /**
- * Gathers a stream's small writes (csv-stringify emits each row on its own, ~150 bytes) into chunks of
- * `CSV_CHUNK_BYTES`, so the compressor and the socket see a few large writes instead of one per row:
- * a month of 446k calls exported with brotli went from 27 s to under 6 s (issue 35), byte for byte the
- * same. At most one chunk is held; the last, shorter one goes out at the end.
+ * Gathers a stream's small writes (csv-stringify's stream emits each row on its own, ~150 bytes) into
+ * chunks of at least `CSV_CHUNK_BYTES`, so the compressor and the socket see a few large writes instead
+ * of one per row: issue 35 measured a month of 446k calls with brotli at 27.4 s row by row and 5.6-5.8 s
+ * in 64 KiB chunks, byte for byte the same. At most one chunk is held; the last, shorter one goes out at
+ * the end.
  */
 export function chunkedWrites(chunkBytes = CSV_CHUNK_BYTES): Transform {
   let pending: Buffer[] = [];
