@@ -71,7 +71,6 @@ export async function chargeCall(
       projectId: project?.id ?? "",
       endpoint: "/v1/images/background-removal",
       callType: "background-removal",
-      day: completedAt.toISOString().slice(0, 10),
       units: 1,
       costMicros: input.amountMicros,
     },

@@ -187,6 +187,11 @@ export const INVOICES_PAGE_SIZE = 10;
 export const INVOICE_LINK_TTL_MINUTES = 5;
 /** Our choice: "page size is decided by the server". */
 export const HISTORY_PAGE_SIZE = 20;
+/**
+ * The deepest offset the playground history serves (250 pages): an offset walks the rows it skips, so
+ * deeper pages are read by cursor, which costs what the first page does (decision 022).
+ */
+export const HISTORY_MAX_OFFSET = 5_000;
 /** Pagination shows every page link up to this many pages; beyond, first, last and a window. */
 export const PAGINATION_FULL_LINKS = 9;
 /** Pages either side of the current one in the windowed pager. */

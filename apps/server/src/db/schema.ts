@@ -263,8 +263,8 @@ export const apiKeys = pgTable(
     requestsPerMinute: integer("requests_per_minute"),
     /**
      * What the key has spent, kept while it has a spend cap: raised by the reservation's conditional
-     * update (which enforces the caps), lowered by a refund, recomputed from the request log whenever its
-     * limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
+     * update (which enforces the caps), lowered by a refund, recomputed (from its daily rollup and its
+     * open calls: decision 022) whenever its limits are set. `spent_month` is the UTC month ("2026-11") `spent_month_micros` counts.
      */
     spentMonth: text("spent_month"),
     spentMonthMicros: bigint("spent_month_micros", { mode: "bigint" }).notNull().default(sql`0`),
@@ -523,9 +523,18 @@ export const featureRequests = pgTable(
     // The Requests view: an organization's calls newest first, paged by the keyset (time, id), with the
     // selected projects and the filters checked on the rows the backward scan meets.
     index("feature_requests_organization_created_idx").on(table.organizationId, table.createdAt, table.id),
+    // The same order for the calls that did not succeed, the Requests view's rare "Failed" and
+    // "Canceled" filters: without it an organization with none reads its whole history to say so.
+    index("feature_requests_organization_unsuccessful_idx")
+      .on(table.organizationId, table.status, table.createdAt, table.id)
+      .where(sql`${table.status} in ('error', 'canceled')`),
     // The sweeper's candidates: calls still queued or running (few at any time).
     index("feature_requests_open_idx")
       .on(table.createdAt)
+      .where(sql`${table.status} in ('queued', 'generating')`),
+    // A key's calls still queued or running: its spend is its rollup rows plus these (decision 022).
+    index("feature_requests_open_key_idx")
+      .on(table.apiKeyId, table.createdAt)
       .where(sql`${table.status} in ('queued', 'generating')`),
     // The queue's dispatch order within a pool, and an organization's newest tag in it (fair sharing).
     index("feature_requests_queue_idx")
@@ -581,9 +590,9 @@ export const usageDaily = pgTable(
 );
 
 /**
- * The usage rollup per API key and UTC day (the day the call settled, as in `usage_daily`), written by
- * the statement that settles each call made with a key, so the usage API groups by key without
- * scanning the request log (decision 017). Console calls have no key and no row here: they are the
+ * The usage rollup per API key and UTC day (the day the call was made, as in `usage_daily`: decision
+ * 022), written by the statement that settles each call made with a key, so the usage API groups by key
+ * and a key's spend is read without scanning the request log (decision 017). Console calls have no key and no row here: they are the
  * project's `usage_daily` total less its keys'. A revoked key keeps its rows and its name.
  */
 export const usageDailyKeys = pgTable(
@@ -600,8 +609,12 @@ export const usageDailyKeys = pgTable(
     costMicros: bigint("cost_micros", { mode: "bigint" }).notNull(),
     calls: integer("calls").notNull(),
   },
-  // Project first: the usage API reads one project's range of days, a range scan of this key.
-  (table) => [primaryKey({ columns: [table.projectId, table.day, table.apiKeyId] })],
+  (table) => [
+    // Project first: the usage API reads one project's range of days, a range scan of this key.
+    primaryKey({ columns: [table.projectId, table.day, table.apiKeyId] }),
+    // A key's spend, this month and all time (its list row, its details, the recount of its caps).
+    index("usage_daily_keys_api_key_idx").on(table.apiKeyId, table.day),
+  ],
 );
 
 /**

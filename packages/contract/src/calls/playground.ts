@@ -3,7 +3,9 @@ import { featureEndpointSchema } from "../catalog";
 import { defineCall } from "../define-call";
 import { historyRequestRecordSchema, trainedIdentitySchema } from "../entities";
 import { emptyResponse, idSchema, usdSchema } from "../fields";
+import { HISTORY_MAX_OFFSET } from "../limits";
 import { PROVIDER_NAMES } from "../providers";
+import { REQUESTS_CURSOR_MAX_LENGTH } from "./requests";
 
 /** Playground history: the past feature calls of a project, their price, and the AI Clones. */
 
@@ -13,7 +15,10 @@ const offsetSchema = z.number().int().min(0).default(0);
 export const getRequestsRequest = z.object({
   endpoint: featureEndpointSchema,
   projectId: idSchema,
-  offset: offsetSchema,
+  /** The spec's paging, up to `HISTORY_MAX_OFFSET`; ignored when `cursor` is given. */
+  offset: z.number().int().min(0).max(HISTORY_MAX_OFFSET).default(0),
+  /** The previous page's `nextCursor`: the page after it, at any depth for the cost of the first. */
+  cursor: z.string().min(1).max(REQUESTS_CURSOR_MAX_LENGTH).optional(),
 });
 export const priceInfoSchema = z.object({
   /** Dollars per unit of the feature's billing unit (per call, per image, or per audio minute). */
@@ -26,6 +31,8 @@ export const getRequestsResponse = z.object({
   requests: z.array(historyRequestRecordSchema),
   priceInfo: priceInfoSchema,
   hasMoreItems: z.boolean(),
+  /** Where the next page starts (pass it as `cursor`); null on the last page. */
+  nextCursor: z.string().nullable(),
 });
 export const getRequestsCall = defineCall({
   path: "/v1/users/playground/get-requests",

@@ -22,7 +22,7 @@ import {
   type KeyRow,
   listKeyRows,
   listRecentKeyCalls,
-  lockOrganizationRow,
+  lockKeyRow,
   markKeyRevoked,
   monthKeyOf,
   recountKeySpend,
@@ -178,9 +178,12 @@ export async function updateApiKey(
     return;
   }
   await db.transaction(async (tx) => {
-    // The organization's row lock holds off the key's reservations while its spend is recounted from
-    // the request log (the counters are kept only while a cap is set, so they may be stale until now).
-    await lockOrganizationRow(tx, project.organizationId);
+    // The key's row lock holds off its charging reservations while its spend is recounted (the counters
+    // are kept only while a cap is set, so they may be stale until now). The recount reads the key's
+    // daily rollup and its open calls, not its history (decision 022). A call authenticated before the
+    // save, while the key had no cap, carries no charge and is not in the counters if its reservation
+    // commits after the recount: as many calls as were between their authentication and their commit.
+    await lockKeyRow(tx, apiKeyId);
     const now = new Date();
     const spent = await recountKeySpend(tx, apiKeyId, monthStartOf(now));
     await setKeyColumns(tx, apiKeyId, {

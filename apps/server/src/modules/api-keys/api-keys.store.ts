@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { apiKeys, featureRequests, organizations, projects, users } from "../../db/schema";
+import { apiKeys, featureRequests, organizations, projects, usageDailyKeys, users } from "../../db/schema";
 import { budgetReached } from "../alerts/alerts.store";
 
 /** Data access of the api-keys module: keys, their spend counters and the calls made with them. */
@@ -14,13 +14,19 @@ export function monthKeyOf(now: Date): string {
 }
 
 /**
- * What a key's calls cost since `since` (all time when absent), as SQL over the key's id: calls in
- * flight count (their price is reserved), failed calls do not (they were refunded).
+ * What a key's calls cost since `since` (a month's first moment, UTC; all time when absent), as SQL over
+ * the key's id: its settled calls from its daily rollup (one row per day it was used, keyed by the day
+ * each call was made) plus the calls still queued or running, whose price is reserved (decision 022).
+ * Failed and canceled calls were refunded and count nowhere. Both parts are read in one statement, so a
+ * call settling meanwhile is counted once, on one side or the other.
  */
 function spendOf(apiKeyId: SQL | string | typeof apiKeys.id, since?: Date) {
-  return sql<string>`(select coalesce(sum(${featureRequests.priceMicros}), 0) from ${featureRequests}
-    where ${featureRequests.apiKeyId} = ${apiKeyId} and ${featureRequests.status} <> 'error'
-      ${since ? sql`and ${featureRequests.createdAt} >= ${since}` : sql``})`;
+  const sinceDay = since?.toISOString().slice(0, 10);
+  return sql<string>`((select coalesce(sum(${usageDailyKeys.costMicros}), 0) from ${usageDailyKeys}
+      where ${usageDailyKeys.apiKeyId} = ${apiKeyId} ${sinceDay ? sql`and ${usageDailyKeys.day} >= ${sinceDay}::date` : sql``})
+    + (select coalesce(sum(${featureRequests.priceMicros}), 0) from ${featureRequests}
+      where ${featureRequests.apiKeyId} = ${apiKeyId} and ${featureRequests.status} in ('queued', 'generating')
+        ${since ? sql`and ${featureRequests.createdAt} >= ${since}` : sql``}))`;
 }
 
 /** The project's live keys, oldest first, with their creator's name and their spend since `monthStart`. */
@@ -97,18 +103,19 @@ export async function setKeyColumns(
 }
 
 /**
- * Locks the organization's row: the key reservations of its calls take the same lock, so they wait
- * while this transaction recounts a key's spend.
+ * Locks the key's row for the recount of its spend: a reservation that charges the key (it has a cap)
+ * updates this row in its own statement, so it either committed before the lock (and the recount sees
+ * its call) or waits for the recount and adds its price to the counters written. The organization's row
+ * is left alone: the organization's other calls never wait for a key's limits being saved.
  */
-export async function lockOrganizationRow(tx: Executor, organizationId: string): Promise<void> {
-  await tx
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-    .for("update");
+export async function lockKeyRow(tx: Executor, apiKeyId: string): Promise<void> {
+  await tx.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, apiKeyId)).for("update");
 }
 
-/** The key's spend recounted from the request log: since `monthStart`, and all time. */
+/**
+ * The key's spend recounted, since `monthStart` and all time: from its daily rollup and its open calls
+ * (`spendOf`), so it reads one row per day the key was used plus its calls in flight, never its history.
+ */
 export async function recountKeySpend(
   tx: Executor,
   apiKeyId: string,

@@ -278,7 +278,6 @@ async function settleRun(
         projectId: call.projectId,
         endpoint: call.feature.endpoint,
         callType: call.callType,
-        day: completedAt.toISOString().slice(0, 10),
         units: call.units,
         costMicros: call.priceMicros,
       },

@@ -87,7 +87,8 @@ async function refundFailedTraining(
       apiKeyId: row.apiKeyId,
       endpoint: row.endpoint,
       callType: row.callType,
-      day: (row.completedAt ?? row.createdAt).toISOString().slice(0, 10),
+      // The day the call was made, where its settlement counted it (decision 022).
+      day: row.createdAt.toISOString().slice(0, 10),
       units: row.units,
       costMicros: row.priceMicros,
     });

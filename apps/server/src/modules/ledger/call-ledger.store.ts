@@ -195,7 +195,11 @@ export interface CallSettlementInput {
   responseFile: string | null;
   responseBody: unknown;
   completedAt: Date;
-  usage: UsageChange;
+  /**
+   * The call's share of the rollups. Its day is the UTC day the call was made (its row's `created_at`),
+   * read by the settling statement itself: the day its key's monthly cap charged it (decision 022).
+   */
+  usage: Omit<UsageChange, "day">;
   /** The upstream platform's cost and compute time, kept on the row for the operator. */
   upstream?: UpstreamUsage;
 }
@@ -211,10 +215,12 @@ export type SettledRow = Record<string, unknown> & {
 /**
  * Settles a call in one statement: its row turns `done` (only from `generating`, and not after a
  * refund), and from that row the settlement entry is written, the organization's slot released, the
- * usage rollup raised (and the key's, for a call made with an API key: decision 017), and the row and
- * the balance read back with whether an armed auto recharge's threshold is now above the balance. No
- * row back: the call was refunded first (the sweeper took it for abandoned), and nothing was written. `after` runs in the same transaction when given (events, alerts,
- * a training's follow-up job), which then takes a `begin` and a `commit` of its own.
+ * usage rollup raised on the day the call was made (and the key's, for a call made with an API key:
+ * decisions 017 and 022), and the row and the balance read back with whether an armed auto
+ * recharge's threshold is now above the balance. No row back: the call was refunded first (the
+ * sweeper took it for abandoned), and nothing was written. `after` runs in the same transaction when
+ * given (events, alerts, a training's follow-up job), which then takes a `begin` and a `commit` of its
+ * own.
  */
 export async function settleCall(
   db: Database,
@@ -222,6 +228,7 @@ export async function settleCall(
   after?: (tx: Executor, row: SettledRow) => Promise<void>,
 ): Promise<SettledRow | undefined> {
   const { usage } = input;
+  const madeDay = sql`(done.created_at at time zone 'UTC')::date`;
   const statement = sql`with done as (
       update ${featureRequests}
       set status = 'done', response_file = ${input.responseFile},
@@ -246,16 +253,16 @@ export async function settleCall(
       returning slot),
     usage as (
       insert into ${usageDaily} (project_id, endpoint, call_type, day, units, cost_micros, calls)
-      select ${usage.projectId}::uuid, ${usage.endpoint}::text, ${usage.callType}::text, ${usage.day}::date,
+      select ${usage.projectId}::uuid, ${usage.endpoint}::text, ${usage.callType}::text, ${madeDay},
         ${usage.units}::bigint, ${usage.costMicros}::bigint, 1
-      from settled
+      from settled cross join done
       on conflict (project_id, endpoint, call_type, day) do update set
         units = ${usageDaily.units} + excluded.units,
         cost_micros = ${usageDaily.costMicros} + excluded.cost_micros,
         calls = ${usageDaily.calls} + 1),
     key_usage as (
       insert into ${usageDailyKeys} (project_id, api_key_id, day, units, cost_micros, calls)
-      select ${usage.projectId}::uuid, done.api_key_id, ${usage.day}::date, ${usage.units}::bigint,
+      select ${usage.projectId}::uuid, done.api_key_id, ${madeDay}, ${usage.units}::bigint,
         ${usage.costMicros}::bigint, 1
       from settled cross join done
       where done.api_key_id is not null

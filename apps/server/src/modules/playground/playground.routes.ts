@@ -17,6 +17,7 @@ import { recordAudit } from "../audit/audit.store";
 import type { GatewayDeps } from "../features/call-deps";
 import { toHistoryRecord } from "../features/feature-requests.store";
 import { deleteImagesWithThumbnails } from "../files/thumbnails";
+import { decodeCursor, encodeCursor } from "../usage/request-log.service";
 import { listHistory, softDeleteRequest } from "./playground.store";
 
 /** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
@@ -71,8 +72,14 @@ export function registerPlaygroundRoutes(
   registerCall(app, deps, calls.playground.getRequests, async ({ body }) => {
     const feature = featureByEndpoint(body.endpoint);
     if (!feature) throw new AppError("not-found", "Unknown feature.");
-    const { rows, hasMoreItems } = await listHistory(db, body);
-    return { requests: rows.map(toHistoryRecord), priceInfo: priceInfoOf(feature), hasMoreItems };
+    const after = body.cursor ? decodeCursor(body.cursor) : undefined;
+    const { rows, hasMoreItems, next } = await listHistory(db, { ...body, ...(after ? { after } : {}) });
+    return {
+      requests: rows.map(toHistoryRecord),
+      priceInfo: priceInfoOf(feature),
+      hasMoreItems,
+      nextCursor: next ? encodeCursor(next) : null,
+    };
   });
 
   registerCall(app, deps, calls.playground.deleteRequest, async ({ body }) => {
