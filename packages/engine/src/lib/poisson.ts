@@ -63,12 +63,7 @@ export function poissonBlend(
  * in the wrong place. Started from an onion-peel diffusion (each pixel the mean of its already known
  * neighbours, from the hole's edge inwards), then solved by {@link createPoissonSolver}.
  */
-export function fillMembrane(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  mask: Uint8Array,
-): Uint8Array {
+export function fillMembrane(rgb: Uint8Array, width: number, height: number, mask: Uint8Array): Uint8Array {
   const output = new Uint8Array(rgb);
   const size = width * height;
   const known = new Uint8Array(size);
