@@ -30,8 +30,15 @@ export interface StubModelServerOptions {
   otherwise?: StubAnswer;
   /** Whether GET /health answers 200 (true unless set): a model server that is down when false. */
   healthy?: boolean;
-  /** The PNG answered: 8x8 of this colour. */
-  pngBackground?: string;
+  /** The PNG answered: a square of `side` pixels (8 unless set) of one colour. */
+  png?: { side?: number; background?: string };
+}
+
+/** A feature call the stub received: when, and whether its caller hung up before the answer. */
+export interface StubCall extends LocalRequest {
+  receivedAt: number;
+  /** Whether the caller hung up before the answer (a cancel or a timeout stopping the work). */
+  aborted: boolean;
 }
 
 /** A stub model server: the local server and its controls. */
@@ -39,9 +46,12 @@ export interface StubModelServer extends LocalServer {
   /** How long a PNG or JSON answer waits before it is sent; a test may change it between calls. */
   control: { delayMs: number; hold: boolean };
   /** The feature calls received (every request but GET /health), in order. */
-  readonly calls: LocalRequest[];
-  /** Calls answered by neither the stub nor the test yet: held (`control.hold`) and still open. */
-  readonly held: LocalRequest[];
+  readonly calls: StubCall[];
+  /** Calls held (`control.hold`), not answered yet and not hung up. */
+  readonly held: StubCall[];
+  /** How many calls it is working on now, and the most it worked on at once. */
+  readonly working: number;
+  readonly mostAtOnce: number;
   /** Answers the oldest held calls as they would have been answered (all when `count` is absent). */
   release(count?: number): void;
   /** Resolves with the path of the first feature call received. */
@@ -54,8 +64,9 @@ export interface StubModelServer extends LocalServer {
  * after `control.delayMs`, or is held while `control.hold` until the test releases it.
  */
 export async function startModelServerStub(options: StubModelServerOptions = {}): Promise<StubModelServer> {
+  const side = options.png?.side ?? 8;
   const png = await sharp({
-    create: { width: 8, height: 8, channels: 3, background: options.pngBackground ?? "#010203" },
+    create: { width: side, height: side, channels: 3, background: options.png?.background ?? "#010203" },
   })
     .png()
     .toBuffer();
@@ -64,8 +75,10 @@ export async function startModelServerStub(options: StubModelServerOptions = {})
     "/speech-to-text": { status: 200, json: STUB_TRANSCRIPT },
     "/image-upscaling": { status: 500, json: { error: "out of memory" } },
   };
-  const calls: LocalRequest[] = [];
-  const held: { request: LocalRequest; response: ServerResponse; answer: StubAnswer }[] = [];
+  const calls: StubCall[] = [];
+  const held: { request: StubCall; response: ServerResponse; answer: StubAnswer }[] = [];
+  let working = 0;
+  let mostAtOnce = 0;
   const control = { delayMs: 0, hold: false };
   let markFirstCall: (path: string) => void = () => undefined;
   const firstCall = new Promise<string>((resolve) => {
@@ -85,15 +98,23 @@ export async function startModelServerStub(options: StubModelServerOptions = {})
     if (request.method === "GET" && request.path === "/health") {
       return sendJson(response, options.healthy === false ? 503 : 200, {});
     }
-    calls.push(request);
+    const call: StubCall = Object.assign(request, { receivedAt: Date.now(), aborted: false });
+    calls.push(call);
     markFirstCall(request.path);
-    const answer = answers[request.path] ?? options.otherwise ?? { status: 404, json: { message: "unknown" } };
+    working += 1;
+    mostAtOnce = Math.max(mostAtOnce, working);
+    response.on("close", () => {
+      if (!response.writableFinished) call.aborted = true;
+      working -= 1;
+    });
+    const answer = answers[request.path] ??
+      options.otherwise ?? { status: 404, json: { message: "unknown" } };
     if (control.hold) {
-      held.push({ request, response, answer });
+      held.push({ request: call, response, answer });
       return;
     }
-    if (control.delayMs > 0) setTimeout(() => respond(request, response, answer), control.delayMs);
-    else respond(request, response, answer);
+    if (control.delayMs > 0) setTimeout(() => respond(call, response, answer), control.delayMs);
+    else respond(call, response, answer);
   });
   return {
     ...server,
@@ -101,6 +122,12 @@ export async function startModelServerStub(options: StubModelServerOptions = {})
     calls,
     get held() {
       return held.filter((entry) => !entry.response.destroyed).map((entry) => entry.request);
+    },
+    get working() {
+      return working;
+    },
+    get mostAtOnce() {
+      return mostAtOnce;
     },
     release(count = Number.POSITIVE_INFINITY) {
       let released = 0;
