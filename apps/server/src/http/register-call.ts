@@ -9,8 +9,10 @@ export interface CallContext<C extends CallDefinition> {
   body: CallParsedRequest<C>;
   request: FastifyRequest;
   reply: FastifyReply;
-  deps: AppDependencies;
 }
+
+/** What registering a call needs of the application: what `resolveCaller` reads to enforce access. */
+export type CallGateDeps = Pick<AppDependencies, "database" | "config">;
 
 /**
  * A session call's context: the signed-in user and what the call's declared access found (the
@@ -32,7 +34,7 @@ type Handler<C extends CallDefinition> = C["auth"] extends "session"
  */
 export function registerCall<C extends CallDefinition>(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: CallGateDeps,
   call: C,
   handler: Handler<C>,
 ): void {
@@ -48,7 +50,7 @@ export function registerCall<C extends CallDefinition>(
       () => call.request.parse(request.body ?? {}) as CallParsedRequest<C>,
     );
     const tenant = caller.kind === "user" ? caller : {};
-    const context = { ...tenant, body, request, reply, deps } as SessionCallContext<C>;
+    const context = { ...tenant, body, request, reply } as SessionCallContext<C>;
     const result = await (handler as (context: SessionCallContext<C>) => Promise<CallResponse<C>>)(context);
     return call.response.parse(result);
   });
@@ -71,7 +73,7 @@ export interface PrincipalCallContext<C extends CallDefinition> extends CallCont
  */
 export function registerSessionOrApiKeyCall<C extends CallDefinition>(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: CallGateDeps,
   call: C,
   handler: (context: PrincipalCallContext<C>) => Promise<CallResponse<C>>,
 ): void {
@@ -90,7 +92,7 @@ export function registerSessionOrApiKeyCall<C extends CallDefinition>(
       () => call.request.parse(request.body ?? {}) as CallParsedRequest<C>,
     );
     const principal = caller as Exclude<Caller<C["access"]>, { kind: "anonymous" }>;
-    const result = await handler({ body, request, reply, deps, principal });
+    const result = await handler({ body, request, reply, principal });
     return call.response.parse(result);
   });
 }

@@ -24,6 +24,7 @@
  */
 
 import { maskThickness } from "./mask";
+import { createPoissonSolver, KNOWN_NEIGHBOUR, neighbourOffsets, OUTSIDE_IMAGE } from "./poisson";
 
 const COLOURS = 3;
 /** Colour, then the two texture features. */
@@ -863,7 +864,7 @@ function percentile(targets: Int32Array, cost: Float64Array, fraction: number): 
  * Gradient-domain reconstruction of the finest level (Pérez et al. 2003, as in Darabi et al.'s image
  * melding): each unknown pixel keeps the colour differences to its four neighbours that its source pixel
  * has to the source's own neighbours (averaged where two neighbouring pixels came from different
- * sources), and the colours are solved, by conjugate gradients, so that they meet the known pixels at
+ * sources), and the colours are solved (the shared solver of lib/poisson.ts) so that they meet the known pixels at
  * the hole's border. A copy slightly brighter than its new surroundings, or two copies that meet inside
  * the hole, then join without a visible edge while the texture's detail stays.
  */
@@ -871,41 +872,17 @@ function blendGradients(level: Level, sourceOf: Int32Array): void {
   const { width, height, data, hole } = level;
   const slots = holeSlots(level);
   const n = slots.pixels.length;
-  const offsets = [-1, 1, -width, width];
+  const offsets = neighbourOffsets(width);
+  const solver = createPoissonSolver(width, height, slots.pixels, slots.index);
+  const links = solver.links;
   const neighbour = (p: number, o: number): number => {
     const x = p % width;
     if ((o === -1 && x === 0) || (o === 1 && x === width - 1)) return -1;
     const q = p + o;
     return q < 0 || q >= width * height ? -1 : q;
   };
-  // Per unknown pixel and direction: the neighbour's slot if it is unknown, KNOWN, or OUTSIDE the image.
-  const KNOWN = -1;
-  const OUTSIDE = -2;
-  const links = new Int32Array(n * 4);
-  const diagonal = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const p = slots.pixels[k]!;
-    for (let d = 0; d < 4; d++) {
-      const q = neighbour(p, offsets[d]!);
-      links[k * 4 + d] = q < 0 ? OUTSIDE : hole[q] ? slots.index[q]! : KNOWN;
-      if (q >= 0) diagonal[k]!++;
-    }
-  }
-  const multiply = (v: Float64Array, out: Float64Array) => {
-    for (let k = 0; k < n; k++) {
-      let sum = diagonal[k]! * v[k]!;
-      for (let d = 0; d < 4; d++) {
-        const j = links[k * 4 + d]!;
-        if (j >= 0) sum -= v[j]!;
-      }
-      out[k] = sum;
-    }
-  };
   const rhs = new Float64Array(n);
   const x = new Float64Array(n);
-  const residual = new Float64Array(n);
-  const direction = new Float64Array(n);
-  const product = new Float64Array(n);
   for (let c = 0; c < COLOURS; c++) {
     /** The step from a pixel's source to the source's neighbour at offset o, if that one is known. */
     const sourceStep = (k: number, o: number): number | undefined => {
@@ -918,11 +895,11 @@ function blendGradients(level: Level, sourceOf: Int32Array): void {
       let b = 0;
       for (let d = 0; d < 4; d++) {
         const j = links[k * 4 + d]!;
-        if (j === OUTSIDE) continue;
+        if (j === OUTSIDE_IMAGE) continue;
         const o = offsets[d]!;
         // Where neither source shows this step (its neighbour there is unknown too), no edge is made.
         const own = sourceStep(k, o);
-        if (j === KNOWN) {
+        if (j === KNOWN_NEIGHBOUR) {
           b += (own ?? 0) + data[(p + o) * CHANNELS + c]!;
           continue;
         }
@@ -935,30 +912,8 @@ function blendGradients(level: Level, sourceOf: Int32Array): void {
       rhs[k] = b;
       x[k] = data[p * CHANNELS + c]!;
     }
-    // Conjugate gradients from the copied colours, which are already close.
-    multiply(x, product);
-    let rr = 0;
-    for (let k = 0; k < n; k++) {
-      residual[k] = rhs[k]! - product[k]!;
-      direction[k] = residual[k]!;
-      rr += residual[k]! * residual[k]!;
-    }
-    const maxIterations = Math.max(50, 4 * Math.ceil(Math.sqrt(n)));
-    for (let iteration = 0; iteration < maxIterations && rr > 1e-3 * n; iteration++) {
-      multiply(direction, product);
-      let curvature = 0;
-      for (let k = 0; k < n; k++) curvature += direction[k]! * product[k]!;
-      const alpha = rr / curvature;
-      let next = 0;
-      for (let k = 0; k < n; k++) {
-        x[k]! += alpha * direction[k]!;
-        residual[k]! -= alpha * product[k]!;
-        next += residual[k]! * residual[k]!;
-      }
-      const beta = next / rr;
-      rr = next;
-      for (let k = 0; k < n; k++) direction[k] = residual[k]! + beta * direction[k]!;
-    }
+    // From the copied colours, which are already close.
+    solver.solve(rhs, x);
     for (let k = 0; k < n; k++) data[slots.pixels[k]! * CHANNELS + c] = x[k]!;
   }
 }

@@ -2,8 +2,8 @@
  * Gradient-domain (Poisson) blending, Pérez et al. 2003: inside the mask the result keeps the gradients
  * of `source` while matching `target` on the mask's border. Written as source + h, where h is the
  * membrane that interpolates the border difference (target - source) smoothly (Laplace's equation),
- * solved by successive over-relaxation from a diffusion-filled first guess. RGB, 3 bytes per pixel;
- * pixels outside the mask come from `target`.
+ * solved by {@link createPoissonSolver} from the border's mean difference. RGB, 3 bytes per pixel;
+ * pixels outside the mask (and the image's outermost pixels) come from `target`.
  */
 export function poissonBlend(
   source: Uint8Array,
@@ -11,53 +11,44 @@ export function poissonBlend(
   mask: Uint8Array,
   width: number,
   height: number,
-  options: { iterations?: number; omega?: number } = {},
 ): Uint8Array {
-  const iterations = options.iterations ?? 400;
-  const omega = options.omega ?? 1.9;
   const output = new Uint8Array(target);
   const inside: number[] = [];
+  const slotOf = new Int32Array(width * height).fill(-1);
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
-      if (mask[y * width + x]) inside.push(y * width + x);
+      if (mask[y * width + x]) {
+        slotOf[y * width + x] = inside.length;
+        inside.push(y * width + x);
+      }
     }
   }
   if (inside.length === 0) {
     return output;
   }
-  const isInside = new Uint8Array(width * height);
-  for (const i of inside) isInside[i] = 1;
-
+  const solver = createPoissonSolver(width, height, inside, slotOf);
+  const n = inside.length;
+  const rhs = new Float64Array(n);
+  const h = new Float64Array(n);
   for (let c = 0; c < 3; c++) {
     // h is known (target - source) outside the mask and unknown inside.
-    const h = new Float32Array(width * height);
-    for (let i = 0; i < h.length; i++) {
-      h[i] = target[i * 3 + c]! - source[i * 3 + c]!;
-    }
+    const difference = (i: number) => target[i * 3 + c]! - source[i * 3 + c]!;
     let borderSum = 0;
     let borderCount = 0;
-    for (const i of inside) {
-      for (const j of [i - 1, i + 1, i - width, i + width]) {
-        if (!isInside[j]) {
-          borderSum += h[j]!;
-          borderCount++;
-        }
-      }
+    for (let k = 0; k < n; k++) {
+      let b = 0;
+      solver.forEachKnownNeighbour(k, (j) => {
+        b += difference(j);
+      });
+      rhs[k] = b;
+      borderSum += b;
+      borderCount += solver.knownNeighbours(k);
     }
-    const start = borderCount ? borderSum / borderCount : 0;
-    for (const i of inside) h[i] = start;
-    for (let iteration = 0; iteration < iterations; iteration++) {
-      let change = 0;
-      for (const i of inside) {
-        const average = (h[i - 1]! + h[i + 1]! + h[i - width]! + h[i + width]!) / 4;
-        const next = h[i]! + omega * (average - h[i]!);
-        change = Math.max(change, Math.abs(next - h[i]!));
-        h[i] = next;
-      }
-      if (change < 0.05) break;
-    }
-    for (const i of inside) {
-      const value = source[i * 3 + c]! + h[i]!;
+    h.fill(borderCount ? borderSum / borderCount : 0);
+    solver.solve(rhs, h);
+    for (let k = 0; k < n; k++) {
+      const i = inside[k]!;
+      const value = source[i * 3 + c]! + h[k]!;
       output[i * 3 + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
     }
   }
@@ -70,17 +61,9 @@ export function poissonBlend(
  * outside the image left out. It invents no detail, so where the hidden content cannot be guessed from
  * around the hole (letters over clutter) it errs less on average than a copied patch that is sharp but
  * in the wrong place. Started from an onion-peel diffusion (each pixel the mean of its already known
- * neighbours, from the hole's edge inwards), then successive over-relaxation.
+ * neighbours, from the hole's edge inwards), then solved by {@link createPoissonSolver}.
  */
-export function fillMembrane(
-  rgb: Uint8Array,
-  width: number,
-  height: number,
-  mask: Uint8Array,
-  options: { iterations?: number; omega?: number } = {},
-): Uint8Array {
-  const iterations = options.iterations ?? 500;
-  const omega = options.omega ?? 1.9;
+export function fillMembrane(rgb: Uint8Array, width: number, height: number, mask: Uint8Array): Uint8Array {
   const output = new Uint8Array(rgb);
   const size = width * height;
   const known = new Uint8Array(size);
@@ -153,45 +136,121 @@ export function fillMembrane(
     front = next;
   }
 
-  // Successive over-relaxation of Laplace's equation over the hole (4-neighbours inside the image).
-  const inside = Int32Array.from(order);
-  for (let iteration = 0; iteration < iterations; iteration++) {
-    let change = 0;
-    for (const i of inside) {
-      const x = i % width;
-      const y = (i - x) / width;
-      for (let c = 0; c < 3; c++) {
-        let sum = 0;
-        let count = 0;
-        if (x > 0) {
-          sum += values[(i - 1) * 3 + c]!;
-          count++;
-        }
-        if (x < width - 1) {
-          sum += values[(i + 1) * 3 + c]!;
-          count++;
-        }
-        if (y > 0) {
-          sum += values[(i - width) * 3 + c]!;
-          count++;
-        }
-        if (y < height - 1) {
-          sum += values[(i + width) * 3 + c]!;
-          count++;
-        }
-        const current = values[i * 3 + c]!;
-        const next = current + omega * (sum / count - current);
-        change = Math.max(change, Math.abs(next - current));
-        values[i * 3 + c] = next;
-      }
+  // Laplace's equation over the hole, from the onion peel's colours.
+  const slotOf = new Int32Array(size).fill(-1);
+  for (let k = 0; k < order.length; k++) slotOf[order[k]!] = k;
+  const solver = createPoissonSolver(width, height, order, slotOf);
+  const n = order.length;
+  const rhs = new Float64Array(n);
+  const solution = new Float64Array(n);
+  for (let c = 0; c < 3; c++) {
+    for (let k = 0; k < n; k++) {
+      let b = 0;
+      solver.forEachKnownNeighbour(k, (j) => {
+        b += rgb[j * 3 + c]!;
+      });
+      rhs[k] = b;
+      solution[k] = values[order[k]! * 3 + c]!;
     }
-    if (change < 0.05) break;
-  }
-  for (const i of inside) {
-    for (let c = 0; c < 3; c++) {
-      const value = values[i * 3 + c]!;
-      output[i * 3 + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
+    solver.solve(rhs, solution);
+    for (let k = 0; k < n; k++) {
+      const value = solution[k]!;
+      output[order[k]! * 3 + c] = value < 0 ? 0 : value > 255 ? 255 : Math.round(value);
     }
   }
   return output;
+}
+
+/** A neighbour link of an unknown pixel: the neighbour is known, or outside the image. */
+export const KNOWN_NEIGHBOUR = -1;
+export const OUTSIDE_IMAGE = -2;
+/** The offsets of a pixel's four neighbours, in the order of a solver's links: left, right, up, down. */
+export function neighbourOffsets(width: number): readonly number[] {
+  return [-1, 1, -width, width];
+}
+
+/**
+ * The one Poisson solver of the engine (blending, membrane fill, the gradient-domain finish of image
+ * completion). Over the unknown `pixels` of a width x height image (`slotOf` maps a pixel to its index in
+ * `pixels`, -1 when known) it solves, for each unknown pixel k with N(k) its 4-neighbours inside the image,
+ *
+ *   |N(k)| x[k] - sum of x[j] over the unknown j in N(k) = rhs[k]
+ *
+ * where the caller puts in rhs the known neighbours' values plus the guidance (the sum of the wanted
+ * differences to each neighbour; zero for Laplace's equation, the membrane). The image's edge is a free
+ * (Neumann) boundary. Conjugate gradients from the first guess in `x`, which receives the solution.
+ */
+export function createPoissonSolver(
+  width: number,
+  height: number,
+  pixels: ArrayLike<number>,
+  slotOf: Int32Array,
+) {
+  const n = pixels.length;
+  const offsets = neighbourOffsets(width);
+  /** Per unknown pixel and direction: the neighbour's slot, KNOWN_NEIGHBOUR or OUTSIDE_IMAGE. */
+  const links = new Int32Array(n * 4);
+  const diagonal = new Float64Array(n);
+  const known = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    const p = pixels[k]!;
+    const x = p % width;
+    for (let d = 0; d < 4; d++) {
+      const o = offsets[d]!;
+      const q = p + o;
+      const outside = (o === -1 && x === 0) || (o === 1 && x === width - 1) || q < 0 || q >= width * height;
+      links[k * 4 + d] = outside ? OUTSIDE_IMAGE : slotOf[q]! >= 0 ? slotOf[q]! : KNOWN_NEIGHBOUR;
+      if (!outside) diagonal[k]!++;
+      if (links[k * 4 + d] === KNOWN_NEIGHBOUR) known[k]!++;
+    }
+  }
+  const multiply = (v: Float64Array, out: Float64Array) => {
+    for (let k = 0; k < n; k++) {
+      let sum = diagonal[k]! * v[k]!;
+      for (let d = 0; d < 4; d++) {
+        const j = links[k * 4 + d]!;
+        if (j >= 0) sum -= v[j]!;
+      }
+      out[k] = sum;
+    }
+  };
+  const residual = new Float64Array(n);
+  const direction = new Float64Array(n);
+  const product = new Float64Array(n);
+  return {
+    links,
+    /** How many of unknown pixel k's neighbours are known. */
+    knownNeighbours: (k: number): number => known[k]!,
+    /** Calls `visit` with the pixel index of each known neighbour of unknown pixel k. */
+    forEachKnownNeighbour(k: number, visit: (pixel: number) => void): void {
+      for (let d = 0; d < 4; d++) {
+        if (links[k * 4 + d] === KNOWN_NEIGHBOUR) visit(pixels[k]! + offsets[d]!);
+      }
+    },
+    solve(rhs: Float64Array, x: Float64Array): void {
+      multiply(x, product);
+      let rr = 0;
+      for (let k = 0; k < n; k++) {
+        residual[k] = rhs[k]! - product[k]!;
+        direction[k] = residual[k]!;
+        rr += residual[k]! * residual[k]!;
+      }
+      const maxIterations = Math.max(50, 4 * Math.ceil(Math.sqrt(n)));
+      for (let iteration = 0; iteration < maxIterations && rr > 1e-3 * n; iteration++) {
+        multiply(direction, product);
+        let curvature = 0;
+        for (let k = 0; k < n; k++) curvature += direction[k]! * product[k]!;
+        const alpha = rr / curvature;
+        let next = 0;
+        for (let k = 0; k < n; k++) {
+          x[k]! += alpha * direction[k]!;
+          residual[k]! -= alpha * product[k]!;
+          next += residual[k]! * residual[k]!;
+        }
+        const beta = next / rr;
+        rr = next;
+        for (let k = 0; k < n; k++) direction[k] = residual[k]! + beta * direction[k]!;
+      }
+    },
+  };
 }

@@ -6,6 +6,9 @@ import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 import { createApiKey, getApiKeyDetails, listApiKeys, revokeApiKey, updateApiKey } from "./api-keys.service";
 
+/** What these routes use of the application's dependencies. */
+export type ApiKeysRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /**
  * The allowlist's entries as addresses (the call's schema checks only their number, so that the
  * console's first page need not download an address parser): a ZodError, answered as the call's own
@@ -13,7 +16,7 @@ import { createApiKey, getApiKeyDetails, listApiKeys, revokeApiKey, updateApiKey
  */
 const limitsWithCheckedIps = z.object({ limits: z.object({ allowedIps: allowedIpsSchema }).optional() });
 
-export function registerApiKeyRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerApiKeyRoutes(app: FastifyInstance, deps: ApiKeysRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.apiKeys.list, async ({ body }) => ({

@@ -16,10 +16,13 @@ import { authorizeOrganization } from "../access/access.service";
 import { listAuditLog, normalizedFilter, toAuditEntry } from "./audit.service";
 import { type AuditCursor, listAuditEntries } from "./audit.store";
 
+/** What these routes use of the application's dependencies. */
+export type AuditRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /** Entries read per query of a CSV export: the most the export holds in memory at once. */
 export const AUDIT_EXPORT_BATCH_ROWS = 1_000;
 
-export function registerAuditRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerAuditRoutes(app: FastifyInstance, deps: AuditRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.audit.list, ({ body }) => listAuditLog(db, body));

@@ -42,6 +42,9 @@ import {
 } from "./two-factor.service";
 import { countRecoveryCodes } from "./two-factor.store";
 
+/** What these routes use of the application's dependencies. */
+export type AccountSecurityRouteDeps = Pick<AppDependencies, "config" | "database" | "mailer" | "passwords">;
+
 /**
  * Two-factor sign-in, passkeys and the signed-in devices (issue 19); the password and Google/GitHub
  * sign-ins live in auth.routes.ts.
@@ -60,7 +63,7 @@ const PASSKEY_REMOVAL_LINK_RATE_LIMIT: RateLimitRule = {
   windowMs: 10 * 60_000,
 };
 
-export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerAccountSecurityRoutes(app: FastifyInstance, deps: AccountSecurityRouteDeps): void {
   const db = deps.database.db;
   const secureCookies = deps.config.isProduction;
   const totpSecrets = createTotpSecretBox(deps.config.appSecret);

@@ -25,6 +25,12 @@ import {
 } from "./session.service";
 import { clearSignUpAttempt, signUpAttemptOf, startSignUpAttempt } from "./sign-up-attempt";
 
+/** What these routes use of the application's dependencies. */
+export type AuthRouteDeps = Pick<
+  AppDependencies,
+  "botCheck" | "config" | "database" | "mailer" | "passwords" | "signInWithGitHub" | "verifyGoogleCredential"
+>;
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -61,7 +67,7 @@ function invitationOf(request: FastifyRequest): string | undefined {
 }
 
 async function guardPublicCall(
-  deps: AppDependencies,
+  deps: AuthRouteDeps,
   request: FastifyRequest,
   rules: readonly [RateLimitRule, RateLimitRule],
   body: { email: string; recaptchaToken?: string | undefined; recaptchaType?: BotCheckKind | undefined },
@@ -78,7 +84,7 @@ async function guardPublicCall(
   if (!human) throw new AppError("recaptcha-failed", RECAPTCHA_FAILED);
 }
 
-export function registerAuthRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const secureCookies = deps.config.isProduction;
 
   const startSession = async (request: FastifyRequest, userId: string, rememberMe: boolean) => {

@@ -28,7 +28,7 @@ export function securityEventOrigin(request: FastifyRequest, now = new Date()): 
  * with a 500 for a change that was made.
  */
 export async function sendSecurityMail(
-  deps: AppDependencies,
+  deps: Pick<AppDependencies, "database" | "mailer">,
   request: FastifyRequest,
   userId: string,
   build: (user: { email: string; firstName: string }, origin: SecurityEventOrigin) => MailMessage,

@@ -3,6 +3,9 @@ import { PRODUCT_NAME } from "@prism/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 
+/** What these routes use of the application's dependencies. */
+export type MailboxRouteDeps = Pick<AppDependencies, "config" | "outbox">;
+
 const MAILBOX_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME} dev mailbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -43,7 +46,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * loopback interface: it shows every code and invitation the server mailed, so anyone else reading it
  * could take over any account being created.
  */
-export function registerDevMailboxRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerDevMailboxRoutes(app: FastifyInstance, deps: MailboxRouteDeps): void {
   if (deps.config.isProduction) return;
   const localOnly = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isLoopbackAddress(request.socket.remoteAddress)) return reply.callNotFound();

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { featureByEndpoint } from "@prism/contract";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { callFeature, openStorage, type ProcessStorage, seedAccount } from "../../../test/process-fixtures";
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 import type { DatabaseHandle } from "../../db/client";
@@ -30,7 +30,7 @@ async function waitFor(what: string, condition: () => Promise<boolean>, ms = 60_
  * this needs PostgreSQL.
  */
 describe.skipIf(!serverUrl)("events with two server processes (needs DATABASE_URL)", () => {
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let receiver: LocalServer;
   let storage: ProcessStorage;
   let database: DatabaseHandle;
@@ -38,16 +38,8 @@ describe.skipIf(!serverUrl)("events with two server processes (needs DATABASE_UR
   let b: ServerProcess;
 
   beforeAll(async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#208040" } })
-      .png()
-      .toBuffer();
-    modelServer = await startLocalServer((request, response) => {
-      if (request.path === "/health") return sendJson(response, 200, { status: "ok" });
-      setTimeout(() => {
-        response.writeHead(200, { "content-type": "image/png" });
-        response.end(png);
-      }, 50);
-    });
+    modelServer = await startModelServerStub({ answers: { "/image-background-removal": "png" } });
+    modelServer.control.delayMs = 50;
     receiver = await startLocalServer((_request, response) => {
       response.writeHead(200);
       response.end("ok");

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { request as httpRequest, type ServerResponse } from "node:http";
+import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   AUDIO_TOO_LONG,
@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makeFlacWithLyingStreamInfo, makeWavWithLyingFact } from "../../../test/audio";
 import { makePng, makeWav, multipart } from "../../../test/images";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { STUB_TRANSCRIPT, type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { buildApp } from "../../app";
 import { createProviderRegistry } from "../../app-dependencies";
@@ -38,45 +38,18 @@ const TINY_PNG = await sharp({ create: { width: 8, height: 8, channels: 3, backg
   .png()
   .toBuffer();
 
-/** A model server (docs/model-server.md) whose image generation can be held open on demand. */
+/** A model server (docs/model-server.md) whose calls can be held open on demand. */
 function startModelServer() {
-  const held: ServerResponse[] = [];
-  const control = { holdGeneration: false };
-  const sendPng = (response: ServerResponse) => {
-    response.writeHead(200, { "content-type": "image/png" });
-    response.end(TINY_PNG);
-  };
-  const started = startLocalServer((request, response) => {
-    if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, { ok: true });
-    if (request.method !== "POST") return sendJson(response, 404, { message: "unknown" });
-    if (request.path === "/speech-to-text") {
-      return sendJson(response, 200, { language: "en", segments: [{ start: 0, end: 1, text: "hello" }] });
-    }
-    if (request.path === "/image-generation" && control.holdGeneration) {
-      held.push(response);
-      return;
-    }
-    if (
-      [
-        "/image-generation",
-        "/image-background-removal",
-        "/generative-fill",
-        "/text-removal",
-        "/reimagine",
-      ].includes(request.path)
-    ) {
-      return sendPng(response);
-    }
-    sendJson(response, 404, { message: "unknown feature" });
-  });
-  return {
-    started,
-    held,
-    control,
-    releaseAll: () => {
-      for (const response of held.splice(0)) sendPng(response);
+  return startModelServerStub({
+    answers: {
+      "/speech-to-text": { status: 200, json: STUB_TRANSCRIPT },
+      "/image-generation": "png",
+      "/image-background-removal": "png",
+      "/generative-fill": "png",
+      "/text-removal": "png",
+      "/reimagine": "png",
     },
-  };
+  });
 }
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
@@ -135,8 +108,7 @@ async function secondServer(testApp: TestApp): Promise<FastifyInstance> {
 }
 
 describe("feature gateway abuse", () => {
-  const modelServer = startModelServer();
-  let model: LocalServer;
+  let model: StubModelServer;
   let testApp: TestApp;
   let replica: FastifyInstance;
 
@@ -147,7 +119,7 @@ describe("feature gateway abuse", () => {
       .where(eq(featureRequests.organizationId, organizationId));
 
   beforeAll(async () => {
-    model = await modelServer.started;
+    model = await startModelServer();
     testApp = await createTestApp({
       MODEL_SERVER_URL: model.url,
       MODEL_SERVER_FEATURES: "image-generation,image-background-removal,speech-to-text",
@@ -159,7 +131,7 @@ describe("feature gateway abuse", () => {
   });
 
   afterAll(async () => {
-    modelServer.releaseAll();
+    model?.release();
     await replica?.close();
     await testApp?.close();
     await model?.close();
@@ -298,11 +270,11 @@ describe("feature gateway abuse", () => {
           { name: "width", value: "256" },
           { name: "height", value: "256" },
         ]);
-      modelServer.control.holdGeneration = true;
+      model.control.hold = true;
       try {
         const first = generate(testApp.app);
         const second = generate(replica);
-        await until(() => modelServer.held.length === 2, 15_000);
+        await until(() => model.held.length === 2, 15_000);
         const third = await Promise.race([
           generate(replica),
           new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000)),
@@ -317,15 +289,15 @@ describe("feature gateway abuse", () => {
         expect(await cachedBalance(testApp.database.db, account.organizationId)).toBe(1_000_000n - 40_000n);
         expect(await requestRows(account.organizationId)).toHaveLength(2);
 
-        modelServer.control.holdGeneration = false;
-        modelServer.releaseAll();
+        model.control.hold = false;
+        model.release();
         expect((await first).statusCode).toBe(200);
         expect((await second).statusCode).toBe(200);
         const after = await generate(testApp.app);
         expect(after.statusCode, after.body).toBe(200);
       } finally {
-        modelServer.control.holdGeneration = false;
-        modelServer.releaseAll();
+        model.control.hold = false;
+        model.release();
       }
     });
 
@@ -361,12 +333,12 @@ describe("feature gateway abuse", () => {
 });
 
 describe("debugging controls in production", () => {
-  let model: LocalServer;
+  let model: StubModelServer;
   let testApp: TestApp;
   let png: Buffer;
 
   beforeAll(async () => {
-    model = await startModelServer().started;
+    model = await startModelServer();
     const env = {
       MODEL_SERVER_URL: model.url,
       MODEL_SERVER_FEATURES: "generative-fill,text-removal,reimagine",

@@ -20,11 +20,11 @@ import {
   queuedCallsLimitedText,
 } from "@prism/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AppDependencies } from "../../app-dependencies";
 import type { Database } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
 import { continueUpload } from "../../http/expect-continue";
+import type { CallGateDeps } from "../../http/register-call";
 import type { FeatureProvider } from "../../providers/inference/feature-provider";
 import type { ProviderRegistry } from "../../providers/inference/registry";
 import { authorizeProject, isUuid, NOT_FOUND_ORGANIZATION } from "../access/access.service";
@@ -78,7 +78,7 @@ export type Admission =
  * project.
  */
 export async function authenticateCaller(
-  deps: AppDependencies,
+  deps: CallGateDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   options: { readBudgetStop: boolean } = { readBudgetStop: true },
@@ -121,7 +121,7 @@ export async function authenticateCaller(
  * written when one is thrown, apart from the Idempotency-Key claim, which the caller releases.
  */
 export async function admitCall(
-  deps: AppDependencies,
+  deps: CallGateDeps,
   gateway: GatewayDeps,
   feature: Feature,
   request: FastifyRequest,

@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   CALL_CANCELED,
   type CallWebhookBody,
@@ -12,6 +10,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { post } from "../../../test/accounts";
 import { callFeature, fundedAccount } from "../../../test/key-fixtures";
+import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
 import { eventually, type QueueModelServer, startQueueModelServer } from "../../../test/queue-model-server";
 import { createTestApp, SAME_ORIGIN, type TestApp } from "../../../test/test-app";
 import { featureRequests, ledgerEntries, webhookDeliveries } from "../../db/schema";
@@ -385,29 +384,24 @@ describe("the call queue", () => {
 describe("per-call webhooks", () => {
   let model: QueueModelServer;
   let testApp: TestApp;
-  const deliveries: { headers: IncomingMessage["headers"]; body: string }[] = [];
   let receiverUrl = "";
-  const receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      deliveries.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.writeHead(204);
-      response.end();
-    });
-  });
+  /** The customer's webhook endpoint: every delivery it received. */
+  let receiver: LocalServer;
 
   beforeAll(async () => {
     model = await startQueueModelServer();
     testApp = await createTestApp({ ...model.env(), PUBLIC_URL: "https://console.example.com" });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startLocalServer((_request, response) => {
+      response.writeHead(204);
+      response.end();
+    });
+    receiverUrl = `${receiver.url}/hooks`;
   });
 
   afterAll(async () => {
     await testApp?.close();
     await model?.close();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver?.close();
   });
 
   async function deliverPending() {
@@ -451,7 +445,7 @@ describe("per-call webhooks", () => {
       "the call to end",
     );
     await deliverPending();
-    expect(deliveries).toHaveLength(2);
+    expect(receiver.requests).toHaveLength(2);
 
     const secretAnswer = await post(
       testApp,
@@ -461,7 +455,7 @@ describe("per-call webhooks", () => {
     );
     expect(secretAnswer.statusCode, secretAnswer.body).toBe(200);
     const verifier = new Webhook(secretAnswer.json().secret as string);
-    const bodies = deliveries.map(
+    const bodies = receiver.requests.map(
       (delivery) =>
         verifier.verify(delivery.body, delivery.headers as Record<string, string>) as CallWebhookBody,
     );

@@ -18,13 +18,16 @@ import { answerCall } from "./call-answer";
 import type { GatewayDeps } from "./call-deps";
 import { submitCall } from "./submit-call";
 
+/** What these routes use of the application's dependencies. */
+export type FeatureCallsRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /**
  * The feature endpoints (the catalog's), for the playground and the public API alike: admit (who,
  * inputs, price) → submit (reserve; start at once or queue) → answer (wait, or 202 as `Prefer` asks).
  */
 export function registerFeatureRoutes(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: FeatureCallsRouteDeps,
   gateway: GatewayDeps,
 ): void {
   app.register(async (scope) => {

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { AI_CLONE_NOT_FOUND, AI_CLONE_NOT_READY, IDENTITY_REQUEST_HEADER } from "@prism/contract";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
 import { fundedAccount } from "../../../test/key-fixtures";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { featureRequests, organizations } from "../../db/schema";
 import { cachedBalance } from "../ledger/ledger.service";
@@ -19,30 +18,21 @@ import { cachedBalance } from "../ledger/ledger.service";
 
 const TRAINED_IDENTITY = "identity-trained";
 
-async function startModelServer(): Promise<LocalServer> {
-  return startLocalServer((request, response) => {
-    if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, { ok: true });
-    if (request.method === "POST" && request.path === "/pegasus-training") {
-      return sendJson(response, 200, { identityId: TRAINED_IDENTITY, status: "ready" });
-    }
-    if (request.path === "/pegasus-generation" || request.path === "/identity-inpainting") {
-      void sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 150, b: 120 } } })
-        .png()
-        .toBuffer()
-        .then((png) => {
-          response.writeHead(200, { "content-type": "image/png" });
-          response.end(png);
-        });
-      return;
-    }
-    sendJson(response, 404, { message: "unknown feature" });
+/** A model server whose trainings end ready with {@link TRAINED_IDENTITY} and which draws the clone. */
+function startModelServer() {
+  return startModelServerStub({
+    answers: {
+      "/pegasus-training": { status: 200, json: { identityId: TRAINED_IDENTITY, status: "ready" } },
+      "/pegasus-generation": "png",
+      "/identity-inpainting": "png",
+    },
   });
 }
 
 type Parts = Parameters<typeof multipart>[0];
 
 describe("feature calls with an AI Clone", () => {
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let testApp: TestApp;
   let organizationId: string;
   let projectId: string;

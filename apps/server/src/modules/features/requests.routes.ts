@@ -18,6 +18,9 @@ import { CallCanceled } from "./call-dispatcher";
 import { cancelCallRefund } from "./call-failure";
 import { findRequestOfProject } from "./feature-requests.store";
 
+/** What these routes use of the application's dependencies. */
+export type RequestsRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /**
  * Following and canceling one call (issue 29): with an API key, the calls of the key's project; in the
  * console, the calls of the project named in `x-authorization-project` (the playground permission, as
@@ -25,7 +28,7 @@ import { findRequestOfProject } from "./feature-requests.store";
  */
 export function registerRequestRoutes(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: RequestsRouteDeps,
   gateway: GatewayDeps,
 ): void {
   const db = deps.database.db;

@@ -28,7 +28,10 @@ const START_UP_LOOK_BACK_MS = 7 * 24 * 3_600_000;
  * idempotent, the status update is conditional, and deleting what another process already deleted
  * deletes nothing.
  */
-export function startRequestSweeper(deps: AppDependencies, log: FastifyBaseLogger): NodeJS.Timeout {
+export function startRequestSweeper(
+  deps: Pick<AppDependencies, "config" | "database" | "metrics">,
+  log: FastifyBaseLogger,
+): NodeJS.Timeout {
   const { providerTimeoutMs, sweepIntervalMs, queueTimeoutMs } = deps.config.inference;
   // Later sweeps only need to look at what became old since the previous ones (with room to spare).
   const periodicLookBackMs = Math.max(10 * sweepIntervalMs, 3_600_000);

@@ -3,35 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, type signUpAndConfirm } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
 import { fundedAccount } from "../../../test/key-fixtures";
-import { type LocalServer, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 
 const PUBLIC_URL = "https://console.example.com";
-
-/** A model server (our HTTP provider protocol) that removes backgrounds by answering a small PNG. */
-async function startModelServer(): Promise<LocalServer> {
-  return startLocalServer((request, response) => {
-    if (request.method === "GET" && request.path === "/health") {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end('{"status":"ok"}');
-      return;
-    }
-    void sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-      .png()
-      .toBuffer()
-      .then((png) => {
-        response.writeHead(200, { "content-type": "image/png" });
-        response.end(png);
-      });
-  });
-}
 
 /**
  * Downloading stored inputs and results through the API, as the reference documents it: the answer's
  * URLs (absolute with PUBLIC_URL), fetched with the project's key; every other caller gets 404.
  */
 describe("downloading results through the API", () => {
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let testApp: TestApp;
   let owner: Awaited<ReturnType<typeof signUpAndConfirm>>;
   let organizationId: string;
@@ -56,7 +38,7 @@ describe("downloading results through the API", () => {
     });
 
   beforeAll(async () => {
-    modelServer = await startModelServer();
+    modelServer = await startModelServerStub({ answers: {}, otherwise: "png" });
     testApp = await createTestApp({
       PUBLIC_URL,
       MODEL_SERVER_URL: modelServer.url,

@@ -9,11 +9,14 @@ import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
 import { isThumbnailKey, readThumbnail } from "./thumbnails";
 
+/** What these routes use of the application's dependencies. */
+export type FilesRouteDeps = Pick<AppDependencies, "config" | "database" | "files">;
+
 /**
  * Stored inputs and results. The URL's random part is unguessable, and it is still checked: a file
  * is served only to its project's API keys and to members who may use that project.
  */
-export function registerFileRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerFileRoutes(app: FastifyInstance, deps: FilesRouteDeps): void {
   const db = deps.database.db;
   app.get<{ Params: { organizationId: string; projectId: string; name: string } }>(
     "/v1/files/:organizationId/:projectId/:name",

@@ -3,6 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { AppError } from "../../errors";
 
+/** What these routes use of the application's dependencies. */
+export type HealthRouteDeps = Pick<AppDependencies, "config" | "database" | "files">;
+
 /** A probe answers within this, whatever a dependency does: a load balancer waits for nobody. */
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -28,7 +31,7 @@ async function withinTimeout(check: () => Promise<void>): Promise<unknown> {
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: HealthRouteDeps,
   lifecycle: { isDraining(): boolean } = { isDraining: () => false },
 ): void {
   app.get("/healthz", async (request) => {

@@ -6,12 +6,15 @@ import { registerCall } from "../../http/register-call";
 import { invoiceLinkExpiredPage } from "./invoice-link-expired-page";
 import { createInvoiceLink, listInvoices, renderInvoiceForToken } from "./invoices.service";
 
+/** What these routes use of the application's dependencies. */
+export type InvoicesRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /** Whether the request comes from a browser tab (a navigation asks for HTML first). */
 function acceptsHtml(accept: string | undefined): boolean {
   return accept?.split(",").some((type) => type.trim().startsWith("text/html")) ?? false;
 }
 
-export function registerInvoiceRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerInvoiceRoutes(app: FastifyInstance, deps: InvoicesRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.invoices.get, ({ body }) => listInvoices(db, body.organizationId, body.page));

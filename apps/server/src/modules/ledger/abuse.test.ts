@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { startLocalServer } from "../../../test/local-http-server";
+import { startModelServerStub } from "../../../test/model-server-stub";
 import {
   callFeature,
   openStorage,
@@ -32,32 +32,19 @@ const PROCESS_TIMING = {
   CALL_LEASE_MS: "3000",
 };
 
-/** A local server that accepts requests and never answers them; `received` resolves on the first. */
-async function startHangingServer(answerHealth: boolean) {
-  let markReceived: (path: string) => void = () => undefined;
-  const received = new Promise<string>((resolve) => {
-    markReceived = resolve;
+/** A model server that takes every feature call and never answers it. */
+function startHangingModelServer() {
+  return startModelServerStub({ answers: {}, otherwise: "hang" });
+}
+
+/** A storage service that takes the upload and never confirms it; `reached` resolves on its first request. */
+async function startHangingStorage() {
+  let markReached: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => {
+    markReached = resolve;
   });
-  const server: Server = createServer((request, response) => {
-    if (answerHealth && request.method === "GET" && request.url === "/health") {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end("{}");
-      return;
-    }
-    request.resume();
-    markReceived(request.url ?? "/");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await startLocalServer(() => markReached());
+  return { ...server, reached };
 }
 
 /** The organization's ledger and requests, read with the server stopped (PGlite admits one process). */
@@ -114,10 +101,10 @@ describe("a crash can never strand a reservation", () => {
   });
 
   /**
-   * Kills the server with SIGKILL once `hang` receives the call, checks the money is held, restarts
-   * it and checks the sweeper refunds it exactly once.
+   * Kills the server with SIGKILL once the hanging service is `reached`, checks the money is held,
+   * restarts it and checks the sweeper refunds it exactly once.
    */
-  async function crashAndRecover(env: Record<string, string>, hang: { received: Promise<string> }) {
+  async function crashAndRecover(env: Record<string, string>, reached: Promise<unknown>) {
     const storage = await createProcessStorage();
     cleanups.push(() => storage.remove());
     const account = await seedAccount(storage, FUNDS);
@@ -126,7 +113,7 @@ describe("a crash can never strand a reservation", () => {
     const doomed = await startServerProcess(processEnv);
     cleanups.push(() => doomed.stop("SIGKILL"));
     removeBackground(doomed, account.apiKey);
-    await hang.received;
+    await reached;
     await doomed.stop("SIGKILL");
 
     const afterCrash = await readMoneyStopped(storage, account.organizationId);
@@ -149,20 +136,20 @@ describe("a crash can never strand a reservation", () => {
   }
 
   it("refunds once, after a restart, a call whose process was killed while the model server worked", async () => {
-    const modelServer = await startHangingServer(true);
+    const modelServer = await startHangingModelServer();
     cleanups.push(() => modelServer.close());
     await crashAndRecover(
       { MODEL_SERVER_URL: modelServer.url, MODEL_SERVER_FEATURES: "image-background-removal" },
-      modelServer,
+      modelServer.firstCall,
     );
   }, 120_000);
 
   it("refunds once, after a restart, a call whose process was killed while storing its upload", async () => {
-    const modelServer = await startHangingServer(true);
+    const modelServer = await startHangingModelServer();
     cleanups.push(() => modelServer.close());
     // A storage service that takes the upload and never confirms it: the process dies after reserving
     // the money and before anything else is written.
-    const storageService = await startHangingServer(false);
+    const storageService = await startHangingStorage();
     cleanups.push(() => storageService.close());
     await crashAndRecover(
       {
@@ -174,7 +161,7 @@ describe("a crash can never strand a reservation", () => {
         S3_ACCESS_KEY_ID: "test",
         S3_SECRET_ACCESS_KEY: "test-secret",
       },
-      storageService,
+      storageService.reached,
     );
   }, 120_000);
 });

@@ -14,7 +14,10 @@ import {
   revokeInvitation,
 } from "./members.service";
 
-export function registerMemberRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type MembersRouteDeps = Pick<AppDependencies, "config" | "database" | "mailer">;
+
+export function registerMemberRoutes(app: FastifyInstance, deps: MembersRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.members.list, ({ membership }) => listMembers(db, membership));

@@ -19,7 +19,10 @@ function holdsToken(header: string | undefined, token: string): boolean {
  * make a series per call), and GET /metrics in the text format. Open with the embedded defaults;
  * behind `Authorization: Bearer <METRICS_TOKEN>` when a token is set, and never open in production.
  */
-export function registerMetricsRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What the metrics routes use of the application's dependencies. */
+export type MetricsRouteDeps = Pick<AppDependencies, "config" | "metrics">;
+
+export function registerMetricsRoutes(app: FastifyInstance, deps: MetricsRouteDeps): void {
   const { metrics, config } = deps;
 
   app.addHook("onResponse", async (request, reply) => {

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { makePng, multipart } from "../../../test/images";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { addSandboxCard } from "../../../test/money";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { loadConfig } from "../../config";
@@ -28,7 +27,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 const TOKEN = "metrics-token-for-the-tests-0123";
 
 describe("metrics and readiness", () => {
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let testApp: TestApp;
   let apiKey: string;
 
@@ -39,19 +38,9 @@ describe("metrics and readiness", () => {
   };
 
   beforeAll(async () => {
-    modelServer = await startLocalServer((request, response) => {
-      if (request.path === "/health") return sendJson(response, 200, { status: "ok" });
-      if (request.path === "/image-background-removal") {
-        void sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
-          .png()
-          .toBuffer()
-          .then((png) => {
-            response.writeHead(200, { "content-type": "image/png" });
-            response.end(png);
-          });
-        return;
-      }
-      sendJson(response, 500, { error: "CUDA out of memory" });
+    modelServer = await startModelServerStub({
+      answers: { "/image-background-removal": "png" },
+      otherwise: { status: 500, json: { error: "CUDA out of memory" } },
     });
     testApp = await createTestApp({
       MODEL_SERVER_URL: modelServer.url,

@@ -1,7 +1,7 @@
 import { FEATURE_NEEDS_MODEL_SERVER, FEATURES, NEEDS_MODEL_SERVER_BADGE } from "@prism/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 
 interface Availability {
@@ -16,14 +16,11 @@ interface Availability {
  * feature needs a model server, and both the API reference and the console's feature status say so.
  */
 describe("features this deployment cannot run", () => {
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let testApp: TestApp;
 
   beforeAll(async () => {
-    modelServer = await startLocalServer((request, response) => {
-      if (request.path === "/health") return sendJson(response, 200, { status: "ok" });
-      sendJson(response, 404, { error: "unknown" });
-    });
+    modelServer = await startModelServerStub({ answers: {} });
     testApp = await createTestApp({
       MODEL_SERVER_URL: modelServer.url,
       MODEL_SERVER_FEATURES: "image-background-removal",

@@ -10,7 +10,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWav } from "../../../test/images";
 import { fundedAccount } from "../../../test/key-fixtures";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { STUB_TRANSCRIPT, type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import { createTestApp, type TestApp } from "../../../test/test-app";
 import { organizations } from "../../db/schema";
 import { SERVER_ROOT } from "../../paths";
@@ -28,20 +28,14 @@ import type { OpenApiDocument } from "./types";
 const run = promisify(execFile);
 const REPOSITORY_ROOT = resolve(SERVER_ROOT, "../..");
 
-function startEveryFeatureModelServer(): Promise<LocalServer> {
-  return startLocalServer(async (request, response) => {
-    if (request.method === "GET" && request.path === "/health") return sendJson(response, 200, {});
-    if (request.path === "/speech-to-text") {
-      return sendJson(response, 200, { language: "en", segments: [{ start: 0, end: 1, text: "hello" }] });
-    }
-    if (request.path === "/pegasus-training") {
-      return sendJson(response, 200, { identityId: "identity-1", status: "pending" });
-    }
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#446688" } })
-      .png()
-      .toBuffer();
-    response.writeHead(200, { "content-type": "image/png" });
-    response.end(png);
+function startEveryFeatureModelServer(): Promise<StubModelServer> {
+  return startModelServerStub({
+    answers: {
+      "/speech-to-text": { status: 200, json: STUB_TRANSCRIPT },
+      "/pegasus-training": { status: 200, json: { identityId: "identity-1", status: "pending" } },
+    },
+    otherwise: "png",
+    png: { side: 64, background: "#446688" },
   });
 }
 
@@ -52,7 +46,7 @@ interface Sample {
 
 describe("the reference's code samples", () => {
   let testApp: TestApp;
-  let model: LocalServer;
+  let model: StubModelServer;
   let document: OpenApiDocument;
   let directory: string;
   let env: NodeJS.ProcessEnv;

@@ -12,7 +12,10 @@ import {
   updateOrganizationSecurity,
 } from "./organizations.service";
 
-export function registerOrganizationRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type OrganizationsRouteDeps = Pick<AppDependencies, "config" | "database">;
+
+export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationsRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.organizations.firstSteps, ({ body }) =>

@@ -16,7 +16,13 @@ import {
 } from "./payments.service";
 import { handleStripeEvent } from "./stripe-events.service";
 
-export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyDeps {
+/** What these routes use of the application's dependencies. */
+export type PaymentsRouteDeps = Pick<
+  AppDependencies,
+  "config" | "database" | "mailer" | "payments" | "sandboxPayments" | "stripe"
+>;
+
+export function moneyDeps(deps: PaymentsRouteDeps, log?: MoneyDeps["log"]): MoneyDeps {
   return {
     db: deps.database.db,
     payments: deps.payments,
@@ -27,7 +33,7 @@ export function moneyDeps(deps: AppDependencies, log?: MoneyDeps["log"]): MoneyD
   };
 }
 
-export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentsRouteDeps): void {
   const db = deps.database.db;
   // Built once; each request only adds its own logger.
   const money = moneyDeps(deps);
@@ -68,7 +74,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
   });
 
   if (deps.stripe && deps.config.stripe?.webhookSecret) {
-    registerStripeWebhook(app, deps, deps.stripe, deps.config.stripe.webhookSecret);
+    registerStripeWebhook(app, money, deps.stripe, deps.config.stripe.webhookSecret);
   }
 }
 
@@ -77,8 +83,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDependencie
  * handleStripeEvent: once, whatever the order and number of deliveries). An event for a payment of
  * ours that is not recorded yet answers 503, so Stripe delivers it again.
  */
-function registerStripeWebhook(app: FastifyInstance, deps: AppDependencies, stripe: Stripe, secret: string) {
-  const money = moneyDeps(deps);
+function registerStripeWebhook(app: FastifyInstance, money: MoneyDeps, stripe: Stripe, secret: string) {
   app.register(async (scope) => {
     scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
       done(null, body),

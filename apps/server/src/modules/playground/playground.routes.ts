@@ -20,6 +20,9 @@ import { deleteImagesWithThumbnails } from "../files/thumbnails";
 import { decodeCursor, encodeCursor } from "../usage/request-log.service";
 import { listHistory, softDeleteRequest } from "./playground.store";
 
+/** What these routes use of the application's dependencies. */
+export type PlaygroundRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /** A training's result as its row stores it (`{ identityId, status }`), read without trusting its shape. */
 function trainingResultOf(responseBody: unknown): { identityId?: string; status: IdentityStatus } {
   const stored: Record<string, unknown> =
@@ -36,7 +39,7 @@ function trainingResultOf(responseBody: unknown): { identityId?: string; status:
  */
 export function registerPlaygroundRoutes(
   app: FastifyInstance,
-  deps: AppDependencies,
+  deps: PlaygroundRouteDeps,
   gateway: Pick<GatewayDeps, "registry" | "prices" | "files">,
 ): void {
   const db = deps.database.db;

@@ -4,7 +4,10 @@ import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 import { archiveProject, createProject, renameProject } from "./projects.service";
 
-export function registerProjectRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type ProjectsRouteDeps = Pick<AppDependencies, "config" | "database">;
+
+export function registerProjectRoutes(app: FastifyInstance, deps: ProjectsRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.projects.create, ({ user, membership, body }) =>

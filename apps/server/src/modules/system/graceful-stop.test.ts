@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { CALL_INTERRUPTED_BY_RESTART, SERVER_RESTARTING } from "@prism/contract";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
+import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import {
   callFeature,
   kindsByReference,
@@ -32,10 +31,12 @@ const SLOW_CALL_MS = 1_500;
 describe("a graceful stop on SIGTERM", () => {
   let storage: ProcessStorage;
   let account: SeededAccount;
-  let modelServer: LocalServer;
+  let modelServer: StubModelServer;
   let server: ServerProcess;
   const pollJobId = randomUUID();
-  const received = new Set<string>();
+  /** Whether the model server received `call` ("METHOD /path"). */
+  const received = (call: string) =>
+    modelServer.calls.some((request) => `${request.method} ${request.path}` === call);
 
   const waitFor = async (what: string, condition: () => boolean | Promise<boolean>, ms = 20_000) => {
     const deadline = Date.now() + ms;
@@ -46,21 +47,12 @@ describe("a graceful stop on SIGTERM", () => {
   };
 
   beforeAll(async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
-      .png()
-      .toBuffer();
-    modelServer = await startLocalServer((request, response) => {
-      received.add(`${request.method} ${request.path}`);
-      if (request.path === "/health") return sendJson(response, 200, { status: "ok" });
-      if (request.path === "/image-background-removal") {
-        setTimeout(() => {
-          response.writeHead(200, { "content-type": "image/png" });
-          response.end(png);
-        }, SLOW_CALL_MS);
-        return;
-      }
-      // Upscaling and the training status never answer: only the shutdown ends them.
+    // Upscaling and the training status never answer: only the shutdown ends them.
+    modelServer = await startModelServerStub({
+      answers: { "/image-background-removal": "png" },
+      otherwise: "hang",
     });
+    modelServer.control.delayMs = SLOW_CALL_MS;
     storage = await createProcessStorage();
     account = await seedAccount(storage, FUNDS);
     // A training whose status poll is due: the process's job worker takes it as soon as it starts.
@@ -106,13 +98,13 @@ describe("a graceful stop on SIGTERM", () => {
 
   it("finishes what it can, refunds what it must abandon, refuses new calls, hands back its job and exits 0", async () => {
     await waitFor("the job worker to poll the training", () =>
-      received.has("GET /pegasus-training/identity-slow"),
+      received("GET /pegasus-training/identity-slow"),
     );
     const finishing = callFeature(server, account.apiKey, "/v1/images/background-removal");
     const abandoned = callFeature(server, account.apiKey, "/v1/images/upscaling");
     await waitFor(
       "both calls to reach the model server",
-      () => received.has("POST /image-background-removal") && received.has("POST /image-upscaling"),
+      () => received("POST /image-background-removal") && received("POST /image-upscaling"),
     );
 
     const exited = new Promise<number | null>((resolve) =>

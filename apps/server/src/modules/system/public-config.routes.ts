@@ -3,7 +3,10 @@ import type { FastifyInstance } from "fastify";
 import type { AppDependencies } from "../../app-dependencies";
 import { registerCall } from "../../http/register-call";
 
-export function registerPublicConfigRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type PublicConfigRouteDeps = Pick<AppDependencies, "config" | "database">;
+
+export function registerPublicConfigRoutes(app: FastifyInstance, deps: PublicConfigRouteDeps): void {
   const { config } = deps;
   const publicConfig = {
     appEnv: config.appEnv,

@@ -5,7 +5,10 @@ import { registerCall } from "../../http/register-call";
 import { getRequestDetail } from "./request-detail.service";
 import { listRequests } from "./request-log.service";
 
-export function registerRequestLogRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type RequestLogRouteDeps = Pick<AppDependencies, "config" | "database">;
+
+export function registerRequestLogRoutes(app: FastifyInstance, deps: RequestLogRouteDeps): void {
   const db = deps.database.db;
 
   // The organization and every project named are the caller's (the call's declared access).

@@ -45,11 +45,14 @@ import {
   usageOfProject,
 } from "./usage.store";
 
+/** What these routes use of the application's dependencies. */
+export type UsageRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /** Rows read from the request log per query of a CSV export: the most the export holds at once. */
 export const EXPORT_BATCH_ROWS = 1_000;
 
 async function requireKey(
-  deps: AppDependencies,
+  deps: UsageRouteDeps,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<ApiKeyPrincipal> {
@@ -98,7 +101,7 @@ async function visibleProjects(db: Executor, userId: string, projectIds: Iterabl
   return allowed;
 }
 
-export function registerUsageRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps): void {
   const db = deps.database.db;
   registerRequestLogRoutes(app, deps);
 

@@ -8,7 +8,10 @@ import { endAllSessions } from "../auth/session.service";
 import { getUserInfo } from "./users.service";
 import { updateUser } from "./users.store";
 
-export function registerUserRoutes(app: FastifyInstance, deps: AppDependencies): void {
+/** What these routes use of the application's dependencies. */
+export type UsersRouteDeps = Pick<AppDependencies, "config" | "database" | "mailer" | "passwords">;
+
+export function registerUserRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.users.me, async ({ user }) => getUserInfo(db, user.userId));

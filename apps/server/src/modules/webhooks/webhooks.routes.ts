@@ -15,8 +15,11 @@ import {
   updateEndpoint,
 } from "./webhooks.service";
 
+/** What these routes use of the application's dependencies. */
+export type WebhooksRouteDeps = Pick<AppDependencies, "config" | "database">;
+
 /** The Webhooks page: the owner's alone (decision 012), as each call declares and the gate checks. */
-export function registerWebhookRoutes(app: FastifyInstance, deps: AppDependencies): void {
+export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksRouteDeps): void {
   const db = deps.database.db;
 
   registerCall(app, deps, calls.webhooks.list, async ({ body }) => {
