@@ -77,7 +77,7 @@ export function ApiCallDetails({
         </Code>
       </ScrollArea.Autosize>
       <Group justify="space-between">
-        <Text size="sm" c="teal" fw={500} role="status" aria-live="polite">
+        <Text size="sm" c="teal.9" fw={500} role="status" aria-live="polite">
           {copied ? CODE_COPIED : ""}
         </Text>
         <Group gap="sm">

@@ -76,7 +76,7 @@ function Step({
           <Group justify="space-between" gap="xs" wrap="wrap">
             <Text fw={600} td={done ? "line-through" : undefined} c={done ? "dimmed" : undefined}>
               {title}
-              <Text span size="sm" c="teal.8" fw={500}>
+              <Text span size="sm" c="teal.9" fw={500}>
                 {done ? " · done" : ""}
               </Text>
             </Text>
