@@ -4,7 +4,7 @@ import { FEATURES } from "@prism/contract";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { PATHS } from "../src/lib/paths";
-import { expectAccessible } from "./axe";
+import { type AxeWaiver, expectAccessible } from "./axe";
 import { type BrowserSession, DESKTOP_VIEWPORT, openBrowser, PHONE_VIEWPORT, skipWelcomePopup } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
 
@@ -39,15 +39,30 @@ const SIGNED_IN_PAGES = [
  * measures contrast on what is painted, and a half-faded element reads as low contrast.
  */
 async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
+  // The API reference keeps a connection of its own open, so "network idle" would never come there.
+  if (new URL(page.url()).pathname !== PATHS.docs) await page.waitForLoadState("networkidle");
   await page.waitForTimeout(400);
 }
 
-async function check(session: BrowserSession, width: string, name: string, where: string): Promise<void> {
+async function check(
+  session: BrowserSession,
+  width: string,
+  name: string,
+  where: string,
+  waive: AxeWaiver[] = [],
+): Promise<void> {
   await settle(session.page);
   await session.page.screenshot({ path: resolve(SHOTS_DIR, `${width}-${name}.png`), fullPage: true });
-  await expectAccessible(session.page, `${where} at ${width} px`);
+  await expectAccessible(session.page, `${where} at ${width} px`, { waive });
 }
+
+/**
+ * The API reference's example code blocks (Scalar's highlight.js `<pre class="hljs">`) scroll sideways
+ * without taking focus. Scalar renders them and offers no option to make them focusable; its own
+ * "Copy" button beside each block gives the same content to keyboard users. Its colours are ours to
+ * set (assets/reference.js) and stay checked.
+ */
+const SCALAR_WAIVERS: AxeWaiver[] = [{ rule: "scrollable-region-focusable", selector: ".hljs" }];
 
 const shotName = (path: string) => path.replace(/^\//, "").replaceAll("/", "-");
 
@@ -118,7 +133,7 @@ describe("accessibility of every console page", () => {
       await page.goto(PATHS.docs);
       await page.locator("#reference h1").first().waitFor({ timeout: 30_000 });
       await page.getByText("Back to", { exact: false }).first().waitFor();
-      await check(session, width, "docs", PATHS.docs);
+      await check(session, width, "docs", PATHS.docs, SCALAR_WAIVERS);
     }
   }, 600_000);
 });

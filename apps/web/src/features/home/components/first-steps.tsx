@@ -101,9 +101,14 @@ function FirstCall({ done }: { done: boolean }) {
       </Text>
       {done ? null : (
         <Box pos="relative">
+          {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too (axe's
+              scrollable-region-focusable), and named as the region it then is. */}
           <Code
             block
             data-testid="first-call-code"
+            tabIndex={0}
+            role="region"
+            aria-label="First call command"
             style={{ whiteSpace: "pre", overflowX: "auto", paddingRight: 48 }}
           >
             {code}
