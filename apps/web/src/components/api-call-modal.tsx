@@ -71,13 +71,19 @@ export function ApiCallDetails({
           ))}
         </Tabs.List>
       </Tabs>
-      <ScrollArea.Autosize mah={380} type="auto">
+      {/* The code scrolls: its viewport takes focus so the keyboard can scroll it (axe's
+          scrollable-region-focusable), named as the region it then is. */}
+      <ScrollArea.Autosize
+        mah={380}
+        type="auto"
+        viewportProps={{ tabIndex: 0, role: "region", "aria-label": "API call code" }}
+      >
         <Code block data-testid="api-call-code" style={{ fontSize: 13, whiteSpace: "pre" }}>
           {current?.code}
         </Code>
       </ScrollArea.Autosize>
       <Group justify="space-between">
-        <Text size="sm" c="teal" fw={500} role="status" aria-live="polite">
+        <Text size="sm" c="teal.9" fw={500} role="status" aria-live="polite">
           {copied ? CODE_COPIED : ""}
         </Text>
         <Group gap="sm">

@@ -76,7 +76,7 @@ function Step({
           <Group justify="space-between" gap="xs" wrap="wrap">
             <Text fw={600} td={done ? "line-through" : undefined} c={done ? "dimmed" : undefined}>
               {title}
-              <Text span size="sm" c="teal.8" fw={500}>
+              <Text span size="sm" c="teal.9" fw={500}>
                 {done ? " · done" : ""}
               </Text>
             </Text>
@@ -101,9 +101,14 @@ function FirstCall({ done }: { done: boolean }) {
       </Text>
       {done ? null : (
         <Box pos="relative">
+          {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too (axe's
+              scrollable-region-focusable), and named as the region it then is. */}
           <Code
             block
             data-testid="first-call-code"
+            tabIndex={0}
+            role="region"
+            aria-label="First call command"
             style={{ whiteSpace: "pre", overflowX: "auto", paddingRight: 48 }}
           >
             {code}
