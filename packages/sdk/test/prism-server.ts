@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { fundedAccount } from "../../../apps/server/test/key-fixtures";
 import { type LocalServer, sendJson, startLocalServer } from "../../../apps/server/test/local-http-server";
 import { createTestApp, type TestApp } from "../../../apps/server/test/test-app";
+import { pcmToWav } from "../../engine/src/lib/wav";
 
 /**
  * The real server for the SDK's tests: apps/server's app in-process (PGlite, or a fresh PostgreSQL
@@ -23,24 +24,9 @@ export const INPUT_PNG = await sharp({
   .png()
   .toBuffer();
 
-/** 16-bit mono PCM WAV of one second of silence. */
+/** 16-bit mono PCM WAV of `seconds` of silence (the engine's own WAV writer). */
 export function silentWav(seconds = 1, sampleRate = 8_000): Buffer {
-  const data = Buffer.alloc(seconds * sampleRate * 2);
-  const header = Buffer.alloc(44);
-  header.write("RIFF", 0, "latin1");
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write("WAVE", 8, "latin1");
-  header.write("fmt ", 12, "latin1");
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write("data", 36, "latin1");
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
+  return pcmToWav(Buffer.alloc(seconds * sampleRate * 2), sampleRate);
 }
 
 /** What the stand-in model server does: answer after `delayMs`, fail the next `failNext` calls. */
