@@ -177,7 +177,7 @@ describe("the console on a phone", () => {
     await session.page.waitForTimeout(400);
     await expectWithinViewportWidth(dialog.getByRole("button", { name: "Save Changes" }), "Save Changes");
     await session.screenshot("phone-organization-members-edit");
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
     await dialog.waitFor({ state: "hidden" });
 
     await openPage(page, "/organization/payments", "Payments");
@@ -232,7 +232,7 @@ describe("the console on a phone", () => {
     await expectWithinViewportWidth(comparison.getByTestId("before-after"), "the comparison");
     await session.page.waitForTimeout(300);
     await session.screenshot("phone-playground-compare", { fullPage: false });
-    await comparison.getByRole("button", { name: "Close" }).click();
+    await comparison.getByRole("button", { name: "Close", exact: true }).click();
     await comparison.waitFor({ state: "hidden" });
 
     await openPage(page, "/settings/profile", "Profile Settings");

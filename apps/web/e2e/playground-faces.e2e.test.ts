@@ -179,7 +179,8 @@ describe("playground: face swapping and identity inpainting", () => {
     );
     await swap.click();
     const answer = await answered;
-    expect(answer.status(), await answer.text()).toBe(200);
+    // The playground submits asynchronously (Prefer: respond-async) and follows the call's row.
+    expect(answer.status(), await answer.text()).toBe(202);
     const plainRow = await waitForFinishedRow(page, 1, ENGINE_WAIT_MS);
     await expectPictures(plainRow, ["Original", "Target", "Result"]);
     const [plain] = await storedRequests(page, baseUrl, projectId, "/v1/images/face-swapping");
@@ -196,7 +197,7 @@ describe("playground: face swapping and identity inpainting", () => {
     );
     await swap.click();
     const maskedResponse = await maskedAnswer;
-    expect(maskedResponse.status(), await maskedResponse.text()).toBe(200);
+    expect(maskedResponse.status(), await maskedResponse.text()).toBe(202);
     const [sentMask] = await sentMasks(page);
     expect(sentMask?.type).toBe("image/jpeg");
     const sentImage = await describeImage(sentMask?.data ?? Buffer.alloc(0));

@@ -228,6 +228,6 @@ export async function waitForDialog(
 
 /** Closes a dialog with its Close button and waits until it is gone. */
 export async function closeDialog(dialog: Locator): Promise<void> {
-  await dialog.getByRole("button", { name: "Close" }).click();
+  await dialog.getByRole("button", { name: "Close", exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
 }

@@ -168,7 +168,7 @@ describe("playground: background removal end to end", () => {
     expect(frame.y + frame.height).toBeLessThanOrEqual(900);
     await page.waitForTimeout(300);
     await session.screenshot("playground-04b-compare");
-    await comparison.getByRole("button", { name: "Close" }).click();
+    await comparison.getByRole("button", { name: "Close", exact: true }).click();
     await comparison.waitFor({ state: "hidden" });
 
     // Show API Call: the cURL runs against the server with a real key.
@@ -301,7 +301,7 @@ describe("playground: background removal end to end", () => {
     await dialog.waitFor({ timeout: 30_000 });
     await dialog.getByText("The uploaded image exceeds the 16 Megapixel limit.", { exact: false }).waitFor();
     await session.screenshot("playground-06-size-limit");
-    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.getByRole("button", { name: "Close", exact: true }).click();
     expect(await page.getByRole("button", { name: "Remove Background" }).isDisabled()).toBe(true);
   });
 

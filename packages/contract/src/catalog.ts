@@ -831,24 +831,6 @@ export type FeatureEndpoint = (typeof FEATURE_ENDPOINTS)[number];
 
 export const featureEndpointSchema = z.enum(FEATURE_ENDPOINTS);
 
-/**
- * The file a history row's Download saves: the feature and the call's UTC date and time, of the type of
- * the spec's name ("image.png" gives .png, "speech.json" .json), so a folder of downloads says what
- * each file is and never piles up "image (3).png". Null where the feature has nothing to download.
- */
-export function downloadFileName(
-  feature: Pick<FeatureDefinition, "id" | "downloadName">,
-  requestDate: string,
-): string | null {
-  if (!feature.downloadName) return null;
-  const extension = /\.[a-z0-9]+$/i.exec(feature.downloadName)?.[0] ?? "";
-  const date = new Date(requestDate);
-  const stamp = Number.isNaN(date.getTime())
-    ? ""
-    : `-${date.toISOString().slice(0, 19).replace("T", "-").replaceAll(":", "")}`;
-  return `${feature.id}${stamp}${extension}`;
-}
-
 export function featureByEndpoint(endpoint: string): Feature | undefined {
   return FEATURES.find((feature) => feature.endpoint === endpoint);
 }

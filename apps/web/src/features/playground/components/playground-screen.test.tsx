@@ -267,11 +267,8 @@ describe("PlaygroundScreen", () => {
     await waitFor(() => expect(screen.getByTestId("history-row")).toHaveAttribute("data-status", "done"));
     // The call's cost under its date, with the contract's 3-decimal formatter (rounded half up).
     expect(screen.getByTestId("row-cost")).toHaveTextContent("$0.038");
-    // Named after the feature and the call's time, of the spec's image.png type.
-    expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute(
-      "download",
-      "image-background-removal-2026-11-03-160500.png",
-    );
+    // The spec's name for every image download.
+    expect(screen.getByRole("link", { name: "Download" })).toHaveAttribute("download", "image.png");
     expect(screen.getByRole("img", { name: "Result" })).toHaveAttribute("src", "/v1/files/out.png_thumb");
     expect(screen.getByTestId("session-balance")).toHaveTextContent("4.99");
   });

@@ -2,7 +2,6 @@ import { Alert, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Text } fro
 import { useMediaQuery } from "@mantine/hooks";
 import {
   chargeNoticeText,
-  downloadFileName,
   ERROR_DIALOGS,
   type Feature,
   type HistoryRequestRecord,
@@ -330,9 +329,8 @@ export function PlaygroundScreen({
             rowDetails={rowDetails}
             comparison={(item) => comparisonOf(feature, item)}
             actions={{
-              downloadName: feature.downloadName
-                ? (item) => downloadFileName(feature, item.request_date) ?? feature.downloadName ?? ""
-                : null,
+              // The spec names every download image.png or speech.json.
+              downloadName: feature.downloadName ? () => feature.downloadName ?? "" : null,
               downloadUrl: rowDownloadUrl,
               onDelete: (item) => void deleteItem(item),
               onCancel: (item) => void cancelItem(item),
