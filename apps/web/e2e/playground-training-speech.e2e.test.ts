@@ -17,6 +17,7 @@ import {
   listTrainedClones,
   openFundedPlayground,
   postFeatureForm,
+  storedRequests,
   waitForDialog,
 } from "./playground-helpers";
 
@@ -198,12 +199,7 @@ describe("playground: AI Clone training and speech to text", () => {
             });
           }
         }
-        const response = await original(input, init);
-        if (isTraining && response.ok) {
-          const answer = (await response.clone().json()) as { request: unknown };
-          Object.assign(window, { trainingAnswer: answer.request });
-        }
-        return response;
+        return original(input, init);
       };
     });
     await start.click();
@@ -221,11 +217,14 @@ describe("playground: AI Clone training and speech to text", () => {
     await session.screenshot("training-started");
 
     // The call itself handed the photos to the model server, which named the identity at once.
-    expect(
-      await page.evaluate(() => (window as unknown as { trainingAnswer?: unknown }).trainingAnswer),
-    ).toMatchObject({
-      response_data: { body: { identityId: expect.stringMatching(/^identity-/), status: "pending" } },
-    });
+    // (The playground submits asynchronously: the stored call carries the model server's answer.)
+    await expect
+      .poll(async () => (await storedRequests(page, baseUrl, projectId, "/v1/images/pegasus-training"))[0], {
+        timeout: 60_000,
+      })
+      .toMatchObject({
+        response_data: { body: { identityId: expect.stringMatching(/^identity-/), status: "pending" } },
+      });
     // The job queue follows the training's status; the list is re-read while the clone is not final.
     await expect.poll(() => status.textContent(), { timeout: 90_000, interval: 1_000 }).toBe("Ready");
     await row.getByRole("img").waitFor();
@@ -432,7 +431,7 @@ describe("playground: AI Clone training and speech to text", () => {
 
     // Just under five minutes is allowed, and priced as five started minutes.
     await input.setInputFiles({ name: "five.wav", mimeType: "audio/wav", buffer: toneWav(299.5) });
-    await page.getByTestId("audio-duration").getByText("Duration: 5:00", { exact: false }).waitFor();
+    await page.getByTestId("audio-duration").getByText("Duration: 4:59", { exact: false }).waitFor();
     expect(await page.getByTestId("price-line").textContent()).toMatch(
       /· 5 minutes: \$\d+\.\d{3} will be charged$/,
     );

@@ -176,7 +176,7 @@ describe("playground: background removal end to end", () => {
     const details = page.getByRole("dialog", { name: "API Call Details" });
     await details.waitFor();
     for (const tab of ["cURL", "Python", "JavaScript", "TypeScript"]) {
-      await details.getByRole("tab", { name: tab }).waitFor();
+      await details.getByRole("tab", { name: tab, exact: true }).waitFor();
     }
     const curl = (await details.getByTestId("api-call-code").textContent()) ?? "";
     expect(curl).toContain(`${baseUrl}/v1/images/background-removal`);
