@@ -5,6 +5,7 @@ export * from "./call-routes.generated";
 export * from "./calls";
 export * from "./cards";
 export * from "./catalog";
+export * from "./console-paths";
 export * from "./define-call";
 export * from "./email";
 export * from "./entities";

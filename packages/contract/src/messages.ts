@@ -131,8 +131,6 @@ export const INVOICE_LINK_EXPIRED =
 export const INVOICE_LINK_EXPIRED_TITLE = "This invoice link has expired";
 export const INVOICE_LINK_RENEW = `To get a new link, open Invoices in the console and choose View beside the invoice. Each link opens the invoice once, within ${INVOICE_LINK_TTL_MINUTES} minutes.`;
 export const OPEN_INVOICES_LABEL = "Open your invoices";
-/** The console's Invoices page (the spec's route), where mails and expired links send people. */
-export const INVOICES_PAGE_PATH = "/organization/invoices";
 /** Shown beside every recharge and auto-recharge amount, whose smaller values are raised to it. */
 export const RECHARGE_MINIMUM_HINT = `Minimum $${MIN_RECHARGE_USD}`;
 /** The recharge amount's hint: the minimum and our upper bound. */
@@ -224,8 +222,6 @@ export function chargeNoticeText(priceUsd: number): string {
 // Upload limits.
 // ---------------------------------------------------------------------------------------------------
 
-/** The console's first page after sign-in (the spec's /home), where the API reference leads back. */
-export const CONSOLE_HOME_PATH = "/home";
 /** The API reference page's way back to the console. */
 export const DOCS_BACK_TO_CONSOLE = "Back to the console";
 
