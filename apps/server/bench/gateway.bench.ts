@@ -26,7 +26,6 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-import type { Feature } from "@prism/contract";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import sharp from "sharp";
@@ -34,11 +33,11 @@ import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
 import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/client";
-import type { FeatureProvider } from "../src/providers/inference/feature-provider";
 import { createHttpProvider } from "../src/providers/inference/http-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
 import { multipart } from "../test/images";
 import { createBenchAccount } from "./bench-account";
+import { echoProvider } from "./echo-provider";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -87,18 +86,6 @@ const statements = { count: 0 };
     };
   }
 }
-
-const noOpProvider: FeatureProvider = {
-  name: "http",
-  capacity: { slots: 64, scope: "shared" },
-  supports: (feature: Feature) => feature.id === "image-background-removal",
-  availability: async () => ({ available: true }),
-  run: async (_feature, input) => ({
-    kind: "image",
-    data: input.files.image?.[0]?.buffer ?? Buffer.alloc(0),
-    mimeType: "image/png",
-  }),
-};
 
 /**
  * A CPU profile of this process (server, embedded database, client) over the calls made one at a time
@@ -259,7 +246,7 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
   const deps = {
     ...createDependencies(config, database),
     registry: new ProviderRegistry([
-      noOpProvider,
+      echoProvider,
       createHttpProvider({ baseUrl: modelServer.url, features: ["image-generation"], timeoutMs: 30_000 }),
     ]),
   };

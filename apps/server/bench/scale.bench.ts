@@ -38,10 +38,10 @@ import { loadConfig } from "../src/config";
 import { type DatabaseHandle, openDatabase, rowsOf } from "../src/db/client";
 import { encodeCursor } from "../src/modules/usage/request-log.service";
 import { listRequestLogPage } from "../src/modules/usage/request-log.store";
-import type { FeatureProvider } from "../src/providers/inference/feature-provider";
 import { ProviderRegistry } from "../src/providers/inference/registry";
 import { multipart } from "../test/images";
 import { createBenchAccount } from "./bench-account";
+import { echoProvider } from "./echo-provider";
 
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SCALE_CALLS = Number(process.env.SCALE_CALLS ?? 1_000_000);
@@ -62,19 +62,6 @@ const SEEDED_FEATURES: readonly Feature[] = [
   upscalingFeature,
   reimagineFeature,
 ];
-
-/** Background removal that answers its input at once: a feature call's time is the gateway's own. */
-const echoProvider: FeatureProvider = {
-  name: "http",
-  capacity: { slots: 64, scope: "shared" },
-  supports: (feature: Feature) => feature.id === "image-background-removal",
-  availability: async () => ({ available: true }),
-  run: async (_feature, input) => ({
-    kind: "image",
-    data: input.files.image?.[0]?.buffer ?? Buffer.alloc(0),
-    mimeType: "image/png",
-  }),
-};
 
 interface Timing {
   p50: number;
