@@ -286,7 +286,8 @@ describe("playground: background removal end to end", () => {
     expect(await page.getByTestId("month-picker").textContent()).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
     expect(await page.getByTestId("usage-pie").count()).toBe(0);
     await session.screenshot("home-02-empty-month");
-  });
+    // Two engine calls, a cURL run and Home's charts: near a minute on a loaded two-core CI machine.
+  }, 180_000);
 
   it("refuses an image over 16 megapixels with Image Size Limit Exceeded", async () => {
     const { page } = session;
