@@ -1,0 +1,3 @@
+import { ACCESSIBILITY_VIEWPORTS, describeAccessibilityAt } from "./accessibility";
+
+describeAccessibilityAt(ACCESSIBILITY_VIEWPORTS.phone);
