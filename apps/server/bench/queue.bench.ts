@@ -16,7 +16,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { and, eq, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
@@ -203,20 +203,17 @@ async function benchOn(label: string, databaseUrl: string | undefined) {
       .from(featureRequests)
       .where(eq(featureRequests.organizationId, account.organizationId));
     const entries = await database.db
-      .select({ reference: ledgerEntries.reference, kind: ledgerEntries.kind })
+      .select({ requestId: ledgerEntries.requestId, kind: ledgerEntries.kind })
       .from(ledgerEntries)
       .where(
-        and(
-          eq(ledgerEntries.organizationId, account.organizationId),
-          like(ledgerEntries.reference, "request:%"),
-        ),
+        and(eq(ledgerEntries.organizationId, account.organizationId), isNotNull(ledgerEntries.requestId)),
       );
     const kinds = new Map<string, string[]>();
-    for (const entry of entries)
-      kinds.set(entry.reference, [...(kinds.get(entry.reference) ?? []), entry.kind]);
+    for (const { requestId, kind } of entries)
+      if (requestId) kinds.set(requestId, [...(kinds.get(requestId) ?? []), kind]);
     for (const row of rows) {
       if (row.status !== "done") lost += 1;
-      const got = (kinds.get(`request:${row.id}`) ?? []).sort().join(",");
+      const got = (kinds.get(row.id) ?? []).sort().join(",");
       if (got !== "reservation,settlement") wronglyCharged += 1;
     }
   }

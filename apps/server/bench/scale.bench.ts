@@ -119,8 +119,8 @@ async function seedCalls(
        lateral (select now() - interval '${DAYS} days' + i * (interval '${DAYS} days' / ${calls}) as at) as moment`),
   );
   await db.execute(
-    sql.raw(`insert into ledger_entries (organization_id, kind, amount_micros, reference, created_at)
-     select organization_id, entry.kind, entry.amount, 'request:' || id, entry.at
+    sql.raw(`insert into ledger_entries (organization_id, kind, amount_micros, request_id, created_at)
+     select organization_id, entry.kind, entry.amount, id, entry.at
      from feature_requests,
        lateral (values ('reservation', -price_micros, created_at),
          (case when status = 'done' then 'settlement' else 'refund' end,

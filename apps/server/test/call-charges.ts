@@ -23,12 +23,11 @@ export async function reserveForCall(
   const reservation = await reserveCall(db, {
     organizationId: input.organizationId,
     priceMicros: input.amountMicros,
-    reference: `request:${requestId}`,
+    requestId,
     concurrentLimit: 0,
     budgetReached: sql`false`,
     watch: {},
     request: {
-      id: requestId,
       organizationId: input.organizationId,
       projectId: project.id,
       endpoint: "/v1/images/background-removal",
@@ -43,11 +42,14 @@ export async function reserveForCall(
   return { ...reservation, requestId };
 }
 
-/** A call reserved and settled: the organization is charged `amountMicros`, as by a finished call. */
+/**
+ * A call reserved and settled: the organization is charged `amountMicros`, as by a finished call.
+ * Answers the call's request id.
+ */
 export async function chargeCall(
   db: Database,
   input: { organizationId: string; amountMicros: bigint },
-): Promise<void> {
+): Promise<string> {
   const reservation = await reserveForCall(db, input);
   if (!reservation.reserved)
     throw new Error(`could not reserve ${input.amountMicros}: ${reservation.refusal}`);
@@ -62,7 +64,6 @@ export async function chargeCall(
     .limit(1);
   const settled = await settleCall(db, {
     requestId: reservation.requestId,
-    reference: `request:${reservation.requestId}`,
     organizationId: input.organizationId,
     responseFile: null,
     responseBody: null,
@@ -76,4 +77,5 @@ export async function chargeCall(
     },
   });
   if (!settled) throw new Error("the call was not settled");
+  return reservation.requestId;
 }

@@ -1,4 +1,4 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import sharp from "sharp";
 import { buildApp } from "../src/app";
 import { createDependencies } from "../src/app-dependencies";
@@ -80,7 +80,7 @@ export async function readMoney(db: DatabaseHandle["db"], organizationId: string
   const entries = await db
     .select()
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.organizationId, organizationId), like(ledgerEntries.reference, "request:%")));
+    .where(and(eq(ledgerEntries.organizationId, organizationId), isNotNull(ledgerEntries.requestId)));
   const rows = await db
     .select()
     .from(featureRequests)
@@ -93,13 +93,13 @@ export async function readMoney(db: DatabaseHandle["db"], organizationId: string
   };
 }
 
-/** Ledger entry kinds per request reference, each list sorted. */
-export function kindsByReference(entries: { reference: string; kind: string }[]): Map<string, string[]> {
-  const byReference = new Map<string, string[]>();
-  for (const entry of entries) {
-    byReference.set(entry.reference, [...(byReference.get(entry.reference) ?? []), entry.kind].sort());
+/** Ledger entry kinds per call (request id), each list sorted. */
+export function kindsByRequest(entries: { requestId: string | null; kind: string }[]): Map<string, string[]> {
+  const byRequest = new Map<string, string[]>();
+  for (const { requestId, kind } of entries) {
+    if (requestId) byRequest.set(requestId, [...(byRequest.get(requestId) ?? []), kind].sort());
   }
-  return byReference;
+  return byRequest;
 }
 
 let testPng: Promise<Buffer> | undefined;

@@ -1,11 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS_DIR } from "../paths";
-import { openDatabase, rowsOf } from "./client";
+import { databaseBefore } from "../../test/migration-fixture";
+import { rowsOf } from "./client";
 
 const MIGRATION = "0023_key_spend_from_rollup";
 
@@ -20,24 +16,9 @@ describe("migration 0023 moves settled calls to the day they were made", () => {
   });
 
   it("re-keys the project's and the key's rollup rows, on PGlite or on DATABASE_URL's PostgreSQL", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "prism-migration-0023-"));
-    cleanup.push(() => rmSync(folder, { recursive: true, force: true }));
-    cpSync(MIGRATIONS_DIR, folder, { recursive: true });
-    const journalPath = join(folder, "meta", "_journal.json");
-    const fullJournal = readFileSync(journalPath, "utf8");
-    const journal = JSON.parse(fullJournal) as { entries: { tag: string }[] };
-    expect(journal.entries.at(-1)?.tag).toBe(MIGRATION);
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
-
-    let fresh: FreshDatabase | undefined;
-    if (process.env.DATABASE_URL) {
-      fresh = await createFreshDatabase(process.env.DATABASE_URL, "prism_migration");
-      cleanup.push(() => fresh?.drop());
-    }
-    const database = openDatabase({ databaseUrl: fresh?.url, migrationsFolder: folder });
-    cleanup.push(() => database.close());
-    await database.migrate();
-    const db = database.db;
+    const before = await databaseBefore(MIGRATION);
+    cleanup.push(() => before.close());
+    const db = before.database.db;
 
     // Before 0023: three calls of one key, one made at 23:59:59 on 31 October and settled on 1 November,
     // one made and settled on 1 November, one failed; the rollups as the settlement wrote them.
@@ -63,8 +44,7 @@ describe("migration 0023 moves settled calls to the day they were made", () => {
     await db.execute(sql`insert into usage_daily_keys (project_id, api_key_id, day, units, cost_micros, calls)
       values ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003', '2026-11-01', 3, 40000, 2)`);
 
-    writeFileSync(journalPath, fullJournal);
-    await database.migrate();
+    await before.migrateRest();
 
     const project = rowsOf<{ day: string; units: string; cost: string; calls: number }>(
       await db.execute(sql`select day::text as day, units::text as units, cost_micros::text as cost, calls
@@ -79,5 +59,5 @@ describe("migration 0023 moves settled calls to the day they were made", () => {
         from usage_daily_keys order by day`),
     );
     expect(key).toEqual(project);
-  });
+  }, 180_000);
 });

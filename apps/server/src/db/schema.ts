@@ -12,6 +12,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -289,31 +290,57 @@ export const LEDGER_ENTRY_KINDS = [
 ] as const;
 export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
+/** The kinds a feature call writes: each names its call by `request_id`, never by a text reference. */
+export const CALL_LEDGER_ENTRY_KINDS = ["reservation", "settlement", "refund"] as const;
+export type CallLedgerEntryKind = (typeof CALL_LEDGER_ENTRY_KINDS)[number];
+/** The other kinds (payments, disputes, grants) name what they record by a text `reference`. */
+export type ReferencedLedgerEntryKind = Exclude<LedgerEntryKind, CallLedgerEntryKind>;
+
 /**
  * The append-only money ledger, in integer micro-dollars (signed: credits and refunds add, reservations
  * subtract, settlements record the end of a reservation). The organization's balance is the sum of its
- * entries, cached on the organization row in the same transaction. `(kind, reference)` is unique, so
- * crediting the same payment or refunding the same call twice is impossible, not merely avoided.
+ * entries, cached on the organization row in the same transaction.
+ *
+ * An entry names what it records in exactly one way (decision 022): a feature call's entries by the
+ * call's `request_id` (a uuid, 16 bytes), every other entry by its text `reference` (`payment:<id>`…);
+ * the check ties the form to the kind, so a call's entry cannot be written under a text reference. Each
+ * form has its unique index, `(request_id, kind)` and `(kind, reference)`, so reserving, settling or
+ * refunding the same call twice, or crediting the same payment twice, is impossible, not merely avoided.
+ * `request_id` has no foreign key: the money stays whatever becomes of the request row. There is no
+ * surrogate id: nothing ever looked an entry up by one, and its index was a fifth of the ledger's bytes.
  */
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: LEDGER_ENTRY_KINDS }).notNull(),
     amountMicros: bigint("amount_micros", { mode: "bigint" }).notNull(),
-    reference: text("reference").notNull(),
+    reference: text("reference"),
     createdAt: createdAt(),
+    requestId: uuid("request_id"),
   },
   (table) => [
-    uniqueIndex("ledger_entries_kind_reference_unique").on(table.kind, table.reference),
-    index("ledger_entries_organization_id_idx").on(table.organizationId, table.createdAt),
+    uniqueIndex("ledger_entries_request_kind_unique")
+      .on(table.requestId, table.kind)
+      .where(sql`${table.requestId} is not null`),
+    uniqueIndex("ledger_entries_kind_reference_unique")
+      .on(table.kind, table.reference)
+      .where(sql`${table.reference} is not null`),
+    // The organization's entries (its ledger sum; deleting an organization cascades through it). The
+    // organization alone, which B-tree deduplication stores as one key and a list of row pointers.
+    index("ledger_entries_organization_idx").on(table.organizationId),
     // The sweeper's scan for reservations a crash left with neither a settlement nor a refund.
     index("ledger_entries_reservation_created_idx")
       .on(table.createdAt)
       .where(sql`${table.kind} = 'reservation'`),
+    check(
+      "ledger_entries_call_or_reference",
+      sql`(${table.requestId} is not null) = (${table.kind} in (${sql.raw(
+        CALL_LEDGER_ENTRY_KINDS.map((kind) => `'${kind}'`).join(", "),
+      )})) and (${table.reference} is null) = (${table.requestId} is not null)`,
+    ),
   ],
 );
 

@@ -11,7 +11,7 @@ import {
   nonProductionFieldText,
   queuedCallsLimitedText,
 } from "@prism/contract";
-import { and, eq, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -494,10 +494,7 @@ describe("no charge for a result the builtin engine could not honestly make", ()
       .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}), 0)` })
       .from(ledgerEntries)
       .where(
-        and(
-          eq(ledgerEntries.organizationId, account.organizationId),
-          like(ledgerEntries.reference, "request:%"),
-        ),
+        and(eq(ledgerEntries.organizationId, account.organizationId), isNotNull(ledgerEntries.requestId)),
       );
     expect(BigInt(sum?.total ?? "1")).toBe(0n);
 

@@ -30,7 +30,7 @@ describe("the cost of every call", () => {
     const [row] = await testApp.database.db
       .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}), 0)` })
       .from(ledgerEntries)
-      .where(eq(ledgerEntries.reference, `request:${requestId}`));
+      .where(eq(ledgerEntries.requestId, requestId));
     return -BigInt(row?.total ?? 0);
   };
 

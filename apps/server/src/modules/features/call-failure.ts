@@ -11,11 +11,9 @@ import {
 import type { Database } from "../../db/client";
 import { AppError } from "../../errors";
 import { ProviderError } from "../../providers/inference/feature-provider";
-import { isUuid } from "../access/access.service";
 import { releaseKeySpend } from "../api-keys/api-keys.store";
 import { emitEvent } from "../events/events.service";
 import { refundCall, type UnsuccessfulEnd } from "../ledger/call-ledger.store";
-import { refund } from "../ledger/ledger.service";
 import { findOpenCallReservations } from "../ledger/ledger.store";
 import { queueCallWebhook } from "../webhooks/call-webhooks";
 import { findAbandonedCalls, releaseSlotsOfEndedCalls, removeLapsedSlots } from "./call-queue.store";
@@ -89,7 +87,6 @@ export async function failCall(
     db,
     {
       requestId,
-      reference: `request:${requestId}`,
       message: reason,
       code: failure.code,
       completedAt: new Date(),
@@ -136,7 +133,6 @@ export function failureOf(error: unknown, fallbackReason: string): CallFailure {
 }
 
 const SWEEP_BATCH = 500;
-const REQUEST_REFERENCE_PREFIX = "request:";
 
 export interface SweepCutoffs {
   /** Now, for the running calls' leases. */
@@ -172,7 +168,6 @@ export async function sweepAbandonedRequests(
   const openReservations = await findOpenCallReservations(db, {
     olderThan,
     newerThan: new Date(olderThan.getTime() - lookBackMs),
-    referencePrefix: REQUEST_REFERENCE_PREFIX,
     limit: SWEEP_BATCH,
   });
   let refunded = 0;
@@ -185,13 +180,8 @@ export async function sweepAbandonedRequests(
         : { code: "feature-failed", reason: CALL_ABANDONED_REASON };
     if (await failCall(db, call.id, failure, { releaseSlot: true })) refunded += 1;
   }
-  for (const { reference } of openReservations) {
-    const id = reference.slice(REQUEST_REFERENCE_PREFIX.length);
+  for (const { requestId: id } of openReservations) {
     if (ended.has(id)) continue;
-    if (!isUuid(id)) {
-      if (await refund(db, reference)) refunded += 1;
-      continue;
-    }
     // A reservation whose row exists is the row's business (queued calls wait as long as the queue
     // allows; running ones are judged by their lease, above); only one a crash left without a row is
     // refunded here.

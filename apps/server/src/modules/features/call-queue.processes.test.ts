@@ -2,7 +2,7 @@ import type { RequestDetail } from "@prism/contract";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { multipart } from "../../../test/images";
-import { kindsByReference, openStorage, readMoney, seedAccount } from "../../../test/process-fixtures";
+import { kindsByRequest, openStorage, readMoney, seedAccount } from "../../../test/process-fixtures";
 import { eventually, startQueueModelServer } from "../../../test/queue-model-server";
 import { createProcessStorage, type ServerProcess, startServerProcess } from "../../../test/server-process";
 import { featureRequests } from "../../db/schema";
@@ -101,9 +101,9 @@ describe.skipIf(!process.env.DATABASE_URL)("the call queue over two processes (n
     const byStatus = new Map<string, number>();
     for (const row of money.rows) byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + 1);
     expect(Object.fromEntries(byStatus)).toEqual({ done: 30, canceled: 20 });
-    const kinds = kindsByReference(money.entries);
+    const kinds = kindsByRequest(money.entries);
     for (const row of money.rows) {
-      expect(kinds.get(`request:${row.id}`), row.status).toEqual(
+      expect(kinds.get(row.id), row.status).toEqual(
         row.status === "done" ? ["reservation", "settlement"] : ["refund", "reservation"],
       );
     }
@@ -163,9 +163,9 @@ describe("a process that dies with calls in its queue", () => {
     const money = await readMoney(database.db, account.organizationId);
     const statusOf = (id: string) => money.rows.find((row) => row.id === id)?.status;
     expect(ids.map(statusOf)).toEqual(["error", "done", "done"]);
-    const kinds = kindsByReference(money.entries);
-    expect(kinds.get(`request:${ids[0]}`)).toEqual(["refund", "reservation"]);
-    expect(kinds.get(`request:${ids[1]}`)).toEqual(["reservation", "settlement"]);
+    const kinds = kindsByRequest(money.entries);
+    expect(kinds.get(ids[0] ?? "")).toEqual(["refund", "reservation"]);
+    expect(kinds.get(ids[1] ?? "")).toEqual(["reservation", "settlement"]);
     expect(money.balance).toBe(1_000_000n - 2n * PRICE);
     expect(money.ledger).toBe(money.balance);
     expect(

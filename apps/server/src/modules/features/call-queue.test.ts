@@ -277,7 +277,7 @@ describe("the call queue", () => {
     const refunds = await testApp.database.db
       .select()
       .from(ledgerEntries)
-      .where(eq(ledgerEntries.reference, `request:${queued.id}`));
+      .where(eq(ledgerEntries.requestId, queued.id));
     expect(refunds.map((entry) => entry.kind).sort()).toEqual(["refund", "reservation"]);
 
     model.release();

@@ -333,12 +333,11 @@ describe("feature calls through the gateway", () => {
     const reservation = await reserveCall(testApp.database.db, {
       organizationId,
       priceMicros: 10_000n,
-      reference: `request:${requestId}`,
+      requestId,
       concurrentLimit: 0,
       budgetReached: budgetReached(organizationId),
       watch: {},
       request: {
-        id: requestId,
         organizationId,
         projectId,
         endpoint: "/v1/images/background-removal",

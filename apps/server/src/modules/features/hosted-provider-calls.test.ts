@@ -63,10 +63,7 @@ describe("feature calls on Replicate", () => {
   }
 
   async function entriesOf(requestId: string) {
-    return db()
-      .select()
-      .from(ledgerEntries)
-      .where(eq(ledgerEntries.reference, `request:${requestId}`));
+    return db().select().from(ledgerEntries).where(eq(ledgerEntries.requestId, requestId));
   }
 
   it("charges the call and keeps Replicate's cost and compute time on the request row only", async () => {

@@ -268,7 +268,6 @@ async function settleRun(
     deps.db,
     {
       requestId: call.requestId,
-      reference: `request:${call.requestId}`,
       organizationId: call.organizationId,
       responseFile: result.responseFile,
       responseBody: result.responseBody,

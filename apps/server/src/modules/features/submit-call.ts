@@ -62,7 +62,6 @@ async function storeInputs(
 export async function submitCall(deps: GatewayDeps, call: AdmittedCall): Promise<SubmittedCall> {
   const { caller, feature, provider, priceMicros } = call;
   const requestId = randomUUID();
-  const reference = `request:${requestId}`;
   // Keys are chosen now so the row names its inputs from the start; the files follow the reservation.
   const inputKeys = Object.fromEntries(
     Object.entries(call.files).map(([field, list]) => [field, list.map(() => newFileKey(caller))]),
@@ -76,14 +75,13 @@ export async function submitCall(deps: GatewayDeps, call: AdmittedCall): Promise
     reservation = await reserveCall(deps.db, {
       organizationId: caller.organizationId,
       priceMicros,
-      reference,
+      requestId,
       concurrentLimit: deps.organizationQueuedCalls,
       budgetReached: budgetReached(caller.organizationId),
       ...(chargesKey && caller.apiKeyId
         ? { keyCharge: keySpendCharge(deps.db, caller.apiKeyId, priceMicros) }
         : {}),
       request: {
-        id: requestId,
         organizationId: caller.organizationId,
         projectId: caller.projectId,
         userId: caller.userId,

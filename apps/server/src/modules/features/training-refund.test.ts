@@ -99,7 +99,7 @@ describe("a training that fails after it was charged", () => {
     const refunds = await db()
       .select()
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.kind, "refund"), eq(ledgerEntries.reference, `request:${requestId}`)));
+      .where(and(eq(ledgerEntries.kind, "refund"), eq(ledgerEntries.requestId, requestId)));
     expect(refunds).toHaveLength(1);
     expect(refunds[0]?.amountMicros).toBe(TRAINING_PRICE_MICROS);
 

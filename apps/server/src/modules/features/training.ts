@@ -80,7 +80,7 @@ async function refundFailedTraining(
   identityId: string,
 ): Promise<void> {
   const failed: TrainingResult = { identityId, status: "failed" };
-  const refunded = await refundSettled(db, `request:${row.id}`, async (tx, money) => {
+  const refunded = await refundSettled(db, row.id, async (tx, money) => {
     await markTrainingFailed(tx, row.id, failed, TRAINING_FAILED_REFUNDED);
     await removeUsage(tx, {
       projectId: row.projectId,

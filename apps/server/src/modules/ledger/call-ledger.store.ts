@@ -81,10 +81,10 @@ function rowFrom<T extends PgTable>(
 export interface CallReservationInput {
   organizationId: string;
   priceMicros: bigint;
-  /** The ledger reference, `request:<request id>`. */
-  reference: string;
+  /** The call's id: its request row's, and what its ledger entries name it by. */
+  requestId: string;
   /** The request row, written with the reservation: `queued`, or `generating` when `start` took a slot. */
-  request: Omit<typeof featureRequests.$inferInsert, "status" | "startedAt" | "runner" | "leaseUntil">;
+  request: Omit<typeof featureRequests.$inferInsert, "id" | "status" | "startedAt" | "runner" | "leaseUntil">;
   /**
    * Starts the call at once when its pool can take it: `takeSlot` is the body of a CTE that claims a
    * free slot for the call given the debit's `select 1 from debit` (call-queue.store's
@@ -118,10 +118,11 @@ export type CallReservation =
  * says why; a key cap refused after the debit aborts the statement (`key-spend-cap-reached`).
  */
 export async function reserveCall(db: Database, input: CallReservationInput): Promise<CallReservation> {
-  const { organizationId, priceMicros, reference, concurrentLimit } = input;
+  const { organizationId, priceMicros, requestId, concurrentLimit } = input;
   const slotFree = concurrentLimit > 0 ? sql`and ${organizations.callsInFlight} < ${concurrentLimit}` : sql``;
   const started = sql`exists (select 1 from started)`;
-  const request = rowFrom(featureRequests, input.request as typeof featureRequests.$inferInsert, {
+  const requestRow = { ...input.request, id: requestId } as typeof featureRequests.$inferInsert;
+  const request = rowFrom(featureRequests, requestRow, {
     status: input.start ? sql`case when ${started} then 'generating' else 'queued' end` : sql`'queued'`,
     ...(input.start
       ? {
@@ -142,10 +143,10 @@ export async function reserveCall(db: Database, input: CallReservationInput): Pr
         ${slotFree} and not ${input.budgetReached}
       returning ${organizations.balanceMicros}),
     entry as (
-      insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-      select ${organizationId}::uuid, 'reservation', ${-priceMicros}::bigint, ${reference}::text from debit
-      on conflict (kind, reference) do nothing
-      returning id),
+      insert into ${ledgerEntries} (organization_id, kind, amount_micros, request_id)
+      select ${organizationId}::uuid, 'reservation', ${-priceMicros}::bigint, ${requestId}::uuid from debit
+      on conflict (request_id, kind) where request_id is not null do nothing
+      returning request_id),
     started as (${input.start ? input.start.takeSlot(sql`select 1 from debit`) : sql`select 1 where false`}),
     request as (
       insert into ${featureRequests} (${request.columns}) select ${request.values} from entry
@@ -190,7 +191,6 @@ export interface UsageChange {
 
 export interface CallSettlementInput {
   requestId: string;
-  reference: string;
   organizationId: string;
   responseFile: string | null;
   responseBody: unknown;
@@ -238,12 +238,12 @@ export async function settleCall(
         upstream_compute_ms = ${input.upstream?.computeMs ?? null}::integer
       where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} = 'generating'
         and not exists (select 1 from ${ledgerEntries} refunded
-          where refunded.kind = 'refund' and refunded.reference = ${input.reference})
+          where refunded.request_id = ${input.requestId}::uuid and refunded.kind = 'refund')
       returning *),
     settled as (
-      insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-      select organization_id, 'settlement', 0, ${input.reference}::text from done
-      on conflict (kind, reference) do nothing
+      insert into ${ledgerEntries} (organization_id, kind, amount_micros, request_id)
+      select organization_id, 'settlement', 0, id from done
+      on conflict (request_id, kind) where request_id is not null do nothing
       returning organization_id),
     released as (
       update ${organizations} set calls_in_flight = greatest(${organizations.callsInFlight} - 1, 0)
@@ -295,7 +295,6 @@ export type UnsuccessfulEnd = "error" | "canceled";
 
 export interface CallRefundInput {
   requestId: string;
-  reference: string;
   message: string;
   /** The error code the call answers with (kept on the row for a waiter in another process). */
   code: string;
@@ -325,8 +324,8 @@ export async function refundCall(
   onRefunded?: (tx: Executor) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select id from ${ledgerEntries}
-      where kind = 'reservation' and reference = ${input.reference} for update`);
+    await tx.execute(sql`select 1 from ${ledgerEntries}
+      where request_id = ${input.requestId}::uuid and kind = 'reservation' for update`);
     const [result] = rowsOf<{ refunded: number }>(
       await tx.execute(sql`with failed as (
           update ${featureRequests}
@@ -335,15 +334,15 @@ export async function refundCall(
           where ${featureRequests.id} = ${input.requestId} and ${featureRequests.status} in ('queued', 'generating')
           returning organization_id),
         refunded as (
-          insert into ${ledgerEntries} (organization_id, kind, amount_micros, reference)
-          select reservation.organization_id, 'refund', -reservation.amount_micros, reservation.reference
+          insert into ${ledgerEntries} (organization_id, kind, amount_micros, request_id)
+          select reservation.organization_id, 'refund', -reservation.amount_micros, reservation.request_id
           from ${ledgerEntries} reservation
-          where reservation.kind = 'reservation' and reservation.reference = ${input.reference}
+          where reservation.request_id = ${input.requestId}::uuid and reservation.kind = 'reservation'
             and not exists (select 1 from ${ledgerEntries} settlement
-              where settlement.kind = 'settlement' and settlement.reference = ${input.reference})
+              where settlement.request_id = ${input.requestId}::uuid and settlement.kind = 'settlement')
             and (exists (select 1 from failed)
               or not exists (select 1 from ${featureRequests} where ${featureRequests.id} = ${input.requestId}))
-          on conflict (kind, reference) do nothing
+          on conflict (request_id, kind) where request_id is not null do nothing
           returning organization_id, amount_micros),
         organization as (
           update ${organizations} set

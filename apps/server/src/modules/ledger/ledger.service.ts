@@ -1,6 +1,6 @@
 import type { Database, Executor } from "../../db/client";
 import type { LedgerEntryKind } from "../../db/schema";
-import { addToBalance, appendEntry, findReservation, hasEntry } from "./ledger.store";
+import { addToBalance, appendCallEntry, appendEntry, findReservation, hasCallEntry } from "./ledger.store";
 
 export { cachedBalance, ledgerBalance } from "./ledger.store";
 
@@ -8,35 +8,9 @@ export { cachedBalance, ledgerBalance } from "./ledger.store";
  * The code that moves money, with the feature call's own statements beside it in call-ledger.store.ts
  * (decisions 016 and 019): the only module that writes balances and ledger entries (layout.test.ts
  * holds everything else to that). Every operation appends one ledger entry and adjusts the cached
- * balance in the same transaction; the unique (kind, reference) index makes each idempotent.
+ * balance in the same transaction; a unique index makes each idempotent: `(kind, reference)` for
+ * payments, disputes and grants, `(request_id, kind)` for a call's entries.
  */
-
-/**
- * Gives a reservation back (the call failed). False when already refunded or settled, or unknown.
- * `onRefunded` runs in the same transaction when this call made the refund (the key's spend goes back).
- */
-export async function refund(
-  db: Database,
-  reference: string,
-  onRefunded?: (tx: Executor) => Promise<void>,
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const reservation = await findReservation(tx, reference);
-    if (!reservation || (await hasEntry(tx, "settlement", reference))) return false;
-    const amountMicros = -reservation.amountMicros;
-    const appended = await appendEntry(tx, {
-      organizationId: reservation.organizationId,
-      kind: "refund",
-      amountMicros,
-      reference,
-    });
-    if (appended) {
-      await addToBalance(tx, reservation.organizationId, amountMicros);
-      if (onRefunded) await onRefunded(tx);
-    }
-    return appended;
-  });
-}
 
 /**
  * Adds money from a payment (or gives back funds a dispute had withdrawn), once per reference. Runs
@@ -77,29 +51,26 @@ export async function debit(
   return appended;
 }
 
-/** Whether an entry exists under this reference. */
-export const hasLedgerEntry = hasEntry;
-
 /**
  * Gives back a settled charge whose work failed later (a training the model server reports failed),
- * once: the refund entry shares the reservation's reference, and `(kind, reference)` is unique.
+ * once: the call has one refund at most, `(request_id, kind)` being unique.
  * `onRefunded` runs in the same transaction (the request row and the usage rollup follow the money).
- * False when the reference was never settled or was already refunded.
+ * False when the call was never settled or was already refunded.
  */
 export async function refundSettled(
   db: Database,
-  reference: string,
+  requestId: string,
   onRefunded?: (tx: Executor, refunded: { organizationId: string; amountMicros: bigint }) => Promise<void>,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const reservation = await findReservation(tx, reference);
-    if (!reservation || !(await hasEntry(tx, "settlement", reference))) return false;
+    const reservation = await findReservation(tx, requestId);
+    if (!reservation || !(await hasCallEntry(tx, "settlement", requestId))) return false;
     const amountMicros = -reservation.amountMicros;
-    const appended = await appendEntry(tx, {
+    const appended = await appendCallEntry(tx, {
       organizationId: reservation.organizationId,
       kind: "refund",
       amountMicros,
-      reference,
+      requestId,
     });
     if (!appended) return false;
     await addToBalance(tx, reservation.organizationId, amountMicros);

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpAndConfirm } from "../../../test/accounts";
 import { chargeCall, reserveForCall } from "../../../test/call-charges";
+import { sqlStateOf } from "../../../test/sql-state";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { ledgerEntries } from "../../db/schema";
 import { failCall } from "../features/call-failure";
 import { cachedBalance, credit, ledgerBalance } from "./ledger.service";
+import { appendCallEntry } from "./ledger.store";
 
 const DOLLAR = 1_000_000n;
 
@@ -56,6 +59,46 @@ describe("the ledger", () => {
       reserveForCall(db, { organizationId, amountMicros: DOLLAR, requestId: second.requestId }),
     ).rejects.toThrow();
     expect(await cachedBalance(db, organizationId)).toBe(7n * DOLLAR);
+    await expectConsistent(organizationId);
+  });
+
+  it("refuses in the database a second reservation, settlement or refund of the same call", async () => {
+    const db = testApp.database.db;
+    const organizationId = await fundedOrganization(10n);
+    const settled = await chargeCall(db, { organizationId, amountMicros: DOLLAR });
+    const failed = await reserveForCall(db, { organizationId, amountMicros: DOLLAR });
+    const failure = { code: "feature-failed" as const, reason: "test" };
+    expect(await failCall(db, failed.requestId, failure, { releaseSlot: true })).toBe(true);
+
+    // The ledger's own path answers "already there"...
+    expect(
+      await appendCallEntry(db, { organizationId, kind: "settlement", amountMicros: 0n, requestId: settled }),
+    ).toBe(false);
+    expect(
+      await appendCallEntry(db, {
+        organizationId,
+        kind: "refund",
+        amountMicros: DOLLAR,
+        requestId: failed.requestId,
+      }),
+    ).toBe(false);
+    // ...and a plain insert, which no code path makes, is refused by the unique index or the check.
+    const insert = (entry: typeof ledgerEntries.$inferInsert) =>
+      sqlStateOf(db.insert(ledgerEntries).values(entry));
+    const call = { organizationId, amountMicros: DOLLAR };
+    expect(await insert({ ...call, kind: "reservation", requestId: settled })).toBe("23505");
+    expect(await insert({ ...call, kind: "settlement", requestId: settled })).toBe("23505");
+    expect(await insert({ ...call, kind: "refund", requestId: failed.requestId })).toBe("23505");
+    // A call's entry cannot slip past its unique index under a text reference, nor carry both.
+    expect(await insert({ ...call, kind: "refund", reference: `request:${failed.requestId}` })).toBe("23514");
+    expect(
+      await insert({ ...call, kind: "refund", requestId: settled, reference: `request:${settled}` }),
+    ).toBe("23514");
+    // A payment's entry needs its reference, and has it once.
+    expect(await insert({ ...call, kind: "credit" })).toBe("23514");
+    expect(await insert({ ...call, kind: "credit", reference: `seed-${organizationId}` })).toBe("23505");
+
+    expect(await cachedBalance(db, organizationId)).toBe(9n * DOLLAR);
     await expectConsistent(organizationId);
   });
 

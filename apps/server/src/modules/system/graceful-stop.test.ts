@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StubModelServer, startModelServerStub } from "../../../test/model-server-stub";
 import {
   callFeature,
-  kindsByReference,
+  kindsByRequest,
   openStorage,
   type ProcessStorage,
   readMoney,
@@ -143,10 +143,10 @@ describe("a graceful stop on SIGTERM", () => {
       expect(charged).toMatchObject({ status: "done" });
       expect(refunded).toMatchObject({ status: "error", errorMessage: CALL_INTERRUPTED_BY_RESTART });
       // The refused call never reserved anything: two calls in the ledger, one settled, one refunded.
-      const kinds = kindsByReference(money.entries);
+      const kinds = kindsByRequest(money.entries);
       expect(kinds.size).toBe(2);
-      expect(kinds.get(`request:${charged?.id}`)).toEqual(["reservation", "settlement"]);
-      expect(kinds.get(`request:${refunded?.id}`)).toEqual(["refund", "reservation"]);
+      expect(kinds.get(charged?.id ?? "")).toEqual(["reservation", "settlement"]);
+      expect(kinds.get(refunded?.id ?? "")).toEqual(["refund", "reservation"]);
       expect(money.balance).toBe(FUNDS - (charged?.priceMicros ?? 0n));
       expect(money.ledger).toBe(money.balance);
 

@@ -11,7 +11,7 @@ import { makePng } from "../../../test/images";
 import { type LocalServer, sendJson, startLocalServer } from "../../../test/local-http-server";
 import {
   callFeature,
-  kindsByReference,
+  kindsByRequest,
   openStorage,
   type ProcessStorage,
   readMoney,
@@ -167,7 +167,7 @@ describe.skipIf(!serverUrl)(
       const money = await readMoney(database.db, account.organizationId);
       expect(money.balance).toBe(PRICE / 2n);
       expect(money.ledger).toBe(money.balance);
-      const kinds = [...kindsByReference(money.entries).values()];
+      const kinds = [...kindsByRequest(money.entries).values()];
       expect(kinds).toHaveLength(5);
       for (const entry of kinds) expect(entry).toEqual(["reservation", "settlement"]);
       expect(money.rows.filter((row) => row.status === "done")).toHaveLength(5);
@@ -233,7 +233,7 @@ describe.skipIf(!serverUrl)(
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       const money = await readMoney(database.db, crashed.organizationId);
       expect(money.rows).toHaveLength(3);
-      const kinds = [...kindsByReference(money.entries).values()];
+      const kinds = [...kindsByRequest(money.entries).values()];
       expect(kinds).toHaveLength(3);
       for (const entry of kinds) expect(entry).toEqual(["refund", "reservation"]);
       expect(money.balance).toBe(1_000_000n);
