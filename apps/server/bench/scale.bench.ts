@@ -10,8 +10,10 @@
  * Each read is measured through HTTP, SCALE_ROUNDS times (default 20) after a warm-up, and printed as
  * p50 / p95 beside the fresh figure; then a feature call's own time with and without a loop saving
  * another key's limits, the calls CSV of the busiest month (brotli and plain), and the database's bytes
- * per call (request log, ledger, rollups, with their indexes).
+ * per call (request log, ledger, rollups, with their indexes). SCALE_PARTS=export measures only the
+ * export (SCALE_EXPORT_RUNS times); the seeding is the same.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
@@ -51,6 +53,13 @@ const FRESH_CALLS = Number(process.env.SCALE_FRESH_CALLS ?? 1_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 20);
 const FEATURE_CALLS = Number(process.env.SCALE_FEATURE_CALLS ?? 60);
 const DAYS = 60;
+/**
+ * The parts measured (SCALE_PARTS, comma-separated, default all): `reads` (keys, history, Requests
+ * view), `feature` (a feature call alone and while limits are saved), `export` (the calls CSV).
+ */
+const PARTS = new Set((process.env.SCALE_PARTS ?? "reads,feature,export").split(",").map((part) => part.trim()));
+/** Runs of the calls CSV, brotli and plain in turns (SCALE_EXPORT_RUNS, default 1). */
+const EXPORT_RUNS = Number(process.env.SCALE_EXPORT_RUNS ?? 1);
 /** The playground history's deep page, as the issue measured it (clamped to the endpoint's calls). */
 const DEEP_HISTORY = 290_000;
 
@@ -265,6 +274,23 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         scenario.timings.set(name, await time(() => post(path, body)));
       };
 
+      const limitsOf = (cap: number) => ({
+        ...NO_API_KEY_LIMITS,
+        monthlySpendCap: cap,
+        lifetimeSpendCap: cap,
+      });
+      let saves = 0;
+      const saveLimits = () => {
+        saves += 1;
+        return post("/v1/users/api-keys/update", {
+          projectId,
+          apiKeyId: keyIds[2],
+          apiKeyName: "third",
+          limits: limitsOf(999_999 + (saves % 2)),
+        });
+      };
+
+      if (PARTS.has("reads")) {
       // The key with the most calls: the details drawer's lifetime sum reads the most for it.
       const [busiest] = rowsOf<{ id: string; calls: string }>(
         await database.db.execute(
@@ -281,21 +307,6 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
           apiKeyId: busiest?.id ?? keyIds[0],
         },
       );
-      const limitsOf = (cap: number) => ({
-        ...NO_API_KEY_LIMITS,
-        monthlySpendCap: cap,
-        lifetimeSpendCap: cap,
-      });
-      let saves = 0;
-      const saveLimits = () => {
-        saves += 1;
-        return post("/v1/users/api-keys/update", {
-          projectId,
-          apiKeyId: keyIds[2],
-          apiKeyName: "third",
-          limits: limitsOf(999_999 + (saves % 2)),
-        });
-      };
       scenario.timings.set("api-keys/update with limits", await time(saveLimits));
 
       // The playground history: first page, the spec's deepest offset, and a deep page by cursor.
@@ -340,6 +351,9 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         scenario.plans.push(...plan.map((row) => `    ${row["QUERY PLAN"]}`));
       }
 
+      }
+
+      if (PARTS.has("feature")) {
       // A feature call's own time, alone and while another key's limits are saved in a loop.
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
         .png()
@@ -378,6 +392,8 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         scenario.notes.push(`limits saved ${saves - savedBefore} times during "${name}"`);
       }
 
+      }
+
       // The calls CSV of the busiest month (the month of the newest call), brotli and plain.
       const [month] = rowsOf<{ month: string; calls: string }>(
         await database.db.execute(
@@ -385,36 +401,57 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
             from feature_requests where project_id = ${projectId} group by 1 order by 2 desc limit 1`,
         ),
       );
-      if (month) {
+      if (month && PARTS.has("export")) {
         // node:http rather than fetch, which would decompress the body: the bytes counted are the wire's.
+        // The SHA-256 of the bytes as sent: two versions of the export compare byte for byte by it.
         const exportOnce = (encoding: string) =>
-          new Promise<{ ms: number; cpuMs: number; bytes: number }>((resolve, reject) => {
+          new Promise<{ ms: number; cpuMs: number; bytes: number; sha256: string }>((resolve, reject) => {
             const begin = performance.now();
             const cpuBefore = process.cpuUsage();
             const url = `${base}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`;
             get(url, { headers: { cookie, "accept-encoding": encoding } }, (response) => {
               let bytes = 0;
+              const hash = createHash("sha256");
               response.on("data", (chunk: Buffer) => {
                 bytes += chunk.length;
+                hash.update(chunk);
               });
               response.on("end", () => {
                 if (response.statusCode !== 200) reject(new Error(`export: ${response.statusCode}`));
                 else {
                   const cpu = process.cpuUsage(cpuBefore);
-                  resolve({ ms: performance.now() - begin, cpuMs: (cpu.user + cpu.system) / 1000, bytes });
+                  resolve({
+                    ms: performance.now() - begin,
+                    cpuMs: (cpu.user + cpu.system) / 1000,
+                    bytes,
+                    sha256: hash.digest("hex"),
+                  });
                 }
               });
               response.on("error", reject);
             }).on("error", reject);
           });
-        const compressed = await exportOnce("br");
-        const plain = await exportOnce("identity");
-        scenario.timings.set("calls CSV of a month, brotli", { p50: compressed.ms, p95: compressed.ms });
-        scenario.timings.set("calls CSV of a month, plain", { p50: plain.ms, p95: plain.ms });
+        // Brotli and plain in turns, so both see the machine's load alike.
+        const runs: { br: Awaited<ReturnType<typeof exportOnce>>; plain: Awaited<ReturnType<typeof exportOnce>> }[] =
+          [];
+        for (let round = 0; round < EXPORT_RUNS; round += 1) {
+          runs.push({ br: await exportOnce("br"), plain: await exportOnce("identity") });
+        }
+        const compressed = timingOf(runs.map((run) => run.br.ms));
+        const plain = timingOf(runs.map((run) => run.plain.ms));
+        scenario.timings.set("calls CSV of a month, brotli", compressed);
+        scenario.timings.set("calls CSV of a month, plain", plain);
+        const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
+        const first = runs[0];
         scenario.notes.push(
           `export month ${month.month}: ${Number(month.calls).toLocaleString("en-US")} calls, ` +
-            `${(plain.bytes / 1e6).toFixed(1)} MB plain, ${(compressed.bytes / 1e6).toFixed(1)} MB brotli (one run each); this process's CPU time (server and client, not the database): ${compressed.cpuMs.toFixed(0)} ms brotli, ${plain.cpuMs.toFixed(0)} ms plain`,
+            `${((first?.plain.bytes ?? 0) / 1e6).toFixed(1)} MB plain (sha256 ${first?.plain.sha256.slice(0, 16)}), ` +
+            `${((first?.br.bytes ?? 0) / 1e6).toFixed(1)} MB brotli; ${runs.length} runs, wall ms brotli ` +
+            `${list(runs.map((run) => run.br.ms))}, plain ${list(runs.map((run) => run.plain.ms))}; ` +
+            `this process's CPU ms (server and client, not the database) brotli ${list(runs.map((run) => run.br.cpuMs))}, ` +
+            `plain ${list(runs.map((run) => run.plain.cpuMs))}`,
         );
+        if (new Set(runs.map((run) => run.plain.sha256)).size > 1) throw new Error("export: the runs' bytes differ");
       }
       // The indexes' sizes and scans (since the database was made: the seeding's and the reads'), once
       // the server's connections have reported their statistics.
