@@ -9,8 +9,7 @@ export const auditLogQueryKey = (filter: AuditFilter) =>
 export function auditLogQueryOptions(filter: AuditFilter) {
   return infiniteQueryOptions({
     queryKey: auditLogQueryKey(filter),
-    queryFn: ({ pageParam, signal }) =>
-      api.audit.list({ ...filter, ...cursorField(pageParam) }, { signal }),
+    queryFn: ({ pageParam, signal }) => api.audit.list({ ...filter, ...cursorField(pageParam) }, { signal }),
     ...cursorPaging,
     // Every change elsewhere adds entries: the log is read afresh whenever the page opens.
     staleTime: 0,

@@ -84,7 +84,9 @@ describe("usePlaygroundHistory", () => {
     expect(result.current.hasMoreItems).toBe(false);
     expect(result.current.failed).toBe(false);
     expect(result.current.items.length).toBeGreaterThan(HISTORY_MAX_OFFSET);
-    expect(bodies().map((body) => body.cursor)).toEqual(pages.map((_, page) => (page ? `after-${page - 1}` : undefined)));
+    expect(bodies().map((body) => body.cursor)).toEqual(
+      pages.map((_, page) => (page ? `after-${page - 1}` : undefined)),
+    );
     expect(bodies().some((body) => "offset" in body)).toBe(false);
   });
 
