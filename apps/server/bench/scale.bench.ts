@@ -10,13 +10,17 @@
  * Each read is measured through HTTP, SCALE_ROUNDS times (default 20) after a warm-up, and printed as
  * p50 / p95 beside the fresh figure; then a feature call's own time with and without a loop saving
  * another key's limits, the calls CSV of the busiest month (brotli and plain), and the database's bytes
- * per call (request log, ledger, rollups, with their indexes).
+ * per call (request log, ledger, rollups, with their indexes). SCALE_PARTS=export measures only the
+ * export (SCALE_EXPORT_RUNS times; with SCALE_BASELINE, beside another checkout's server); the seeding
+ * is the same.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import {
   backgroundRemovalFeature,
   type Feature,
@@ -51,6 +55,41 @@ const FRESH_CALLS = Number(process.env.SCALE_FRESH_CALLS ?? 1_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 20);
 const FEATURE_CALLS = Number(process.env.SCALE_FEATURE_CALLS ?? 60);
 const DAYS = 60;
+/**
+ * The parts measured (SCALE_PARTS, comma-separated, default all): `reads` (keys, history, Requests
+ * view), `feature` (a feature call alone and while limits are saved), `export` (the calls CSV).
+ */
+const PARTS = new Set(
+  (process.env.SCALE_PARTS ?? "reads,feature,export").split(",").map((part) => part.trim()),
+);
+/** Runs of the calls CSV, brotli and plain in turns (SCALE_EXPORT_RUNS, default 1). */
+const EXPORT_RUNS = Number(process.env.SCALE_EXPORT_RUNS ?? 1);
+/**
+ * Other checkouts' `apps/server` directories (SCALE_BASELINE, comma-separated, optional): their servers
+ * export the same month from the same database in turns with this one, and the bytes must be the same.
+ */
+const BASELINES = (process.env.SCALE_BASELINE ?? "").split(",").filter((directory) => directory !== "");
+
+interface ExportRun {
+  ms: number;
+  cpuMs: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** The baseline checkout's server on `databaseUrl`, listening; its own modules, this run's config. */
+async function startBaseline(directory: string, config: ReturnType<typeof loadConfig>, databaseUrl: string) {
+  const load = (path: string) => import(pathToFileURL(join(resolve(directory), path)).href);
+  const [{ buildApp: build }, { createDependencies: dependencies }, { openDatabase: open }] =
+    await Promise.all([load("src/app.ts"), load("src/app-dependencies.ts"), load("src/db/client.ts")]);
+  const other = await build(dependencies(config, open({ databaseUrl })), { logger: false, runJobs: false });
+  await other.listen({ port: 0, host: "127.0.0.1" });
+  const address = other.server.address();
+  return {
+    base: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    close: () => other.close() as Promise<void>,
+  };
+}
 /** The playground history's deep page, as the issue measured it (clamped to the endpoint's calls). */
 const DEEP_HISTORY = 290_000;
 
@@ -265,22 +304,6 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
         scenario.timings.set(name, await time(() => post(path, body)));
       };
 
-      // The key with the most calls: the details drawer's lifetime sum reads the most for it.
-      const [busiest] = rowsOf<{ id: string; calls: string }>(
-        await database.db.execute(
-          sql`select api_key_id as id, count(*) as calls from feature_requests
-            where organization_id = ${organizationId} and api_key_id is not null group by 1 order by 2 desc limit 1`,
-        ),
-      );
-      await measure("api-keys/list", "/v1/users/api-keys/list", { projectId });
-      await measure(
-        `api-keys/details (${Number(busiest?.calls ?? 0).toLocaleString("en-US")} calls)`,
-        "/v1/users/api-keys/details",
-        {
-          projectId,
-          apiKeyId: busiest?.id ?? keyIds[0],
-        },
-      );
       const limitsOf = (cap: number) => ({
         ...NO_API_KEY_LIMITS,
         monthlySpendCap: cap,
@@ -296,86 +319,110 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
           limits: limitsOf(999_999 + (saves % 2)),
         });
       };
-      scenario.timings.set("api-keys/update with limits", await time(saveLimits));
 
-      // The playground history: first page, the spec's deepest offset, and a deep page by cursor.
-      const historyEndpoint = backgroundRemovalFeature.endpoint;
-      const history = (body: object) =>
-        post("/v1/users/playground/get-requests", { projectId, endpoint: historyEndpoint, ...body });
-      scenario.timings.set("history, first page", await time(() => history({ offset: 0 })));
-      scenario.timings.set("history, offset 5,000 (the bound)", await time(() => history({ offset: 5_000 })));
-      const [historyCount] = rowsOf<{ calls: string }>(
-        await database.db.execute(
-          sql`select count(*) as calls from feature_requests where project_id = ${projectId} and endpoint = ${historyEndpoint}`,
-        ),
-      );
-      const depth = Math.max(0, Math.min(DEEP_HISTORY, Number(historyCount?.calls ?? 0) - 21));
-      const [deepRow] = rowsOf<{ at: string; id: string }>(
-        await database.db.execute(
-          sql`select created_at::text as at, id from feature_requests where project_id = ${projectId}
+      if (PARTS.has("reads")) {
+        // The key with the most calls: the details drawer's lifetime sum reads the most for it.
+        const [busiest] = rowsOf<{ id: string; calls: string }>(
+          await database.db.execute(
+            sql`select api_key_id as id, count(*) as calls from feature_requests
+            where organization_id = ${organizationId} and api_key_id is not null group by 1 order by 2 desc limit 1`,
+          ),
+        );
+        await measure("api-keys/list", "/v1/users/api-keys/list", { projectId });
+        await measure(
+          `api-keys/details (${Number(busiest?.calls ?? 0).toLocaleString("en-US")} calls)`,
+          "/v1/users/api-keys/details",
+          {
+            projectId,
+            apiKeyId: busiest?.id ?? keyIds[0],
+          },
+        );
+        scenario.timings.set("api-keys/update with limits", await time(saveLimits));
+
+        // The playground history: first page, the spec's deepest offset, and a deep page by cursor.
+        const historyEndpoint = backgroundRemovalFeature.endpoint;
+        const history = (body: object) =>
+          post("/v1/users/playground/get-requests", { projectId, endpoint: historyEndpoint, ...body });
+        scenario.timings.set("history, first page", await time(() => history({ offset: 0 })));
+        scenario.timings.set(
+          "history, offset 5,000 (the bound)",
+          await time(() => history({ offset: 5_000 })),
+        );
+        const [historyCount] = rowsOf<{ calls: string }>(
+          await database.db.execute(
+            sql`select count(*) as calls from feature_requests where project_id = ${projectId} and endpoint = ${historyEndpoint}`,
+          ),
+        );
+        const depth = Math.max(0, Math.min(DEEP_HISTORY, Number(historyCount?.calls ?? 0) - 21));
+        const [deepRow] = rowsOf<{ at: string; id: string }>(
+          await database.db.execute(
+            sql`select created_at::text as at, id from feature_requests where project_id = ${projectId}
             and endpoint = ${historyEndpoint} and deleted_at is null order by created_at desc, id desc
             offset ${depth} limit 1`,
-        ),
-      );
-      if (deepRow) {
-        const cursor = encodeCursor(deepRow);
-        scenario.timings.set("history, deep page by cursor", await time(() => history({ cursor })));
-        scenario.notes.push(`deep history page: ${depth.toLocaleString("en-US")} calls deep`);
-      }
-
-      // The Requests view: the first page, "Failed" (5 %), "Canceled" (none at all).
-      const requests = (body: object) =>
-        post("/v1/users/requests/list", { organizationId, projectIds: [projectId], ...body });
-      scenario.timings.set("requests view, first page", await time(() => requests({})));
-      scenario.timings.set("requests view, failed (5 %)", await time(() => requests({ status: "error" })));
-      scenario.timings.set(
-        "requests view, canceled (none)",
-        await time(() => requests({ status: "canceled" })),
-      );
-      for (const status of ["error", "canceled"] as const) {
-        const filter = { organizationId, projectIds: [projectId], status };
-        const page = listRequestLogPage(database.db, filter, undefined, REQUESTS_PAGE_SIZE + 1);
-        const plan = rowsOf<{ "QUERY PLAN": string }>(await database.db.execute(sql`explain ${page}`));
-        scenario.plans.push(`plan of the Requests view filtered on ${status}:`);
-        scenario.plans.push(...plan.map((row) => `    ${row["QUERY PLAN"]}`));
-      }
-
-      // A feature call's own time, alone and while another key's limits are saved in a loop.
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
-        .png()
-        .toBuffer();
-      const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
-      const featureCall = async () => {
-        const response = await fetch(`${base}${backgroundRemovalFeature.endpoint}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${keyContents[1]}`, "content-type": body.contentType },
-          body: body.payload,
-        });
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`feature call: ${response.status}`);
-      };
-      scenario.timings.set("feature call", await time(featureCall, FEATURE_CALLS));
-      // Saved back to back (the saves compete with the calls for the same cores), then paced one every
-      // 100 ms (what is left is waiting on a lock, which the organization's row was on main).
-      for (const [name, pauseMs] of [
-        ["feature call, limits saved in a loop", 0],
-        ["feature call, limits saved every 100 ms", 100],
-      ] as const) {
-        let saving = true;
-        const savedBefore = saves;
-        const saver = (async () => {
-          while (saving) {
-            await saveLimits();
-            if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-          }
-        })();
-        try {
-          scenario.timings.set(name, await time(featureCall, FEATURE_CALLS));
-        } finally {
-          saving = false;
-          await saver;
+          ),
+        );
+        if (deepRow) {
+          const cursor = encodeCursor(deepRow);
+          scenario.timings.set("history, deep page by cursor", await time(() => history({ cursor })));
+          scenario.notes.push(`deep history page: ${depth.toLocaleString("en-US")} calls deep`);
         }
-        scenario.notes.push(`limits saved ${saves - savedBefore} times during "${name}"`);
+
+        // The Requests view: the first page, "Failed" (5 %), "Canceled" (none at all).
+        const requests = (body: object) =>
+          post("/v1/users/requests/list", { organizationId, projectIds: [projectId], ...body });
+        scenario.timings.set("requests view, first page", await time(() => requests({})));
+        scenario.timings.set("requests view, failed (5 %)", await time(() => requests({ status: "error" })));
+        scenario.timings.set(
+          "requests view, canceled (none)",
+          await time(() => requests({ status: "canceled" })),
+        );
+        for (const status of ["error", "canceled"] as const) {
+          const filter = { organizationId, projectIds: [projectId], status };
+          const page = listRequestLogPage(database.db, filter, undefined, REQUESTS_PAGE_SIZE + 1);
+          const plan = rowsOf<{ "QUERY PLAN": string }>(await database.db.execute(sql`explain ${page}`));
+          scenario.plans.push(`plan of the Requests view filtered on ${status}:`);
+          scenario.plans.push(...plan.map((row) => `    ${row["QUERY PLAN"]}`));
+        }
+      }
+
+      if (PARTS.has("feature")) {
+        // A feature call's own time, alone and while another key's limits are saved in a loop.
+        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3366cc" } })
+          .png()
+          .toBuffer();
+        const body = multipart([{ name: "image", value: png, filename: "p.png", contentType: "image/png" }]);
+        const featureCall = async () => {
+          const response = await fetch(`${base}${backgroundRemovalFeature.endpoint}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${keyContents[1]}`, "content-type": body.contentType },
+            body: body.payload,
+          });
+          await response.arrayBuffer();
+          if (!response.ok) throw new Error(`feature call: ${response.status}`);
+        };
+        scenario.timings.set("feature call", await time(featureCall, FEATURE_CALLS));
+        // Saved back to back (the saves compete with the calls for the same cores), then paced one every
+        // 100 ms (what is left is waiting on a lock, which the organization's row was on main).
+        for (const [name, pauseMs] of [
+          ["feature call, limits saved in a loop", 0],
+          ["feature call, limits saved every 100 ms", 100],
+        ] as const) {
+          let saving = true;
+          const savedBefore = saves;
+          const saver = (async () => {
+            while (saving) {
+              await saveLimits();
+              if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+            }
+          })();
+          try {
+            scenario.timings.set(name, await time(featureCall, FEATURE_CALLS));
+          } finally {
+            saving = false;
+            await saver;
+          }
+          scenario.notes.push(`limits saved ${saves - savedBefore} times during "${name}"`);
+        }
       }
 
       // The calls CSV of the busiest month (the month of the newest call), brotli and plain.
@@ -385,36 +432,82 @@ async function run(label: string, calls: number, otherOrganizations: number): Pr
             from feature_requests where project_id = ${projectId} group by 1 order by 2 desc limit 1`,
         ),
       );
-      if (month) {
-        // node:http rather than fetch, which would decompress the body: the bytes counted are the wire's.
-        const exportOnce = (encoding: string) =>
-          new Promise<{ ms: number; cpuMs: number; bytes: number }>((resolve, reject) => {
-            const begin = performance.now();
-            const cpuBefore = process.cpuUsage();
-            const url = `${base}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`;
-            get(url, { headers: { cookie, "accept-encoding": encoding } }, (response) => {
-              let bytes = 0;
-              response.on("data", (chunk: Buffer) => {
-                bytes += chunk.length;
-              });
-              response.on("end", () => {
-                if (response.statusCode !== 200) reject(new Error(`export: ${response.statusCode}`));
-                else {
-                  const cpu = process.cpuUsage(cpuBefore);
-                  resolve({ ms: performance.now() - begin, cpuMs: (cpu.user + cpu.system) / 1000, bytes });
-                }
-              });
-              response.on("error", reject);
-            }).on("error", reject);
-          });
-        const compressed = await exportOnce("br");
-        const plain = await exportOnce("identity");
-        scenario.timings.set("calls CSV of a month, brotli", { p50: compressed.ms, p95: compressed.ms });
-        scenario.timings.set("calls CSV of a month, plain", { p50: plain.ms, p95: plain.ms });
-        scenario.notes.push(
-          `export month ${month.month}: ${Number(month.calls).toLocaleString("en-US")} calls, ` +
-            `${(plain.bytes / 1e6).toFixed(1)} MB plain, ${(compressed.bytes / 1e6).toFixed(1)} MB brotli (one run each); this process's CPU time (server and client, not the database): ${compressed.cpuMs.toFixed(0)} ms brotli, ${plain.cpuMs.toFixed(0)} ms plain`,
-        );
+      if (month && PARTS.has("export")) {
+        // The servers exported through: this checkout's, and with SCALE_BASELINE another checkout's on
+        // the same database (its apps/server directory), for a before/after in one run and one load.
+        const servers = [{ label: "", base }];
+        const baselines: Awaited<ReturnType<typeof startBaseline>>[] = [];
+        try {
+          for (const directory of BASELINES) {
+            const baseline = await startBaseline(directory, config, fresh.url);
+            baselines.push(baseline);
+            servers.push({ label: ` (${directory})`, base: baseline.base });
+          }
+          // node:http rather than fetch, which would decompress the body: the bytes counted are the wire's;
+          // their SHA-256 compares two versions of the export byte for byte.
+          const exportOnce = (server: string, encoding: string) =>
+            new Promise<ExportRun>((resolve, reject) => {
+              const begin = performance.now();
+              const cpuBefore = process.cpuUsage();
+              const url = `${server}${USAGE_EXPORT_PATH}?month=${month.month}&projectIds=${projectId}`;
+              get(url, { headers: { cookie, "accept-encoding": encoding } }, (response) => {
+                let bytes = 0;
+                const hash = createHash("sha256");
+                response.on("data", (chunk: Buffer) => {
+                  bytes += chunk.length;
+                  hash.update(chunk);
+                });
+                response.on("end", () => {
+                  if (response.statusCode !== 200) reject(new Error(`export: ${response.statusCode}`));
+                  else {
+                    const cpu = process.cpuUsage(cpuBefore);
+                    resolve({
+                      ms: performance.now() - begin,
+                      cpuMs: (cpu.user + cpu.system) / 1000,
+                      bytes,
+                      sha256: hash.digest("hex"),
+                    });
+                  }
+                });
+                response.on("error", reject);
+              }).on("error", reject);
+            });
+          // Brotli and plain, server after server, in turns: each sees the machine's load alike.
+          const runs = new Map(
+            servers.map((server) => [server.label, [] as { br: ExportRun; plain: ExportRun }[]]),
+          );
+          for (let round = 0; round < EXPORT_RUNS; round += 1) {
+            for (const server of servers) {
+              const br = await exportOnce(server.base, "br");
+              const plain = await exportOnce(server.base, "identity");
+              runs.get(server.label)?.push({ br, plain });
+            }
+          }
+          const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
+          for (const [serverLabel, serverRuns] of runs) {
+            scenario.timings.set(
+              `calls CSV of a month, brotli${serverLabel}`,
+              timingOf(serverRuns.map((run) => run.br.ms)),
+            );
+            scenario.timings.set(
+              `calls CSV of a month, plain${serverLabel}`,
+              timingOf(serverRuns.map((run) => run.plain.ms)),
+            );
+            const first = serverRuns[0];
+            scenario.notes.push(
+              `export${serverLabel} of ${month.month}: ${Number(month.calls).toLocaleString("en-US")} calls, ` +
+                `${((first?.plain.bytes ?? 0) / 1e6).toFixed(1)} MB plain (sha256 ${first?.plain.sha256.slice(0, 16)}), ` +
+                `${((first?.br.bytes ?? 0) / 1e6).toFixed(1)} MB brotli; wall ms brotli ` +
+                `${list(serverRuns.map((run) => run.br.ms))}, plain ${list(serverRuns.map((run) => run.plain.ms))}; ` +
+                `this process's CPU ms (server and client, not the database) brotli ` +
+                `${list(serverRuns.map((run) => run.br.cpuMs))}, plain ${list(serverRuns.map((run) => run.plain.cpuMs))}`,
+            );
+          }
+          const hashes = new Set([...runs.values()].flat().map((run) => run.plain.sha256));
+          if (hashes.size > 1) throw new Error("export: the bytes differ between runs or servers");
+        } finally {
+          for (const baseline of baselines) await baseline.close();
+        }
       }
       // The indexes' sizes and scans (since the database was made: the seeding's and the reads'), once
       // the server's connections have reported their statistics.

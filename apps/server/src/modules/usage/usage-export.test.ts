@@ -97,7 +97,7 @@ describe("CSV exports of the usage", () => {
         (${strangerOrganization}, ${strangerProjectId}, '/v1/images/background-removal', 'background-removal',
           'done', 'http', '{}', '{}', 1, 1, timestamptz '2026-03-05 00:00:00+00'),
         (${organizationId}, ${secondProjectId}, '/v1/speech/transcription', 'transcription', 'done', 'http',
-          '{}', '{}', 3, 30000, timestamptz '2026-03-31 23:59:59.999+00')`);
+          '{}', '{}', 3, 30000, timestamptz '2026-03-31 23:59:59.999999+00')`);
     await testApp.database.db.transaction(async (tx) => {
       const rollup = [
         { projectId, endpoint: "/v1/images/background-removal", day: "2026-03-02", units: 5, cost: 61_725n },
@@ -206,6 +206,9 @@ describe("CSV exports of the usage", () => {
     // A name with a comma and quotes is quoted by the CSV library, not broken into cells.
     expect(secondProjectRow).toContain('"Second, ""quoted"" project"');
     expect(secondProjectRow).toContain(`,${PLAYGROUND_CALLER},done,3,0.030000,`);
+    // The time as a Date writes it: UTC, the microseconds cut off, not rounded into April.
+    expect(secondProjectRow?.split(",")[0]).toBe(new Date("2026-03-31T23:59:59.999999Z").toISOString());
+    expect(secondProjectRow?.split(",")[0]).toBe("2026-03-31T23:59:59.999Z");
   }, 120_000);
 
   // The server answers in this process (listening on a port, asked by this process's fetch), so this

@@ -24,7 +24,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
-import { chunkedWrites, SAFE_CSV_OPTIONS } from "../../http/csv";
+import { chunkedWrites, csvRecordWriter, readAhead, SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
@@ -48,8 +48,13 @@ import {
 /** What these routes use of the application's dependencies. */
 export type UsageRouteDeps = Pick<AppDependencies, "config" | "database">;
 
-/** Rows read from the request log per query of a CSV export: the most the export holds at once. */
-export const EXPORT_BATCH_ROWS = 1_000;
+/**
+ * Rows read from the request log per query of the calls export. The export holds at most two batches
+ * (one being written, one read ahead). With the read-ahead the round trips overlap the writing: in the
+ * scale bench 2,000 rows a batch took no more CPU or time than 5,000 (same run, same bytes) and holds
+ * less.
+ */
+export const EXPORT_BATCH_ROWS = 2_000;
 
 async function requireKey(
   deps: UsageRouteDeps,
@@ -72,7 +77,7 @@ function monthRange(month: string) {
 function exportedRow(row: ExportedCall): string[] {
   const costMicros = costOfRequestMicros(row);
   return [
-    row.createdAt.toISOString(),
+    row.createdAtIso,
     row.projectName,
     row.endpoint,
     featureName(row.endpoint),
@@ -148,27 +153,29 @@ export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps):
   }
 
   // Every call of the month, project after project in time order, streamed: rows are read in keyset
-  // batches and written as the client takes them, so no month is ever held in memory. Each batch is
-  // turned into CSV text at once (csv-stringify's sync form, the same bytes as its stream row by row,
-  // without a stream write per row: issue 35), the header with the first.
+  // batches and written as the client takes them, so no month is ever held in memory. The next batch is
+  // read while the current one is written (readAhead), and each batch is turned into CSV text at once by
+  // a writer with csv-stringify's bytes and a fraction of its cost per row (issue 35).
   app.get(USAGE_EXPORT_PATH, async (request, reply) => {
     const query = await authorizeExport(request);
     const { from, to } = monthRange(query.month);
-    const columns = [...USAGE_EXPORT_COLUMNS];
-    async function* csvText() {
-      let header = true;
+    async function* batches() {
       for (const projectId of query.projectIds) {
         let after: { cursor: string; id: string } | undefined;
         for (;;) {
           const batch = await exportBatch(db, { projectId, from, to, after, limit: EXPORT_BATCH_ROWS });
-          if (batch.length > 0 || header) {
-            yield stringifyRows(batch.map(exportedRow), { ...SAFE_CSV_OPTIONS, header, columns });
-            header = false;
-          }
+          yield batch;
           const last = batch.at(-1);
           if (!last || batch.length < EXPORT_BATCH_ROWS) break;
           after = { cursor: last.cursor, id: last.id };
         }
+      }
+    }
+    async function* csvText() {
+      yield stringifyRows([], { ...SAFE_CSV_OPTIONS, header: true, columns: [...USAGE_EXPORT_COLUMNS] });
+      const records = csvRecordWriter();
+      for await (const batch of readAhead(batches())) {
+        if (batch.length > 0) yield records(batch.map(exportedRow));
       }
     }
     const source = Readable.from(csvText(), { objectMode: false });

@@ -134,7 +134,12 @@ async function usageByApiKey(
 /** One row of the calls export, as read from the request log. */
 export interface ExportedCall {
   id: string;
-  createdAt: Date;
+  /**
+   * The time as `Date.toISOString()` writes it (UTC, milliseconds, both cut the microseconds off),
+   * formatted by the database: parsing a Date per row and writing it back was a third of the export's
+   * CSV time in this process (issue 35).
+   */
+  createdAtIso: string;
   /** The row's exact time (microseconds, which a Date drops), for the next batch's keyset. */
   cursor: string;
   projectName: string;
@@ -165,7 +170,7 @@ export async function exportBatch(
   return db
     .select({
       id: featureRequests.id,
-      createdAt: featureRequests.createdAt,
+      createdAtIso: sql<string>`to_char(${featureRequests.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
       cursor: sql<string>`${featureRequests.createdAt}::text`,
       projectName: projects.name,
       endpoint: featureRequests.endpoint,

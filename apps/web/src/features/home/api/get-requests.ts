@@ -1,6 +1,7 @@
 import type { ListRequestsRequest } from "@prism/contract";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client";
+import { cursorField, cursorPaging } from "../../../lib/cursor-paging";
 
 /** The Requests view's filters; absent fields list everything. */
 export type RequestFilters = Pick<ListRequestsRequest, "endpoint" | "apiKeyId" | "status" | "from" | "to">;
@@ -25,12 +26,11 @@ export function requestsQueryOptions(
           organizationId,
           projectIds: [...projectIds],
           ...filters,
-          ...(pageParam ? { cursor: pageParam } : {}),
+          ...cursorField(pageParam),
         },
         { signal },
       ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    ...cursorPaging,
     enabled: projectIds.length > 0,
     retry: false,
   });

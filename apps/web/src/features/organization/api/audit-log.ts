@@ -1,6 +1,7 @@
 import type { AuditFilter } from "@prism/contract";
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client";
+import { cursorField, cursorPaging } from "../../../lib/cursor-paging";
 
 export const auditLogQueryKey = (filter: AuditFilter) =>
   ["organizations", filter.organizationId, "audit-log", filter] as const;
@@ -8,10 +9,8 @@ export const auditLogQueryKey = (filter: AuditFilter) =>
 export function auditLogQueryOptions(filter: AuditFilter) {
   return infiniteQueryOptions({
     queryKey: auditLogQueryKey(filter),
-    queryFn: ({ pageParam, signal }) =>
-      api.audit.list({ ...filter, ...(pageParam ? { cursor: pageParam } : {}) }, { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    queryFn: ({ pageParam, signal }) => api.audit.list({ ...filter, ...cursorField(pageParam) }, { signal }),
+    ...cursorPaging,
     // Every change elsewhere adds entries: the log is read afresh whenever the page opens.
     staleTime: 0,
     refetchOnMount: "always",

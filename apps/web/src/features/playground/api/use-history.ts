@@ -3,6 +3,7 @@ import { type InfiniteData, useInfiniteQuery, useQueryClient } from "@tanstack/r
 import { useCallback, useMemo, useState } from "react";
 import { showErrorDialog } from "../../../components/overlays/error-dialog";
 import { api, isApiError } from "../../../lib/api-client";
+import { cursorField, cursorPaging } from "../../../lib/cursor-paging";
 
 /** A history row: a server record, or a local placeholder while its call runs (or after it failed). */
 export interface HistoryItem extends HistoryRequestRecord {
@@ -25,14 +26,6 @@ export function isOpenItem(item: Pick<HistoryItem, "status">): boolean {
 
 export function fromRecord(record: HistoryRequestRecord): HistoryItem {
   return { ...record, key: record.id, local: false };
-}
-
-/**
- * Paging offset: the count of finished rows the server already sent us. Rows still queued or
- * generating and local placeholders (including failed calls the list never held) do not count.
- */
-export function historyOffset(items: readonly HistoryItem[]): number {
-  return items.filter((item) => !item.local && !isOpenItem(item)).length;
 }
 
 export interface PlaygroundHistory {
@@ -59,7 +52,8 @@ export interface PlaygroundHistory {
 
 interface HistoryPage {
   items: HistoryItem[];
-  hasMoreItems: boolean;
+  /** Where the next page starts; null on the last page. */
+  nextCursor: string | null;
   priceInfo: PriceInfo;
 }
 
@@ -95,8 +89,12 @@ function merge(pages: readonly HistoryPage[], edits: Edits): HistoryItem[] {
 
 /**
  * The history list of one feature in the selected project, on TanStack Query's infinite query: the
- * first page when the project is known, the next ones by offset until `hasMoreItems` is false, a new
- * list when the project changes. A load error shows the feature's dialog (a 401 signs out through the
+ * first page when the project is known, the next ones by the previous page's cursor (as the Requests
+ * view pages) until the server answers no `nextCursor` (its `hasMoreItems` is false), a new list when
+ * the project changes. The spec's offset (the count of finished rows held) walks every row it skips on
+ * the server and is refused past HISTORY_MAX_OFFSET; the cursor names the last row's (time, id), so a
+ * page costs what the first does at any depth, and neither this screen's own calls (newer than the
+ * cursor) nor its deletions (the keyset does not count rows) move where the next page starts. A load error shows the feature's dialog (a 401 signs out through the
  * api client instead) and ends paging.
  */
 export function usePlaygroundHistory(
@@ -117,16 +115,16 @@ export function usePlaygroundHistory(
   const query = useInfiniteQuery({
     queryKey,
     enabled: projectId !== null,
-    initialPageParam: 0,
+    ...cursorPaging,
     queryFn: async ({ pageParam, signal }): Promise<HistoryPage> => {
       try {
         const answer = await api.playground.getRequests(
-          { endpoint, projectId: projectId ?? "", offset: pageParam },
+          { endpoint, projectId: projectId ?? "", ...cursorField(pageParam) },
           { signal },
         );
         return {
           items: answer.requests.map(fromRecord),
-          hasMoreItems: answer.hasMoreItems,
+          nextCursor: answer.nextCursor,
           priceInfo: answer.priceInfo,
         };
       } catch (error) {
@@ -134,9 +132,6 @@ export function usePlaygroundHistory(
         throw error;
       }
     },
-    // The offset counts the rows on screen, this screen's own finished calls included (the server's
-    // list has them at its top).
-    getNextPageParam: (last, pages) => (last.hasMoreItems ? historyOffset(merge(pages, edits)) : undefined),
     // The list changes only through this screen (and `refresh`): no background refetches, and a
     // screen opened again starts from the first page, as it did before any cache.
     staleTime: Number.POSITIVE_INFINITY,
@@ -191,7 +186,7 @@ export function usePlaygroundHistory(
 
   const refresh = useCallback(async () => {
     if (!projectId) return;
-    const answer = await api.playground.getRequests({ endpoint, projectId, offset: 0 });
+    const answer = await api.playground.getRequests({ endpoint, projectId });
     edit((current) => {
       const held = new Set(
         merge(serverPages(), current)

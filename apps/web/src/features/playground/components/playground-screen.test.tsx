@@ -56,7 +56,7 @@ function stubPlayground(options: {
   /** The provider serving the feature; null when none is configured (it needs a model server). */
   provider?: "builtin" | "http" | null;
   requests?: unknown[];
-  pages?: { requests: unknown[]; hasMoreItems: boolean }[];
+  pages?: { requests: unknown[]; hasMoreItems: boolean; nextCursor: string | null }[];
   featureAnswer?: () => Promise<Response>;
   /** The organization's balance as /v1/users/me answers it now. */
   balance?: () => number;
@@ -86,7 +86,11 @@ function stubPlayground(options: {
       },
     }),
     "/v1/users/playground/get-requests": () => {
-      const answer = options.pages?.[page] ?? { requests: options.requests ?? [], hasMoreItems: false };
+      const answer = options.pages?.[page] ?? {
+        requests: options.requests ?? [],
+        hasMoreItems: false,
+        nextCursor: null,
+      };
       page += 1;
       return { body: { ...answer, priceInfo: { price: 0.01 } } };
     },
@@ -474,7 +478,7 @@ describe("PlaygroundScreen", () => {
     ]);
   });
 
-  it("loads more rows when the end of the list is in view, with the finished count as offset, until hasMoreItems is false", async () => {
+  it("loads more rows when the end of the list is in view, by the previous page's cursor, until there is no next cursor", async () => {
     // The list's end is always "in view" here: every observe reports an intersection.
     class InViewObserver {
       constructor(private readonly callback: IntersectionObserverCallback) {}
@@ -489,19 +493,17 @@ describe("PlaygroundScreen", () => {
     const third = { ...RECORD, id: "req-3" };
     const { bodiesTo } = stubPlayground({
       pages: [
-        { requests: [RECORD, second], hasMoreItems: true },
-        { requests: [third], hasMoreItems: false },
+        { requests: [RECORD, second], hasMoreItems: true, nextCursor: "cursor-after-req-2" },
+        { requests: [third], hasMoreItems: false, nextCursor: null },
       ],
     });
     renderScreen();
     await waitFor(() => expect(screen.getAllByTestId("history-row")).toHaveLength(3));
     await new Promise((done) => setTimeout(done, 50));
-    expect(bodiesTo("/v1/users/playground/get-requests").map((body) => body.offset)).toEqual([0, 2]);
-    expect(bodiesTo("/v1/users/playground/get-requests")[0]).toEqual({
-      endpoint: backgroundRemovalFeature.endpoint,
-      projectId: PROJECT,
-      offset: 0,
-    });
+    expect(bodiesTo("/v1/users/playground/get-requests")).toEqual([
+      { endpoint: backgroundRemovalFeature.endpoint, projectId: PROJECT },
+      { endpoint: backgroundRemovalFeature.endpoint, projectId: PROJECT, cursor: "cursor-after-req-2" },
+    ]);
   });
 
   it("launches `count` calls in parallel, one row each, and keeps working until the last one ends", async () => {
