@@ -25,7 +25,9 @@ let failed = 0;
 async function worker() {
   for (let project = pending.shift(); project; project = pending.shift()) {
     const result = await check(project);
-    process.stdout.write(`tsc -p ${result.project}: ${result.code === 0 ? "ok" : "failed"}\n${result.output}`);
+    process.stdout.write(
+      `tsc -p ${result.project}: ${result.code === 0 ? "ok" : "failed"}\n${result.output}`,
+    );
     if (result.code !== 0) failed += 1;
   }
 }
