@@ -6,7 +6,10 @@
 set -eu
 case "${1:-}" in
   deps)
-    npm ci --no-audit --no-fund
+    # onnxruntime-node's postinstall fetches CUDA libraries from NuGet on Linux x64; the CPU build in
+    # its tarball is all the engine uses. package.json's allowScripts denies that script where npm reads
+    # allowScripts; the variable, which the script itself reads, covers an npm that does not.
+    ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund
     ;;
   app)
     npm run build
