@@ -3,11 +3,10 @@ import { defineConfig } from "vitest/config";
 /**
  * Journeys run in parallel, one file per worker at a time, each file against its own console server
  * and model server (e2e/journey-servers.ts) on a fresh database, so no file sees another's data or
- * model-server controls. Three workers on a developer's machine, four in CI (E2E_WORKERS): the browsers,
- * servers and model stubs wait on each other much of the time (issue 28 measured 505 s one file at a time
- * and 229 s on three; an accessibility walk of 3.5 minutes used 76 s of CPU). A test's timeout is
- * generous because CI runs the journeys beside the server suite on the same two cores: a slow step is
- * not a failing one, a stuck one still is.
+ * model-server controls. Three workers (E2E_WORKERS) on CI's two cores: the browsers, servers and model
+ * stubs wait on each other part of the time (issue 28 measured 505 s one file at a time and 229 s on
+ * three). A test's timeout is generous for a loaded two-core machine: a slow step is not a failing one,
+ * a stuck one still is.
  */
 export default defineConfig({
   test: {
