@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./apps/web/e2e/longest-first.ts";
 
 // One runner for the whole repository: each workspace is a project, so `npm run test:unit` and CI
 // see a single summary. End-to-end journeys are their own project because they need a built app.
@@ -9,6 +10,8 @@ export default defineConfig({
     // workers took the unit suite from 526 s to 397 s on PGlite and from 456 s to 311 s on PostgreSQL
     // (three: 388 s, the cores saturated). The journeys keep their own one-file-at-a-time setting.
     maxWorkers: 2,
+    // Only the run's order changes: the accessibility walks start first (apps/web/e2e/longest-first.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
