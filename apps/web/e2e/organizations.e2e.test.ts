@@ -448,6 +448,13 @@ describe("organizations", () => {
     await projectPicker.click();
     await page.getByRole("menuitem", { name: "Create project" }).click();
     const createProject = page.getByRole("dialog", { name: "Create project" });
+    // The dialog has finished opening once its name field holds the focus (data-autofocus); a click
+    // on Create while it still opened went unanswered once on a loaded CI machine.
+    await expect
+      .poll(() =>
+        createProject.getByLabel("Project name").evaluate((field) => field === document.activeElement),
+      )
+      .toBe(true);
     await createProject.getByRole("button", { name: "Create", exact: true }).click();
     await createProject.getByText("Please enter a name.").waitFor();
     await createProject.getByLabel("Project name").fill("Mobile App");
