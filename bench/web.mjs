@@ -5,13 +5,14 @@
 // and the load time. Exits non-zero when /login exceeds its budget: the bytes are deterministic for a
 // given build, so CI runs this as a check of the bundle (the times are printed, never judged).
 //
-//   node bench/web.mjs            (CHROMIUM_PATH overrides /usr/bin/chromium; VERBOSE=1 lists every file)
+//   node bench/web.mjs            (CHROMIUM_PATH overrides /usr/bin/chromium-headless-shell; VERBOSE=1 lists every file)
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { chromiumPath } from "../packages/test-support/src/chromium.mjs";
 
 /**
  * Issue 16's goal for the first page a visitor sees, compressed: 150 KB of JavaScript, 40 KB of CSS,
@@ -142,7 +143,7 @@ async function main() {
   let browser;
   try {
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      executablePath: chromiumPath(),
       headless: true,
       args: [
         "--no-sandbox",

@@ -1,12 +1,12 @@
-// Makes sure the Debian packages the test suite needs are present: Chromium for the end-to-end tests
-// (or CHROMIUM_PATH), and pocketsphinx with its English model plus ffmpeg for the builtin speech to
+// Makes sure the Debian packages the test suite needs are present: headless Chromium for the end-to-end
+// tests (or CHROMIUM_PATH), and pocketsphinx with its English model plus ffmpeg for the builtin speech to
 // text. As root it installs what is missing with apt-get; otherwise it says how to install it.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { chromiumPath, DEFAULT_CHROMIUM_PACKAGE } from "../packages/test-support/src/chromium.mjs";
 
-const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const needs = [
-  { binary: chromium, packages: process.env.CHROMIUM_PATH ? [] : ["chromium"] },
+  { binary: chromiumPath(), packages: process.env.CHROMIUM_PATH ? [] : [DEFAULT_CHROMIUM_PACKAGE] },
   { binary: "/usr/bin/pocketsphinx_continuous", packages: ["pocketsphinx"] },
   { binary: "/usr/share/pocketsphinx/model/en-us/en-us", packages: ["pocketsphinx-en-us"] },
   { binary: "/usr/bin/ffmpeg", packages: ["ffmpeg"] },

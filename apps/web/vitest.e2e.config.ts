@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Journeys run in parallel, one file per worker at a time, each file against its own console server
@@ -13,6 +13,12 @@ export default defineConfig({
     name: "e2e",
     root: import.meta.dirname,
     include: ["e2e/**/*.e2e.test.ts"],
+    // The `*-pglite` files repeat a journey on the embedded database beside a run on PostgreSQL; on a
+    // run that is on PGlite already they would only repeat it.
+    exclude: [
+      ...configDefaults.exclude,
+      ...(process.env.DATABASE_URL ? [] : ["e2e/**/*-pglite.e2e.test.ts"]),
+    ],
     environment: "node",
     setupFiles: ["e2e/journey-servers.ts"],
     testTimeout: 120_000,

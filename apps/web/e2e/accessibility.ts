@@ -10,6 +10,7 @@ import {
   DESKTOP_VIEWPORT,
   openBrowser,
   PHONE_VIEWPORT,
+  SCREENSHOTS_ON,
   skipWelcomePopup,
 } from "./browser";
 import { signUpFundedOwner } from "./funded-owner";
@@ -66,7 +67,8 @@ async function check(
   await settle(session.page);
   // An open dialog is fixed to the screen: a whole-page capture would draw it over the wrong part.
   const fullPage = !(await session.page.getByRole("dialog").count());
-  await session.page.screenshot({ path: resolve(SHOTS_DIR, `${width}-${name}.png`), fullPage });
+  if (SCREENSHOTS_ON)
+    await session.page.screenshot({ path: resolve(SHOTS_DIR, `${width}-${name}.png`), fullPage });
   await expectAccessible(session.page, `${where} at ${width} px`, { waive });
 }
 

@@ -1,11 +1,19 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
+import { chromiumPath } from "@prism/test-support/chromium";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { journeyServers } from "./journey-servers";
 
-/** Screenshots of every journey land here; CI keeps the folder as an artifact. */
+/** Screenshots of every journey land here. */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, "../../../test-results/e2e-screenshots");
+
+/**
+ * Whether the journeys save their screenshots: yes unless `E2E_SCREENSHOTS=off`. CI turns them off:
+ * nobody looks at its copies, and encoding a full-page PNG at each step was about a tenth of the
+ * journeys' CPU (issue 28). No assertion reads a screenshot, so the journeys check the same either way.
+ */
+export const SCREENSHOTS_ON = process.env.E2E_SCREENSHOTS !== "off";
 
 export interface BrowserSession {
   baseUrl: string;
@@ -29,14 +37,14 @@ export interface BrowserOptions {
 }
 
 /**
- * Launches Debian's Chromium (or CHROMIUM_PATH) headless with a fresh profile directory. The flags keep it from
+ * Launches Debian's headless Chromium (or CHROMIUM_PATH, see @prism/test-support/chromium) with a fresh profile directory. The flags keep it from
  * reaching out to Google's services, which this machine's closed network would refuse.
  */
 export async function openBrowser(options: BrowserOptions = {}): Promise<BrowserSession> {
   const baseUrl = options.baseUrl ?? (await journeyServers()).baseUrl;
   const userDataDir = mkdtempSync(resolve(tmpdir(), "prism-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    executablePath: chromiumPath(),
     headless: true,
     args: [
       "--no-sandbox",
@@ -58,6 +66,7 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
     context,
     page,
     screenshot: async (name, { fullPage = true } = {}) => {
+      if (!SCREENSHOTS_ON) return;
       await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage });
     },
     close: async () => {

@@ -23,6 +23,18 @@ async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs = 
   throw new Error(`the server did not become healthy within ${timeoutMs} ms`);
 }
 
+/**
+ * Set by a journey file that runs on PGlite, the embedded database `npm start` defaults to, even when
+ * the run's DATABASE_URL names a PostgreSQL (see the `*-pglite.e2e.test.ts` files). Module state is the
+ * file's own: Vitest gives each journey file a fresh module graph.
+ */
+let embeddedDatabase = false;
+
+/** Makes every console server this journey file starts use PGlite. */
+export function runOnEmbeddedDatabase(): void {
+  embeddedDatabase = true;
+}
+
 export interface ConsoleServer {
   baseUrl: string;
   close(): Promise<void>;
@@ -30,7 +42,7 @@ export interface ConsoleServer {
 
 /**
  * Starts the built console server (apps/server/dist) on a free port with a fresh DATA_DIR (and a fresh
- * PostgreSQL database when DATABASE_URL is set), as `npm start` would, with `env` on top. Each journey
+ * PostgreSQL database when DATABASE_URL is set, unless {@link runOnEmbeddedDatabase}), as `npm start` would, with `env` on top. Each journey
  * file gets one (journey-servers.ts); journeys that need a differently configured deployment start
  * their own.
  */
@@ -39,9 +51,8 @@ export async function startConsoleServer(extraEnv: NodeJS.ProcessEnv = {}): Prom
     throw new Error("apps/server/dist/main.js is missing: run `npm run build` first");
   const port = await findFreePort();
   const dataDir = mkdtempSync(resolve(tmpdir(), "prism-e2e-"));
-  const postgres = process.env.DATABASE_URL
-    ? await createFreshDatabase(process.env.DATABASE_URL, "prism_e2e")
-    : undefined;
+  const postgresUrl = embeddedDatabase ? undefined : process.env.DATABASE_URL;
+  const postgres = postgresUrl ? await createFreshDatabase(postgresUrl, "prism_e2e") : undefined;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
