@@ -1,16 +1,23 @@
-// Type-checks every workspace with its own tsconfig. tsc uses one core, so the projects run side by
-// side, as many at a time as there are cores: on CI's two cores the five took 39 s one after another
-// (issue 28). Each project's output is printed whole once it ends, so errors never interleave.
+// Type-checks every workspace with its own tsconfig, with TypeScript 7 (the compiler ported to Go,
+// installed as `typescript7`): it checked the five in about half the CPU time of TypeScript 5.9 (issue 28).
+// TypeScript 5.9 stays installed as `typescript` for what uses its JavaScript API, which 7.0 does not
+// have (the layout test parses the server's sources with it). The projects run side by side, as many at
+// a time as there are cores; each project's output is printed whole once it ends, so errors never
+// interleave.
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+
+// The package exports no path to its command; it is the `bin` beside its package.json.
+const TSC = join(dirname(createRequire(import.meta.url).resolve("typescript7/package.json")), "bin/tsc");
 
 // The two largest first, so the small ones fill in beside them.
 const PROJECTS = ["apps/server", "apps/web", "packages/engine", "packages/sdk", "packages/contract"];
 
 function check(project) {
   return new Promise((resolve) => {
-    const tsc = spawn("tsc", ["-p", project, "--noEmit", "--pretty"], {
-      shell: process.platform === "win32",
+    const tsc = spawn(process.execPath, [TSC, "-p", project, "--noEmit", "--pretty"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const output = [];

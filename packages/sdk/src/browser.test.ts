@@ -46,7 +46,7 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), "prism-sdk-dist-"));
-  execFileSync(`${repoRoot}node_modules/.bin/tsc`, ["-p", "tsconfig.build.json", "--outDir", outDir], {
+  execFileSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json", "--outDir", outDir], {
     cwd: packageDir,
   });
   server = await startPrismServer();

@@ -51,6 +51,7 @@ if (typeof CSS !== "undefined" && !("registerProperty" in CSS))
 class IntersectionObserverStub implements IntersectionObserver {
   readonly root = null;
   readonly rootMargin = "0px";
+  readonly scrollMargin = "0px";
   readonly thresholds = [0];
   observe(): void {}
   unobserve(): void {}
