@@ -169,7 +169,13 @@ describe("playground access", () => {
 });
 
 describe("a thumbnail asked for while its request is deleted", () => {
-  const THUMBNAIL_WRITE_DELAY_MS = 400;
+  /** How long the thumbnail's request gets to reach its write before the deletion is sent. */
+  const THUMBNAIL_HEAD_START_MS = 100;
+  /**
+   * Thumbnail writes wait on this until the test has deleted the request, so the write lands after the
+   * deletion on every try however loaded the machine (a fixed delay lost that race on a busy CI run).
+   */
+  let deletionSent: Promise<void> = Promise.resolve();
   let model: LocalServer;
   let testApp: TestApp;
   let filesDir: string;
@@ -178,8 +184,8 @@ describe("a thumbnail asked for while its request is deleted", () => {
   beforeAll(async () => {
     model = await startImageModelServer();
     filesDir = mkdtempSync(join(tmpdir(), "prism-thumbnail-race-"));
-    // The real local store on a slow disk for thumbnails: their write lands well after the deletion,
-    // the window the attack needs, every time instead of by luck.
+    // The real local store, whose thumbnail writes wait for the deletion: the window the attack needs,
+    // every time instead of by luck.
     const store = localFileStoreFor(filesDir);
     files = {
       get: (key) => store.get(key),
@@ -187,7 +193,7 @@ describe("a thumbnail asked for while its request is deleted", () => {
       check: () => store.check(),
       put: async (key, data, contentType) => {
         if (key.endsWith(THUMBNAIL_SUFFIX)) {
-          await new Promise((done) => setTimeout(done, THUMBNAIL_WRITE_DELAY_MS));
+          await deletionSent;
         }
         await store.put(key, data, contentType);
       },
@@ -213,14 +219,18 @@ describe("a thumbnail asked for while its request is deleted", () => {
       const requestId: string = call.json().request.id;
       const thumbnailUrl = `${resultUrl}${THUMBNAIL_SUFFIX}`;
 
+      let markDeletionSent = () => {};
+      deletionSent = new Promise((done) => {
+        markDeletionSent = done;
+      });
       const thumbnail = read(thumbnailUrl);
-      await new Promise((done) => setTimeout(done, THUMBNAIL_WRITE_DELAY_MS / 4));
+      await new Promise((done) => setTimeout(done, THUMBNAIL_HEAD_START_MS));
       const deleted = await post(
         testApp,
         "/v1/users/playground/delete-request",
         { projectId: account.projectId, requestId },
         { session: account.owner.session },
-      );
+      ).finally(markDeletionSent);
       expect(deleted.statusCode, deleted.body).toBe(200);
       expect((await thumbnail).statusCode).toBe(404);
 
