@@ -46,9 +46,13 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), "prism-sdk-dist-"));
-  execFileSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json", "--outDir", outDir], {
-    cwd: packageDir,
-  });
+  execFileSync(
+    process.execPath,
+    [`${repoRoot}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json", "--outDir", outDir],
+    {
+      cwd: packageDir,
+    },
+  );
   server = await startPrismServer();
   profileDir = mkdtempSync(join(tmpdir(), "prism-sdk-chromium-"));
   context = await chromium.launchPersistentContext(profileDir, {
