@@ -2,7 +2,13 @@ import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { CSV_CHUNK_BYTES, chunkedWrites, csvRecordWriter, readAhead, SAFE_CSV_OPTIONS } from "./csv";
+import { CSV_CHUNK_BYTES, chunkedWrites, csvCellWriter, readAhead, SAFE_CSV_OPTIONS } from "./csv";
+
+/** Records written cell by cell with one cell writer, as the calls export joins them. */
+function recordWriter(): (records: readonly (readonly string[])[]) => string {
+  const cell = csvCellWriter();
+  return (records) => records.map((record) => `${record.map(cell).join(",")}\n`).join("");
+}
 
 /** The chunks a consumer in flowing mode gets (as a reply piped to a socket or a compressor does). */
 async function chunksOf(lines: string[]): Promise<Buffer[]> {
@@ -32,7 +38,7 @@ describe("chunked CSV writes", () => {
   });
 });
 
-describe("the CSV record writer", () => {
+describe("the CSV cell writer", () => {
   // Cells of every kind an export writes, and every kind csv-stringify treats apart: formulas (ASCII and
   // full-width), delimiters, quotes, line breaks, spaces, empty cells, non-ASCII text, numbers with signs.
   const cells = [
@@ -73,7 +79,7 @@ describe("the CSV record writer", () => {
       [cell, cells[(index + 7) % cells.length] ?? "", cell],
       cells.map((_, offset) => cells[(index + offset) % cells.length] ?? ""),
     ]);
-    const write = csvRecordWriter();
+    const write = recordWriter();
     expect(write(records)).toBe(stringify(records, SAFE_CSV_OPTIONS));
     // Again, now from what it remembered.
     expect(write(records)).toBe(stringify(records, SAFE_CSV_OPTIONS));
@@ -81,7 +87,7 @@ describe("the CSV record writer", () => {
   });
 
   it("escapes a formula as text, not as a formula", () => {
-    const write = csvRecordWriter();
+    const write = recordWriter();
     expect(write([["=1+1", "ok", "-2"]])).toBe("'=1+1,ok,'-2\n");
   });
 });

@@ -56,16 +56,16 @@ const PLAIN_CELL = /^[0-9A-Za-z][0-9A-Za-z.:_-]*$/;
 const REMEMBERED_CELLS = 10_000;
 
 /**
- * A CSV writer with csv-stringify's bytes under {@link SAFE_CSV_OPTIONS} (no header) for a fraction of
- * its cost per row. csv-stringify decides quoting and formula escaping cell by cell, so a record is its
- * cells' texts joined by `,` and ended by `\n`: a plain cell (see `PLAIN_CELL`) is its own text, any
- * other is csv-stringify's text of that cell, remembered, since an export repeats a few names (projects,
- * keys, features, statuses) on every row. Its sync form spent most of the calls export's CPU time on
- * options and checks for cells that need none (issue 35); `csv.test.ts` compares the two byte for byte.
+ * The text csv-stringify writes for one cell within a record under {@link SAFE_CSV_OPTIONS}, for a
+ * fraction of its cost: a plain cell (see `PLAIN_CELL`) is its own text, any other is the library's text
+ * of that cell, remembered, since an export repeats a few names (projects, keys, features) on every row.
+ * csv-stringify decides quoting and formula escaping cell by cell, so a record is its cells' texts joined
+ * by `,` and ended by `\n`; `csv.test.ts` compares the two byte for byte. Its sync form spent most of
+ * the calls export's CPU time on options and checks for cells that need none (issue 35).
  */
-export function csvRecordWriter(): (records: readonly (readonly string[])[]) => string {
+export function csvCellWriter(): (value: string) => string {
   const remembered = new Map<string, string>();
-  const cellText = (value: string): string => {
+  return (value) => {
     if (PLAIN_CELL.test(value)) return value;
     let text = remembered.get(value);
     if (text === undefined) {
@@ -73,17 +73,6 @@ export function csvRecordWriter(): (records: readonly (readonly string[])[]) => 
       text = stringifySync([[value, "x"]], SAFE_CSV_OPTIONS).slice(0, -",x\n".length);
       if (remembered.size >= REMEMBERED_CELLS) remembered.clear();
       remembered.set(value, text);
-    }
-    return text;
-  };
-  return (records) => {
-    let text = "";
-    for (const record of records) {
-      for (let index = 0; index < record.length; index += 1) {
-        if (index > 0) text += ",";
-        text += cellText(record[index] ?? "");
-      }
-      text += "\n";
     }
     return text;
   };

@@ -1,19 +1,24 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import {
+  microsToDecimalText,
   PLAYGROUND_CALLER,
   USAGE_EXPORT_COLUMNS,
   USAGE_EXPORT_PATH,
   USAGE_SUMMARY_COLUMNS,
   USAGE_SUMMARY_EXPORT_PATH,
 } from "@prism/contract";
-import { sql } from "drizzle-orm";
+import { stringify } from "csv-stringify/sync";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post, signUpAndConfirm } from "../../../test/accounts";
 import { createTestApp, type TestApp } from "../../../test/test-app";
+import { apiKeys, featureRequests } from "../../db/schema";
+import { SAFE_CSV_OPTIONS } from "../../http/csv";
 import { addUsage } from "../features/feature-requests.store";
 import { DEFAULT_PROJECT_NAME } from "../organizations/organizations.store";
 import { EXPORT_BATCH_ROWS } from "./usage.routes";
+import { featureName } from "./usage.store";
 
 /**
  * The home page's CSV exports over real HTTP: every call of a month, streamed from the request log in
@@ -50,6 +55,7 @@ describe("CSV exports of the usage", () => {
   let secondProjectId: string;
   let strangerProjectId: string;
   let apiKeyId: string;
+  let organizationId: string;
 
   const download = (path: string, projectIds: string[], cookie = session) =>
     fetch(`${origin}${path}?month=${MONTH}&projectIds=${projectIds.join(",")}`, {
@@ -61,7 +67,7 @@ describe("CSV exports of the usage", () => {
     origin = await testApp.app.listen({ port: 0, host: "127.0.0.1" });
     const owner = await signUpAndConfirm(testApp);
     session = owner.session;
-    const organizationId = owner.userInfo.organizations[0].id;
+    organizationId = owner.userInfo.organizations[0].id;
     projectId = owner.userInfo.organizations[0].projects[0].id;
     const created = await post(
       testApp,
@@ -209,6 +215,81 @@ describe("CSV exports of the usage", () => {
     // The time as a Date writes it: UTC, the microseconds cut off, not rounded into April.
     expect(secondProjectRow?.split(",")[0]).toBe(new Date("2026-03-31T23:59:59.999999Z").toISOString());
     expect(secondProjectRow?.split(",")[0]).toBe("2026-03-31T23:59:59.999Z");
+  }, 120_000);
+
+  // The database writes the rows (exportBatchText): compared here with csv-stringify's bytes for the same
+  // calls read back as rows, over names that need quoting or the formula escape, a feature the catalog no
+  // longer has, both failure statuses, a price with every digit and more than one keyset batch.
+  it("writes each call as csv-stringify writes it from the request log's row", async () => {
+    const created = await post(
+      testApp,
+      "/v1/users/projects/create",
+      { organizationId, name: '@SUM(1+1), "names"' },
+      { session },
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    const thirdProjectId: string = created.json().id;
+    const keyIds: string[] = [];
+    for (const apiKeyName of ["=HYPERLINK(1)", 'Comma, "quoted" key']) {
+      const inserted = await post(
+        testApp,
+        "/v1/users/api-keys/insert",
+        { projectId: thirdProjectId, apiKeyName },
+        { session },
+      );
+      expect(inserted.statusCode, inserted.body).toBe(200);
+      keyIds.push(inserted.json().apiKey.id);
+    }
+    const calls = EXPORT_BATCH_ROWS * 2 + 7;
+    await testApp.database.db.execute(sql`
+      insert into feature_requests (organization_id, project_id, api_key_id, endpoint, call_type, status,
+        provider, request_files, request_body, units, price_micros, created_at)
+      select ${organizationId}, ${thirdProjectId},
+        case i % 3 when 0 then null when 1 then ${keyIds[0]}::uuid else ${keyIds[1]}::uuid end,
+        case when i % 5 = 0 then '/v1/retired/feature' else '/v1/images/upscaling' end, 'upscaling',
+        case i % 7 when 0 then 'error' when 1 then 'canceled' else 'done' end, 'http', '{}', '{}',
+        i % 4, case when i % 2 = 0 then 1234567 else 0 end,
+        timestamptz '2026-03-10 12:00:00.123456+00' + (i * interval '1.000001 seconds')
+      from generate_series(1, ${calls}) as i`);
+
+    const rows = await testApp.database.db
+      .select({
+        createdAt: featureRequests.createdAt,
+        endpoint: featureRequests.endpoint,
+        apiKeyName: apiKeys.name,
+        apiKeyId: featureRequests.apiKeyId,
+        status: featureRequests.status,
+        units: featureRequests.units,
+        priceMicros: featureRequests.priceMicros,
+        id: featureRequests.id,
+      })
+      .from(featureRequests)
+      .leftJoin(apiKeys, eq(apiKeys.id, featureRequests.apiKeyId))
+      .where(eq(featureRequests.projectId, thirdProjectId))
+      .orderBy(asc(featureRequests.createdAt), asc(featureRequests.id));
+    expect(rows).toHaveLength(calls);
+    const expected = stringify(
+      rows.map((row) => [
+        row.createdAt.toISOString(),
+        '@SUM(1+1), "names"',
+        row.endpoint,
+        featureName(row.endpoint),
+        row.apiKeyId ? (row.apiKeyName ?? "") : PLAYGROUND_CALLER,
+        row.status,
+        String(row.units),
+        microsToDecimalText(row.status === "error" || row.status === "canceled" ? 0n : row.priceMicros),
+        row.id,
+      ]),
+      { ...SAFE_CSV_OPTIONS, header: true, columns: [...USAGE_EXPORT_COLUMNS] },
+    );
+    const response = await download(USAGE_EXPORT_PATH, [thirdProjectId]);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain(`'@SUM(1+1), ""names""`);
+    expect(text).toContain("'=HYPERLINK(1)");
+    expect(text).toContain(",/v1/retired/feature,/v1/retired/feature,");
+    expect(text).toContain(",done,2,1.234567,");
+    expect(text).toBe(expected);
   }, 120_000);
 
   // The server answers in this process (listening on a port, asked by this process's fetch), so this

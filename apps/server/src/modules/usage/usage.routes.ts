@@ -24,7 +24,7 @@ import type { AppDependencies } from "../../app-dependencies";
 import type { Executor } from "../../db/client";
 import { AppError } from "../../errors";
 import { bearerKeyOf, requireApiKey } from "../../http/api-key-auth";
-import { chunkedWrites, csvRecordWriter, readAhead, SAFE_CSV_OPTIONS } from "../../http/csv";
+import { chunkedWrites, csvCellWriter, readAhead, SAFE_CSV_OPTIONS } from "../../http/csv";
 import { registerCall } from "../../http/register-call";
 import {
   isTwoFactorEnrolmentRequired,
@@ -34,12 +34,12 @@ import {
 import type { ApiKeyPrincipal } from "../api-keys/api-key-runtime.service";
 import { authenticateSessionToken } from "../auth/session.service";
 import { SESSION_COOKIE } from "../auth/session-cookie";
-import { costOfRequestMicros } from "../features/feature-requests.store";
 import { registerRequestLogRoutes } from "./request-log.routes";
 import {
-  type ExportedCall,
-  exportBatch,
+  apiKeyNames,
+  exportBatchText,
   featureName,
+  projectName,
   statisticsOfProjects,
   summaryOfProjects,
   usageOfProject,
@@ -72,21 +72,6 @@ function monthRange(month: string) {
   const from = new Date(Date.UTC(year, monthNumber - 1, 1));
   const to = new Date(Date.UTC(year, monthNumber, 1));
   return { from, to, start: from.toISOString().slice(0, 10), endExclusive: to.toISOString().slice(0, 10) };
-}
-
-function exportedRow(row: ExportedCall): string[] {
-  const costMicros = costOfRequestMicros(row);
-  return [
-    row.createdAtIso,
-    row.projectName,
-    row.endpoint,
-    featureName(row.endpoint),
-    row.apiKeyId ? (row.apiKeyName ?? "") : PLAYGROUND_CALLER,
-    row.status,
-    String(row.units),
-    microsToDecimalText(costMicros),
-    row.id,
-  ];
 }
 
 /**
@@ -153,30 +138,47 @@ export function registerUsageRoutes(app: FastifyInstance, deps: UsageRouteDeps):
   }
 
   // Every call of the month, project after project in time order, streamed: rows are read in keyset
-  // batches and written as the client takes them, so no month is ever held in memory. The next batch is
-  // read while the current one is written (readAhead), and each batch is turned into CSV text at once by
-  // a writer with csv-stringify's bytes and a fraction of its cost per row (issue 35).
+  // batches and written as the client takes them, so no month is ever held in memory. The database
+  // writes each batch as CSV text, with the name cells (project, feature, key) written here once each
+  // (exportBatchText); the next batch is read while the current one is compressed and sent (readAhead).
   app.get(USAGE_EXPORT_PATH, async (request, reply) => {
     const query = await authorizeExport(request);
     const { from, to } = monthRange(query.month);
+    const cell = csvCellWriter();
+    const endpoints = new Map<string, string>();
+    const keys = new Map<string, string>();
+    const playground = cell(PLAYGROUND_CALLER);
     async function* batches() {
       for (const projectId of query.projectIds) {
+        const cells = {
+          project: cell((await projectName(db, projectId)) ?? ""),
+          endpoints,
+          keys,
+          playground,
+        };
         let after: { cursor: string; id: string } | undefined;
         for (;;) {
-          const batch = await exportBatch(db, { projectId, from, to, after, limit: EXPORT_BATCH_ROWS });
-          yield batch;
-          const last = batch.at(-1);
-          if (!last || batch.length < EXPORT_BATCH_ROWS) break;
-          after = { cursor: last.cursor, id: last.id };
+          const read = () =>
+            exportBatchText(db, { projectId, from, to, after, limit: EXPORT_BATCH_ROWS, cells });
+          let batch = await read();
+          // Until every row has its cells: a key first used while the month is being exported shows up
+          // in a batch after the one that learnt the others.
+          while (batch.unknownEndpoints.length > 0 || batch.unknownKeys.length > 0) {
+            for (const endpoint of batch.unknownEndpoints)
+              endpoints.set(endpoint, `${cell(endpoint)},${cell(featureName(endpoint))}`);
+            const names = await apiKeyNames(db, batch.unknownKeys);
+            for (const id of batch.unknownKeys) keys.set(id, cell(names.get(id) ?? ""));
+            batch = await read();
+          }
+          yield batch.text;
+          if (!batch.last || batch.rows < EXPORT_BATCH_ROWS) break;
+          after = batch.last;
         }
       }
     }
     async function* csvText() {
       yield stringifyRows([], { ...SAFE_CSV_OPTIONS, header: true, columns: [...USAGE_EXPORT_COLUMNS] });
-      const records = csvRecordWriter();
-      for await (const batch of readAhead(batches())) {
-        if (batch.length > 0) yield records(batch.map(exportedRow));
-      }
+      for await (const text of readAhead(batches())) if (text !== "") yield text;
     }
     const source = Readable.from(csvText(), { objectMode: false });
     source.on("error", (error) => request.log.error({ err: error }, "usage export failed"));

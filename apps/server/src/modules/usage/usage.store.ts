@@ -1,5 +1,5 @@
-import { featureByEndpoint, PLAYGROUND_CALLER, type RequestStatus, type UsageGroup } from "@prism/contract";
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { featureByEndpoint, PLAYGROUND_CALLER, type UsageGroup } from "@prism/contract";
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { rowsOf } from "../../db/client";
 import { apiKeys, featureRequests, projects, usageDaily, usageDailyKeys } from "../../db/schema";
@@ -131,32 +131,47 @@ async function usageByApiKey(
   }));
 }
 
-/** One row of the calls export, as read from the request log. */
-export interface ExportedCall {
-  id: string;
-  /**
-   * The time as `Date.toISOString()` writes it (UTC, milliseconds, both cut the microseconds off),
-   * formatted by the database: parsing a Date per row and writing it back was a third of the export's
-   * CSV time in this process (issue 35).
-   */
-  createdAtIso: string;
-  /** The row's exact time (microseconds, which a Date drops), for the next batch's keyset. */
-  cursor: string;
-  projectName: string;
-  endpoint: string;
-  apiKeyId: string | null;
-  apiKeyName: string | null;
-  status: RequestStatus;
-  units: number;
-  priceMicros: bigint;
+/**
+ * The cells of the calls export that come from names (a project's, a feature's, a key's), each as the
+ * CSV writer (`csvCellWriter`) writes it: the database joins them into the rows it writes.
+ */
+export interface ExportCells {
+  /** The project's name. */
+  project: string;
+  /** Per endpoint: its cell and its feature's name cell, joined by `,`. */
+  endpoints: ReadonlyMap<string, string>;
+  /** Per API key id: the key's name (empty for a key that no longer exists). */
+  keys: ReadonlyMap<string, string>;
+  /** The caller of a call made from the console. */
+  playground: string;
+}
+
+/** One keyset batch of the calls export, written as CSV by the database. */
+export interface ExportBatch {
+  /** The batch's rows as CSV, each ended by a line break; empty when a cell was missing (see below). */
+  text: string;
+  rows: number;
+  /** The last row's exact time (microseconds, which a Date drops) and id: the next batch's keyset. */
+  last: { cursor: string; id: string } | undefined;
+  /** Endpoints and API keys of the batch that `cells` has no cell for: add them and ask again. */
+  unknownEndpoints: string[];
+  unknownKeys: string[];
 }
 
 /**
- * A project's calls in `[from, to)`, oldest first, one batch after the keyset `after` (time, id): each
- * batch is one range scan of the (project, time, id) index, so a month of any size is read in
- * constant memory however far into it the export is.
+ * A project's calls in `[from, to)`, oldest first, one batch after the keyset `after` (time, id), as the
+ * rows of the calls CSV (`USAGE_EXPORT_COLUMNS`): each batch is one range scan of the (project, time,
+ * id) index, so a month of any size is read in constant memory however far into it the export is.
+ *
+ * The database writes the rows: the time as `Date.toISOString()` writes it, the status, units, cost (none
+ * for a failed or canceled call) and id, all cells that CSV writes as they are (a negative number, which
+ * no row holds, would get the formula escape's `'`), and the name cells from `cells`. Reading ten columns
+ * of half a million rows through the driver and joining them into CSV was most of the export's time in
+ * this process (issue 35); a batch now arrives as one text. A row whose endpoint or key has no cell yet
+ * makes the batch come back without text, naming what is missing, to be added and asked again (in
+ * practice once per project, on its first batch).
  */
-export async function exportBatch(
+export async function exportBatchText(
   db: Executor,
   input: {
     projectId: string;
@@ -164,37 +179,76 @@ export async function exportBatch(
     to: Date;
     after: { cursor: string; id: string } | undefined;
     limit: number;
+    cells: ExportCells;
   },
-): Promise<ExportedCall[]> {
-  const after = input.after;
-  return db
-    .select({
-      id: featureRequests.id,
-      createdAtIso: sql<string>`to_char(${featureRequests.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      cursor: sql<string>`${featureRequests.createdAt}::text`,
-      projectName: projects.name,
-      endpoint: featureRequests.endpoint,
-      apiKeyId: featureRequests.apiKeyId,
-      apiKeyName: apiKeys.name,
-      status: featureRequests.status,
-      units: featureRequests.units,
-      priceMicros: featureRequests.priceMicros,
-    })
-    .from(featureRequests)
-    .innerJoin(projects, eq(projects.id, featureRequests.projectId))
-    .leftJoin(apiKeys, eq(apiKeys.id, featureRequests.apiKeyId))
-    .where(
-      and(
-        eq(featureRequests.projectId, input.projectId),
-        gte(featureRequests.createdAt, input.from),
-        lt(featureRequests.createdAt, input.to),
-        after
-          ? sql`(${featureRequests.createdAt}, ${featureRequests.id}) > (${after.cursor}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(asc(featureRequests.createdAt), asc(featureRequests.id))
-    .limit(input.limit);
+): Promise<ExportBatch> {
+  const { after, cells } = input;
+  const endpointCells = JSON.stringify([...cells.endpoints].map(([endpoint, text]) => ({ endpoint, text })));
+  const keyCells = JSON.stringify([...cells.keys].map(([id, text]) => ({ id, text })));
+  const [row] = rowsOf<{
+    rows: number;
+    text: string | null;
+    last_cursor: string | null;
+    last_id: string | null;
+    unknown_endpoints: string[];
+    unknown_keys: string[];
+  }>(
+    await db.execute(sql`with batch as (
+        select id, created_at, endpoint, api_key_id, status, units,
+          case when status in ('error', 'canceled') then 0::bigint else price_micros end as cost
+        from ${featureRequests}
+        where project_id = ${input.projectId} and created_at >= ${input.from.toISOString()}::timestamptz
+          and created_at < ${input.to.toISOString()}::timestamptz
+          ${after ? sql`and (created_at, id) > (${after.cursor}::timestamptz, ${after.id}::uuid)` : sql``}
+        order by created_at, id
+        limit ${input.limit}),
+      cells as (
+        select batch.*, endpoint_cell.text as endpoint_text,
+          case when api_key_id is null then ${cells.playground}::text else key_cell.text end as caller_text
+        from batch
+        left join jsonb_to_recordset(${endpointCells}::jsonb) as endpoint_cell(endpoint text, text text)
+          on endpoint_cell.endpoint = batch.endpoint
+        left join jsonb_to_recordset(${keyCells}::jsonb) as key_cell(id uuid, text text)
+          on key_cell.id = batch.api_key_id)
+      select count(*)::int as rows,
+        string_agg(
+          to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ','
+            || ${cells.project}::text || ',' || endpoint_text || ',' || caller_text || ',' || status || ','
+            || case when units < 0 then '''' else '' end || units::text || ','
+            || case when cost < 0 then '''-' else '' end || (abs(cost) / 1000000)::text || '.'
+            || lpad((abs(cost) % 1000000)::text, 6, '0') || ',' || id::text || E'\n',
+          '' order by created_at, id) as text,
+        (array_agg(created_at::text order by created_at desc, id desc))[1] as last_cursor,
+        (array_agg(id::text order by created_at desc, id desc))[1] as last_id,
+        coalesce(array_agg(distinct endpoint) filter (where endpoint_text is null), '{}') as unknown_endpoints,
+        coalesce(array_agg(distinct api_key_id::text) filter (where caller_text is null), '{}') as unknown_keys
+      from cells`),
+  );
+  if (!row) throw new Error("the export's batch query returned no row");
+  const missing = row.unknown_endpoints.length > 0 || row.unknown_keys.length > 0;
+  return {
+    text: missing ? "" : (row.text ?? ""),
+    rows: row.rows,
+    last: row.last_cursor && row.last_id ? { cursor: row.last_cursor, id: row.last_id } : undefined,
+    unknownEndpoints: row.unknown_endpoints,
+    unknownKeys: row.unknown_keys,
+  };
+}
+
+/** The names of API keys by id (keys that no longer exist are left out). */
+export async function apiKeyNames(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: apiKeys.id, name: apiKeys.name })
+    .from(apiKeys)
+    .where(inArray(apiKeys.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A project's name, or undefined when it does not exist. */
+export async function projectName(db: Executor, projectId: string): Promise<string | undefined> {
+  const [row] = await db.select({ name: projects.name }).from(projects).where(eq(projects.id, projectId));
+  return row?.name;
 }
 
 /** The month's calls per UTC day and feature of the projects, from the daily rollup. */
