@@ -6,9 +6,9 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ["src/**/*.test.ts"],
     environment: "node",
-    // The tests start the real server in-process (apps/server/test/test-app.ts): on PGlite from the
-    // migrated template, or on a fresh PostgreSQL database when DATABASE_URL is set.
-    globalSetup: process.env.DATABASE_URL ? [] : ["../../apps/server/test/global-setup.ts"],
+    // The tests start the real server in-process (apps/server/test/test-app.ts), on a copy of the run's
+    // migrated template: PGlite's, or PostgreSQL's when DATABASE_URL is set.
+    globalSetup: ["../../apps/server/test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -91,7 +91,9 @@ export async function createProcessStorage() {
     const client = new PGlite(pgliteDirFor(dataDir), { loadDataDir: template });
     await client.close();
   } else {
-    database = await createFreshDatabase(serverUrl, "prism_process");
+    database = await createFreshDatabase(serverUrl, "prism_process", {
+      template: inject("postgresTemplate"),
+    });
   }
   const databaseUrl = database?.url;
   return {

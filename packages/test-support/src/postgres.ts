@@ -21,12 +21,23 @@ async function runAdminQuery(serverUrl: string, statement: string): Promise<void
 }
 
 /**
- * An empty database of its own on the PostgreSQL server at `serverUrl` (the suites' DATABASE_URL), named
+ * A database of its own on the PostgreSQL server at `serverUrl` (the suites' DATABASE_URL), named
  * `<prefix>_<random>` so that test files, server processes and journeys running at once never share one.
+ * Empty, or a copy of `options.template` (a database nobody is connected to, such as a run's migrated
+ * template: copying one is a fraction of migrating anew).
  */
-export async function createFreshDatabase(serverUrl: string, prefix: string): Promise<FreshDatabase> {
+export async function createFreshDatabase(
+  serverUrl: string,
+  prefix: string,
+  options: { template?: string | undefined } = {},
+): Promise<FreshDatabase> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
-  await runAdminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  await runAdminQuery(
+    serverUrl,
+    options.template
+      ? `CREATE DATABASE "${name}" TEMPLATE "${options.template}"`
+      : `CREATE DATABASE "${name}"`,
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
