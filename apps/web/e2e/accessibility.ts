@@ -47,24 +47,67 @@ const SIGNED_IN_PAGES = [
   ...FEATURES.map((feature) => `${PATHS.playground}/${feature.id}`),
 ];
 
+/** How long no request may be in flight before a page counts as having its data (Playwright's "network idle"). */
+const QUIET_MS = 500;
+
+/**
+ * Counts the page's requests in flight. Playwright's "networkidle" is an event of a document's load, so
+ * after a navigation inside the app (openInApp) it has long passed; this waits for the same quiet.
+ */
+function watchRequests(page: Page): { quiet(): Promise<void> } {
+  let inFlight = 0;
+  let changedAt = Date.now();
+  const change = (by: number) => {
+    inFlight += by;
+    changedAt = Date.now();
+  };
+  page.on("request", () => change(1));
+  page.on("requestfinished", () => change(-1));
+  page.on("requestfailed", () => change(-1));
+  return {
+    quiet: async () => {
+      const deadline = Date.now() + 30_000;
+      while (inFlight > 0 || Date.now() - changedAt < QUIET_MS) {
+        if (Date.now() > deadline) throw new Error(`${inFlight} request(s) still in flight after 30 s`);
+        await page.waitForTimeout(100);
+      }
+    },
+  };
+}
+
+/**
+ * Opens a console path the way its own links do (React Router follows the history), instead of loading
+ * the whole app again: the walk visits every page, and reloading the bundle and the shell for each was
+ * most of its browser's CPU (issue 28: the desktop walk 86 -> 57 s). The first page of the walk is
+ * still a full load.
+ */
+async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState({}, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+  await page.waitForURL((url) => url.pathname === path);
+}
+
 /**
  * Waits until the page has its data (no request in flight) and Mantine's transitions are over: axe
  * measures contrast on what is painted, and a half-faded element reads as low contrast.
  */
-async function settle(page: Page): Promise<void> {
-  // The API reference keeps a connection of its own open, so "network idle" would never come there.
-  if (new URL(page.url()).pathname !== PATHS.docs) await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(400);
+async function settle(session: BrowserSession, requests: { quiet(): Promise<void> }): Promise<void> {
+  // The API reference keeps a connection of its own open, so the network is never quiet there.
+  if (new URL(session.page.url()).pathname !== PATHS.docs) await requests.quiet();
+  await session.page.waitForTimeout(400);
 }
 
 async function check(
   session: BrowserSession,
+  requests: { quiet(): Promise<void> },
   width: string,
   name: string,
   where: string,
   waive: AxeWaiver[] = [],
 ): Promise<void> {
-  await settle(session.page);
+  await settle(session, requests);
   // An open dialog is fixed to the screen: a whole-page capture would draw it over the wrong part.
   const fullPage = !(await session.page.getByRole("dialog").count());
   if (SCREENSHOTS_ON)
@@ -86,10 +129,12 @@ const shotName = (path: string) => path.replace(/^\//, "").replaceAll("/", "-");
 export function describeAccessibilityAt({ name: width, size }: Viewport): void {
   describe(`accessibility of every console page at ${width} px`, () => {
     let session: BrowserSession;
+    let requests: { quiet(): Promise<void> };
 
     beforeAll(async () => {
       mkdirSync(SHOTS_DIR, { recursive: true });
       session = await openBrowser();
+      requests = watchRequests(session.page);
     });
 
     afterAll(async () => {
@@ -101,23 +146,23 @@ export function describeAccessibilityAt({ name: width, size }: Viewport): void {
       await page.setViewportSize(size);
       await page.goto(PATHS.login);
       await page.getByRole("heading", { name: "Welcome!" }).waitFor();
-      await check(session, width, "login", "sign in");
+      await check(session, requests, width, "login", "sign in");
 
       await page.getByRole("button", { name: "Sign Up" }).click();
       await page.getByRole("form", { name: "Sign up" }).waitFor();
-      await check(session, width, "sign-up", "sign up");
+      await check(session, requests, width, "sign-up", "sign up");
 
       await page.goto(PATHS.login);
       await page.getByRole("button", { name: "Recover Password" }).click();
       await page.getByRole("form", { name: "Recover your password" }).waitFor();
-      await check(session, width, "forgot-password", "forgot password");
+      await check(session, requests, width, "forgot-password", "forgot password");
 
       await page.goto(PATHS.terms);
-      await check(session, width, "terms", "terms");
+      await check(session, requests, width, "terms", "terms");
 
       await page.goto("/no/such/page");
       await page.getByRole("heading", { name: "Not Found" }).waitFor();
-      await check(session, width, "not-found", "not found");
+      await check(session, requests, width, "not-found", "not found");
     }, 180_000);
 
     it("has no serious or critical axe-core violation on any signed-in page, dialog or the API reference", async () => {
@@ -126,28 +171,29 @@ export function describeAccessibilityAt({ name: width, size }: Viewport): void {
       await skipWelcomePopup(page);
       await page.setViewportSize(size);
       for (const path of SIGNED_IN_PAGES) {
-        await page.goto(path);
+        if (path === SIGNED_IN_PAGES[0]) await page.goto(path);
+        else await openInApp(page, path);
         await page.locator("main").first().waitFor();
-        await check(session, width, shotName(path), path);
+        await check(session, requests, width, shotName(path), path);
       }
 
       // The card dialog (the funded owner's Change opens the same Add Payment Method form).
       await page.goto(PATHS.organizationPayments);
       await page.getByRole("button", { name: "Change", exact: true }).click();
       await page.getByRole("dialog", { name: /Payment Method/ }).waitFor();
-      await check(session, width, "card-dialog", "the card dialog");
+      await check(session, requests, width, "card-dialog", "the card dialog");
 
       // Show API Call on the image generation screen, with a prompt.
       await page.goto(`${PATHS.playground}/image-generation`);
       await page.getByRole("textbox").first().fill("a lighthouse at dawn");
       await page.getByRole("button", { name: "Show API Call" }).click();
       await page.getByRole("dialog", { name: "API Call Details" }).waitFor();
-      await check(session, width, "api-call-dialog", "the API Call Details dialog");
+      await check(session, requests, width, "api-call-dialog", "the API Call Details dialog");
 
       await page.goto(PATHS.docs);
       await page.locator("#reference h1").first().waitFor({ timeout: 30_000 });
       await page.getByText("Back to", { exact: false }).first().waitFor();
-      await check(session, width, "docs", PATHS.docs, SCALAR_WAIVERS);
+      await check(session, requests, width, "docs", PATHS.docs, SCALAR_WAIVERS);
     }, 600_000);
   });
 }

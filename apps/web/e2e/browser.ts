@@ -61,7 +61,8 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
   });
   const page = context.pages()[0] ?? (await context.newPage());
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return {
+  const events = recordPageEvents(page);
+  const session: BrowserSession = {
     baseUrl,
     context,
     page,
@@ -70,10 +71,69 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
       await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage });
     },
     close: async () => {
+      openSessions.delete(session);
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+  openSessions.set(session, events);
+  return session;
+}
+
+/** The browsers of the running file, each with what its page did lately (for a failed test's report). */
+const openSessions = new Map<BrowserSession, string[]>();
+const KEPT_EVENTS = 60;
+
+/**
+ * Keeps the page's last navigations, failed and refused requests, console errors and uncaught errors:
+ * a journey that fails on a loaded machine then says what the page went through, which its error alone
+ * (a locator that timed out) does not.
+ */
+function recordPageEvents(page: Page): string[] {
+  const events: string[] = [];
+  const started = Date.now();
+  const record = (event: string) => {
+    events.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${event}`);
+    if (events.length > KEPT_EVENTS) events.shift();
+  };
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) record(`navigated to ${frame.url()}`);
+  });
+  page.on("pageerror", (error) => record(`uncaught ${error.name}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning")
+      record(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) =>
+    record(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? "?"}`),
+  );
+  page.on("response", (response) => {
+    if (response.status() >= 400)
+      record(`${response.request().method()} ${response.url()} → ${response.status()}`);
+  });
+  return events;
+}
+
+/**
+ * What each open browser shows and went through: its address, the open dialogs' text and the page's
+ * recent events. Printed when a journey fails (journey-servers.ts); CI keeps no screenshots.
+ */
+export async function describeOpenBrowsers(): Promise<string> {
+  const reports: string[] = [];
+  for (const [session, events] of openSessions) {
+    const { page } = session;
+    const shown = await page
+      .evaluate(() => {
+        const dialogs = Array.from(document.querySelectorAll("[role=dialog], [role=alertdialog]"));
+        const text = (element: Element) => (element as HTMLElement).innerText.replace(/\s+/g, " ").trim();
+        return dialogs.length > 0
+          ? dialogs.map((dialog) => `dialog: ${text(dialog).slice(0, 300)}`).join("\n")
+          : `no dialog; page: ${text(document.body).slice(0, 500)}`;
+      })
+      .catch((error: unknown) => `(the page could not be read: ${String(error)})`);
+    reports.push(`browser at ${page.url()}\n${shown}\nits last events:\n${events.join("\n") || "(none)"}`);
+  }
+  return reports.join("\n\n");
 }
 
 /**
