@@ -83,9 +83,11 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
 /** The browsers of the running file, each with what its page did lately (for a failed test's report). */
 const openSessions = new Map<BrowserSession, string[]>();
 const KEPT_EVENTS = 60;
+/** A request slower than this is among a page's recorded events (the console's calls have budgets of 5–30 s). */
+const SLOW_REQUEST_MS = 2_000;
 
 /**
- * Keeps the page's last navigations, failed and refused requests, console errors and uncaught errors:
+ * Keeps the page's last navigations, failed, refused and slow requests, console errors and uncaught errors:
  * a journey that fails on a loaded machine then says what the page went through, which its error alone
  * (a locator that timed out) does not.
  */
@@ -107,6 +109,10 @@ function recordPageEvents(page: Page): string[] {
   page.on("requestfailed", (request) =>
     record(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? "?"}`),
   );
+  page.on("requestfinished", (request) => {
+    const took = request.timing().responseEnd;
+    if (took > SLOW_REQUEST_MS) record(`${request.method()} ${request.url()} took ${Math.round(took)} ms`);
+  });
   page.on("response", (response) => {
     if (response.status() >= 400)
       record(`${response.request().method()} ${response.url()} → ${response.status()}`);

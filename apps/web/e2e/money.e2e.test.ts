@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectAccessible } from "./axe";
 import { type BrowserSession, openBrowser, SCREENSHOT_DIR } from "./browser";
@@ -40,6 +40,37 @@ async function fillCard(page: Page, number: string) {
   return dialog;
 }
 
+/**
+ * How Home's statistics call ended: answered, or failed in the browser (its 5 s budget, spec). Home asks
+ * for them as the welcome dialog opens.
+ */
+function statisticsAnswer(page: Page): Promise<"answered" | "failed"> {
+  const isStatistics = (request: Request) => request.url().endsWith("/v1/users/statistics/get");
+  // The first of these to come; the others time out later, handled (Promise.any).
+  return Promise.any([
+    page.waitForEvent("requestfinished", { predicate: isStatistics }).then(() => "answered" as const),
+    page.waitForEvent("requestfailed", { predicate: isStatistics }).then(() => "failed" as const),
+    page
+      .getByRole("dialog", { name: "Error retrieving statistics" })
+      .waitFor()
+      .then(() => "failed" as const),
+  ]);
+}
+
+/**
+ * A server that has just started, on a CI machine running three journeys and the image check on two
+ * cores, can miss the statistics call's 5 s budget (spec); Home then shows "Error retrieving
+ * statistics" (home-page.test.tsx), and Mantine shows that dialog in the welcome dialog's place until
+ * it is closed. This journey is about the welcome dialog: close that one if it came, and the welcome
+ * dialog is back. A statistics call that fails on the server (an HTTP error) is not excused.
+ */
+async function closeStatisticsTimeout(page: Page, statistics: "answered" | "failed"): Promise<void> {
+  if (statistics !== "failed") return;
+  const dialog = page.getByRole("dialog", { name: "Error retrieving statistics" });
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await dialog.waitFor({ state: "detached" });
+}
+
 describe("money", () => {
   let session: BrowserSession;
 
@@ -63,9 +94,11 @@ describe("money", () => {
 
     // A user created today with a zero balance meets the welcome dialog once; its button leads to the
     // payments page with the card dialog already open (issue 33: it used to land without it).
+    const statisticsSettled = statisticsAnswer(page);
     await page.goto("/home");
     const welcome = page.getByRole("heading", { name: "Welcome to Prism!" });
     await welcome.waitFor();
+    await closeStatisticsTimeout(page, await statisticsSettled);
     await session.screenshot("money-01-welcome-popup");
     await expectAccessible(page, "the welcome popup");
     await page.getByRole("button", { name: "Add a Payment Method", exact: true }).click();
