@@ -50,11 +50,16 @@ const SIGNED_IN_PAGES = [
 /** How long no request may be in flight before a page counts as having its data (Playwright's "network idle"). */
 const QUIET_MS = 500;
 
+interface RequestWatch {
+  /** Resolves once no request has been in flight for QUIET_MS. */
+  quiet(): Promise<void>;
+}
+
 /**
  * Counts the page's requests in flight. Playwright's "networkidle" is an event of a document's load, so
  * after a navigation inside the app (openInApp) it has long passed; this waits for the same quiet.
  */
-function watchRequests(page: Page): { quiet(): Promise<void> } {
+function watchRequests(page: Page): RequestWatch {
   let inFlight = 0;
   let changedAt = Date.now();
   const change = (by: number) => {
@@ -93,21 +98,21 @@ async function openInApp(page: Page, path: string): Promise<void> {
  * Waits until the page has its data (no request in flight) and Mantine's transitions are over: axe
  * measures contrast on what is painted, and a half-faded element reads as low contrast.
  */
-async function settle(session: BrowserSession, requests: { quiet(): Promise<void> }): Promise<void> {
+async function settle(page: Page, requests: RequestWatch): Promise<void> {
   // The API reference keeps a connection of its own open, so the network is never quiet there.
-  if (new URL(session.page.url()).pathname !== PATHS.docs) await requests.quiet();
-  await session.page.waitForTimeout(400);
+  if (new URL(page.url()).pathname !== PATHS.docs) await requests.quiet();
+  await page.waitForTimeout(400);
 }
 
 async function check(
   session: BrowserSession,
-  requests: { quiet(): Promise<void> },
+  requests: RequestWatch,
   width: string,
   name: string,
   where: string,
   waive: AxeWaiver[] = [],
 ): Promise<void> {
-  await settle(session, requests);
+  await settle(session.page, requests);
   // An open dialog is fixed to the screen: a whole-page capture would draw it over the wrong part.
   const fullPage = !(await session.page.getByRole("dialog").count());
   if (SCREENSHOTS_ON)
@@ -129,7 +134,7 @@ const shotName = (path: string) => path.replace(/^\//, "").replaceAll("/", "-");
 export function describeAccessibilityAt({ name: width, size }: Viewport): void {
   describe(`accessibility of every console page at ${width} px`, () => {
     let session: BrowserSession;
-    let requests: { quiet(): Promise<void> };
+    let requests: RequestWatch;
 
     beforeAll(async () => {
       mkdirSync(SHOTS_DIR, { recursive: true });

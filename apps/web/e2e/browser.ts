@@ -7,6 +7,8 @@ import { journeyServers } from "./journey-servers";
 
 /** Screenshots of every journey land here. */
 export const SCREENSHOT_DIR = resolve(import.meta.dirname, "../../../test-results/e2e-screenshots");
+/** Where failed journeys' reports gather (journey-servers.ts), for CI to print at the end of its output. */
+export const FAILURE_REPORTS = resolve(SCREENSHOT_DIR, "../e2e-failures.log");
 
 /**
  * Whether the journeys save their screenshots: yes unless `E2E_SCREENSHOTS=off`. CI turns them off:

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import { afterAll, beforeEach } from "vitest";
-import { describeOpenBrowsers } from "./browser";
+import { describeOpenBrowsers, FAILURE_REPORTS } from "./browser";
 import { type ConsoleServer, startConsoleServer } from "./console-server";
 import { MODEL_SERVER_FEATURES, type ModelServer, startModelServer } from "./model-server";
 
@@ -49,15 +49,12 @@ afterAll(async () => {
   await servers?.model.close();
 }, 60_000);
 
-/** Where failed journeys' reports are gathered too, for CI to print at the end of its output. */
-const FAILURE_REPORTS = resolve(import.meta.dirname, "../../../test-results/e2e-failures.log");
-
 // A failed journey prints what its browsers show and what their pages went through (browser.ts).
 beforeEach(({ task, onTestFailed }) => {
   onTestFailed(async () => {
     const report = await describeOpenBrowsers();
     if (!report) return;
-    const text = `${task.file.name} > ${task.fullName}: the browsers when the test failed:\n${report}\n`;
+    const text = `${task.fullName}: the browsers when the test failed:\n${report}\n`;
     console.error(text);
     mkdirSync(dirname(FAILURE_REPORTS), { recursive: true });
     appendFileSync(FAILURE_REPORTS, `${text}\n`);
