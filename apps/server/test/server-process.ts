@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { findFreePort } from "@prism/test-support/free-port";
 import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
@@ -10,12 +9,15 @@ import { inject } from "vitest";
 import { pgliteDirFor } from "../src/db/client";
 
 /**
- * The server as production runs it: its own Node process started from `src/main.ts` (through tsx, so
- * no build is needed), which a test can kill with SIGKILL and start again on the same database.
+ * The server as production runs it: its own Node process started from the run's bundle of `src/main.ts`
+ * (test/global-setup.ts, bundle.mjs), which a test can kill with SIGKILL and start again on the same
+ * database.
  */
 
-const MAIN = resolve(import.meta.dirname, "../src/main.ts");
-const TSX_LOADER = createRequire(import.meta.url).resolve("tsx");
+/** The command that starts the server's process: Node on the run's bundle, with source maps for traces. */
+export function serverProcessArguments(): string[] {
+  return ["--enable-source-maps", inject("serverBundlePath")];
+}
 
 export interface ServerProcess {
   url: string;
@@ -30,7 +32,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   const port = await findFreePort();
   // An empty working directory: main.ts reads a `.env` from it, and the developer's must not apply.
   const cwd = mkdtempSync(join(tmpdir(), "prism-process-"));
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+  const child = spawn(process.execPath, serverProcessArguments(), {
     cwd,
     env: {
       PATH: process.env.PATH ?? "",

@@ -1,18 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { findFreePort } from "@prism/test-support/free-port";
 import { afterEach, describe, expect, it } from "vitest";
 import { post } from "../../../test/accounts";
+import { serverProcessArguments } from "../../../test/server-process";
 import { createTestApp, PRODUCTION_ENV } from "../../../test/test-app";
 import { createDependencies } from "../../app-dependencies";
-
-const MAIN = resolve(import.meta.dirname, "../../main.ts");
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 interface RunningMain {
   child: ChildProcess;
@@ -25,13 +21,13 @@ interface RunningMain {
 const started: { child: ChildProcess; dataDir: string }[] = [];
 
 /**
- * The server's real entry point (src/main.ts, what `npm start` runs once built) as its own process,
+ * The server's real entry point (src/main.ts, bundled as `npm start` runs it) as its own process,
  * with only the given environment: nothing leaks in from the test run (no DATABASE_URL, no keys).
  */
 async function runMain(env: Record<string, string>): Promise<RunningMain> {
   const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), "prism-main-"));
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+  const child = spawn(process.execPath, serverProcessArguments(), {
     cwd: dataDir,
     env: {
       PATH: process.env.PATH ?? "",
