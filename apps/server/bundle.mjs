@@ -1,6 +1,7 @@
-// The server's bundle, as production runs it: `build.mjs` writes dist/main.js with it, and the test suites
-// bundle the same way into a file of their own (test/global-setup.ts) for the tests that start the server
-// as a process. The workspace packages (contract, engine) ship TypeScript source, so they are compiled in.
+// The server's bundle, as production runs it: `build.mjs` writes dist/main.js with it, and the server's
+// test suite bundles the same way into a file of its own (test/server-bundle-setup.ts) for the tests that
+// start the server as a process. The workspace packages (contract, engine) ship TypeScript source, so
+// they are compiled in.
 import { build } from "esbuild";
 
 /**

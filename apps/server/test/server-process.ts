@@ -10,7 +10,7 @@ import { pgliteDirFor } from "../src/db/client";
 
 /**
  * The server as production runs it: its own Node process started from the run's bundle of `src/main.ts`
- * (test/global-setup.ts, bundle.mjs), which a test can kill with SIGKILL and start again on the same
+ * (test/server-bundle-setup.ts, bundle.mjs), which a test can kill with SIGKILL and start again on the same
  * database.
  */
 
