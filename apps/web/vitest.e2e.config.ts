@@ -23,6 +23,9 @@ export default defineConfig({
     setupFiles: ["e2e/journey-servers.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll gives up after 1 s by default, less than a page takes to settle on a loaded CI machine
+    // (the shell journey's scroll check failed so there): a journey's polls wait as its locators do.
+    expect: { poll: { timeout: 15_000 } },
     maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     // Runs after the other projects when one command names them all, with its own number of workers.
     sequence: { groupOrder: 1 },

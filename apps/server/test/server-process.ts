@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { findFreePort } from "@prism/test-support/free-port";
 import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
 import { inject } from "vitest";
 import { pgliteDirFor } from "../src/db/client";
+import { copyPgliteTemplate } from "./test-database";
 
 /**
  * The server as production runs it: its own Node process started from the run's bundle of `src/main.ts`
@@ -89,9 +89,7 @@ export async function createProcessStorage() {
   let database: FreshDatabase | undefined;
   if (!serverUrl) {
     // Starting from the run's migrated template skips PGlite's initdb, the slowest part of a new database.
-    const template = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
-    const client = new PGlite(pgliteDirFor(dataDir), { loadDataDir: template });
-    await client.close();
+    copyPgliteTemplate(pgliteDirFor(dataDir));
   } else {
     database = await createFreshDatabase(serverUrl, "prism_process", {
       template: inject("postgresTemplate"),

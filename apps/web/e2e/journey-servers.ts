@@ -54,7 +54,8 @@ beforeEach(({ task, onTestFailed }) => {
   onTestFailed(async () => {
     const report = await describeOpenBrowsers();
     if (!report) return;
-    const text = `${task.fullName}: the browsers when the test failed:\n${report}\n`;
+    const error = task.result?.errors?.[0]?.message?.split("\n").slice(0, 6).join("\n");
+    const text = `${task.fullName}: ${error ?? "failed"}\nthe browsers when the test failed:\n${report}\n`;
     console.error(text);
     mkdirSync(dirname(FAILURE_REPORTS), { recursive: true });
     appendFileSync(FAILURE_REPORTS, `${text}\n`);

@@ -197,7 +197,11 @@ describe("playground: object removal, generative fill and reimagine", () => {
     await page.getByRole("img", { name: /Original Image: coffee\.png/ }).waitFor();
 
     const { popup, canvas, box } = await openMaskPopup(page, "Select Object to Remove");
-    await setSlider(popup.getByRole("slider", { name: "Shape Size" }), "End");
+    const shapeSize = popup.getByRole("slider", { name: "Shape Size" });
+    await setSlider(shapeSize, "End");
+    // The sweeps below only cover the picture with the largest shape: they start once it is set.
+    const largest = await shapeSize.getAttribute("aria-valuemax");
+    await expect.poll(() => shapeSize.getAttribute("aria-valuenow")).toBe(largest);
     // Sweeps 200 px wide (radius on screen) over the whole picture, starting outside its edges.
     // Rows 250 screen px apart, the last on the bottom edge, all inside the popup.
     const rows = Math.ceil(box.height / 250) + 1;

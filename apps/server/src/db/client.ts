@@ -40,8 +40,6 @@ export interface DatabaseHandle {
   poolStats(): PoolStats | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** PGlite only: the whole data directory as a tarball (test templates). */
-  dumpDataDir(): Promise<Blob>;
   /**
    * Calls `onPayload` for every `pg_notify(channel, payload)` committed by any process on this
    * database (and by this one). Answers a function that stops listening. On PostgreSQL the
@@ -56,8 +54,6 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; `undefined` keeps the database in memory (tests). */
   pgliteDir?: string | undefined;
-  /** PGlite only: start from this dumped data directory (a migrated test template). */
-  pgliteTemplate?: Blob | undefined;
   migrationsFolder?: string;
   /** Told when an idle PostgreSQL connection fails (logged by the server). */
   onIdleClientError?: (error: Error) => void;
@@ -218,16 +214,12 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
         await notifications.close();
         await pool.end();
       },
-      dumpDataDir: () => Promise.reject(new Error("dumpDataDir is only available on PGlite")),
       listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     };
   }
 
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  // PGlite ignores the options argument when the data directory argument is present but undefined.
-  const client = options.pgliteDir
-    ? new PGlite(options.pgliteDir)
-    : new PGlite({ loadDataDir: options.pgliteTemplate });
+  const client = new PGlite(options.pgliteDir);
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Database;
   return {
@@ -242,7 +234,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       await db.execute(sql`select 1`);
     },
     close: () => client.close(),
-    dumpDataDir: () => client.dumpDataDir("none"),
     listen: async (channel, onPayload) => {
       const stop = await client.listen(channel, onPayload);
       return async () => {
