@@ -44,7 +44,7 @@ export function BeforeAfter({
   if (!beforeSize || !afterSize) {
     return (
       <Center h={240}>
-        <Loader size="sm" aria-label="Loading the comparison" />
+        <Loader size="sm" role="progressbar" aria-label="Loading the comparison" />
       </Center>
     );
   }

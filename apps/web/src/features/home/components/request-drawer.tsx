@@ -287,7 +287,7 @@ export function RequestDrawer({
     >
       {detail.isPending ? (
         <Group justify="center" py="xl">
-          <Loader size="sm" aria-label="Loading the call" />
+          <Loader size="sm" role="progressbar" aria-label="Loading the call" />
         </Group>
       ) : detail.isError || !call ? (
         <Alert color="red" title="The call could not be loaded">

@@ -508,7 +508,7 @@ export function HistoryPanel({
         ))}
         {loading ? (
           <Center py="lg">
-            <Loader size="sm" aria-label="Loading history" />
+            <Loader size="sm" role="progressbar" aria-label="Loading history" />
           </Center>
         ) : null}
         <Box ref={sentinel} h={1} aria-hidden />

@@ -461,7 +461,7 @@ describe("PlaygroundScreen", () => {
     await user.click(within(row).getByRole("button", { name: "Compare" }));
     const dialog = await screen.findByRole("dialog", { name: "Before and after" });
     // jsdom loads no pictures: the comparison waits for both sizes.
-    expect(within(dialog).getByLabelText("Loading the comparison")).toBeInTheDocument();
+    expect(within(dialog).getByRole("progressbar", { name: "Loading the comparison" })).toBeInTheDocument();
   });
 
   it("deletes a row after the Delete Image confirmation", async () => {

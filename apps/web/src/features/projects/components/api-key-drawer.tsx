@@ -34,7 +34,7 @@ export function ApiKeyDrawer({
     >
       {details.isPending ? (
         <Group justify="center" py="xl">
-          <Loader size="sm" aria-label="Loading the key's details" />
+          <Loader size="sm" role="progressbar" aria-label="Loading the key's details" />
         </Group>
       ) : !data ? (
         <Alert color="red" title="The key's details could not be loaded." />
