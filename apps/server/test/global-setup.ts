@@ -18,8 +18,9 @@ declare module "vitest" {
  * Creating and migrating a database takes seconds on PGlite and most of a second of CPU on PostgreSQL;
  * copying a migrated one takes a fraction of that. So the run migrates once and each test file starts
  * from a copy (epic-stack's global setup): on PGlite a copy of the data directory, opened where it lies
- * as the server opens DATA_DIR's, on PostgreSQL a template database (`CREATE DATABASE ... TEMPLATE`). Each file still runs the migrator on its copy, as
- * the server does at every start, which finds nothing left to apply.
+ * as the server opens DATA_DIR's; on PostgreSQL a template database (`CREATE DATABASE ... TEMPLATE`).
+ * Each file still runs the migrator on its copy, as the server does at every start, which finds nothing
+ * left to apply.
  */
 export default async function setup(project: TestProject) {
   const serverUrl = process.env.DATABASE_URL;

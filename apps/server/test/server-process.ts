@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { findFreePort } from "@prism/test-support/free-port";
 import { createFreshDatabase, type FreshDatabase } from "@prism/test-support/postgres";
 import { inject } from "vitest";
-import { pgliteDirFor } from "../src/db/client";
 import { copyPgliteTemplate } from "./test-database";
 
 /**
@@ -89,7 +88,7 @@ export async function createProcessStorage() {
   let database: FreshDatabase | undefined;
   if (!serverUrl) {
     // Starting from the run's migrated template skips PGlite's initdb, the slowest part of a new database.
-    copyPgliteTemplate(pgliteDirFor(dataDir));
+    copyPgliteTemplate(dataDir);
   } else {
     database = await createFreshDatabase(serverUrl, "prism_process", {
       template: inject("postgresTemplate"),
