@@ -131,12 +131,26 @@ export async function describeOpenBrowsers(): Promise<string> {
   for (const [session, events] of openSessions) {
     const { page } = session;
     const shown = await page
-      .evaluate(() => {
+      .evaluate(async () => {
         const dialogs = Array.from(document.querySelectorAll("[role=dialog], [role=alertdialog]"));
         const text = (element: Element) => (element as HTMLElement).innerText.replace(/\s+/g, " ").trim();
-        return dialogs.length > 0
-          ? dialogs.map((dialog) => `dialog: ${text(dialog).slice(0, 300)}`).join("\n")
-          : `no dialog; page: ${text(document.body).slice(0, 500)}`;
+        // A dialog half-way through its closing transition is still in the page: its opacity tells.
+        const shown =
+          dialogs.length > 0
+            ? dialogs
+                .map(
+                  (dialog) =>
+                    `dialog (opacity ${getComputedStyle(dialog).opacity}): ${text(dialog).slice(0, 300)}`,
+                )
+                .join("\n")
+            : `no dialog; page: ${text(document.body).slice(0, 500)}`;
+        // Playwright's "stable" check and Mantine's transitions both wait on animation frames: a page that
+        // has stopped painting holds every click and every dialog where it is.
+        const painting = await new Promise<string>((resolve) => {
+          requestAnimationFrame(() => resolve("painting"));
+          setTimeout(() => resolve("NOT painting (no animation frame within 2 s)"), 2_000);
+        });
+        return `${shown}\nthe page is ${document.visibilityState} and ${painting}`;
       })
       .catch((error: unknown) => `(the page could not be read: ${String(error)})`);
     reports.push(`browser at ${page.url()}\n${shown}\nits last events:\n${events.join("\n") || "(none)"}`);

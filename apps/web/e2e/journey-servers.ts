@@ -54,7 +54,9 @@ beforeEach(({ task, onTestFailed }) => {
   onTestFailed(async () => {
     const report = await describeOpenBrowsers();
     if (!report) return;
-    const error = task.result?.errors?.[0]?.message?.split("\n").slice(0, 6).join("\n");
+    // The whole of Playwright's call log: its last lines say what held an action back (an element that
+    // "intercepts pointer events", one that is "not stable"), which the first lines do not.
+    const error = task.result?.errors?.[0]?.message?.split("\n").slice(0, 40).join("\n");
     const text = `${task.fullName}: ${error ?? "failed"}\nthe browsers when the test failed:\n${report}\n`;
     console.error(text);
     mkdirSync(dirname(FAILURE_REPORTS), { recursive: true });
