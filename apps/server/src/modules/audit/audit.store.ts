@@ -95,9 +95,11 @@ export async function recordAudit(tx: Executor, entry: AuditRecord): Promise<voi
             ...(after === undefined ? {} : { after: after as Record<string, unknown> }),
           },
     ip: entry.ip === undefined ? (currentRequestIp() ?? null) : entry.ip,
-    // The moment of writing, not the transaction's start (now()): the entries of one change keep
-    // their order.
-    createdAt: sql`clock_timestamp()`,
+    // The moment of writing, not the transaction's start (now()), and after the organization's latest
+    // entry: the entries of one change keep their order also where the clock ticks in milliseconds
+    // (PGlite's does, and one change writes several entries within one). The index on
+    // (organization_id, created_at desc) answers the max from its first row.
+    createdAt: sql`greatest(clock_timestamp(), (select max(${auditLog.createdAt}) + interval '1 microsecond' from ${auditLog} where ${auditLog.organizationId} = ${entry.organizationId}))`,
   });
 }
 

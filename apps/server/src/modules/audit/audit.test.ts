@@ -827,6 +827,11 @@ describe("audit log", () => {
     expect(second.nextCursor).toBeNull();
     const ids = [...first.entries, ...second.entries].map((entry) => entry.id);
     expect(new Set(ids).size).toBe(extra);
+    // Newest first in the order they were written, though one transaction wrote them all within a
+    // millisecond or two (PGlite's clock has no finer grain: entries of one change used to tie).
+    expect([...first.entries, ...second.entries].map((entry) => entry.changes?.after?.name)).toEqual(
+      Array.from({ length: extra }, (_, index) => `Name ${extra - 1 - index}`),
+    );
 
     // A date range: today has them all, a day long past has none.
     const today = new Date().toISOString().slice(0, 10);
