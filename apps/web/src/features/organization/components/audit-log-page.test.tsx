@@ -48,13 +48,14 @@ describe("AuditLogPage", () => {
     if (!first) throw new Error("no row");
     expect(within(first).getByText("Project renamed")).toBeInTheDocument();
     expect(within(first).getByText("Ada Lovelace")).toBeInTheDocument();
-    expect(within(first).getByTestId("audit-changes")).toHaveTextContent("Name: Old 0 → New 0");
+    // The words "was" and "now" are for screen readers (visually hidden): the eye has the arrow.
+    expect(within(first).getByTestId("audit-changes")).toHaveTextContent("Name: was Old 0 → now New 0");
     expect(within(first).getByText("203.0.113.7")).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Load more" }));
     await vi.waitFor(() =>
       expect(screen.getAllByTestId("audit-changes").at(-1)).toHaveTextContent(
-        `Name: Old ${AUDIT_PAGE_SIZE} → New ${AUDIT_PAGE_SIZE}`,
+        `Name: was Old ${AUDIT_PAGE_SIZE} → now New ${AUDIT_PAGE_SIZE}`,
       ),
     );
     expect(screen.getAllByTestId("audit-row")).toHaveLength(AUDIT_PAGE_SIZE + 1);

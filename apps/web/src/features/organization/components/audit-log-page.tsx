@@ -1,5 +1,5 @@
 import "@mantine/dates/styles.css";
-import { Button, Group, Paper, Select, Stack, Text } from "@mantine/core";
+import { Button, Group, Paper, Select, Stack, Text, VisuallyHidden } from "@mantine/core";
 import { DatePickerInput } from "@mantine/dates";
 import {
   AUDIT_ACTION_LABELS,
@@ -47,13 +47,15 @@ function ChangeList({ changes, targetType }: { changes: readonly AuditChange[]; 
           </Text>{" "}
           {change.before !== undefined && change.after !== undefined ? (
             <>
-              <Text span size="sm" c="dimmed" td="line-through" aria-label={`was ${change.before}`}>
+              <Text span size="sm" c="dimmed" td="line-through">
+                <VisuallyHidden>was </VisuallyHidden>
                 {change.before}
               </Text>
               <Text span size="sm" c="dimmed" aria-hidden>
                 {" → "}
               </Text>
-              <Text span size="sm" aria-label={`now ${change.after}`}>
+              <Text span size="sm">
+                <VisuallyHidden>now </VisuallyHidden>
                 {change.after}
               </Text>
             </>

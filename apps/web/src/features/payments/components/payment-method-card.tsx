@@ -1,4 +1,15 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import {
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
 import { CHANGES_SAVED, cardBrandLabel, ERROR_DIALOGS, type PaymentCard } from "@prism/contract";
 import { IconCreditCard, IconCreditCardOff, IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
@@ -38,8 +49,14 @@ export function SavedCard({ card }: { card: PaymentCard }) {
       <Group gap="md" wrap="nowrap">
         <CardBrandLogo brand={card.brand} width={54} />
         <Stack gap={0} miw={0}>
-          <Text fw={600} ff="monospace" aria-label={`${cardBrandLabel(card.brand)} ending in ${card.last4}`}>
-            {cardBrandLabel(card.brand)} •••• {card.last4}
+          <Text fw={600} ff="monospace">
+            {/* Read out as words: a label on plain text is ignored by screen readers. */}
+            <span aria-hidden>
+              {cardBrandLabel(card.brand)} •••• {card.last4}
+            </span>
+            <VisuallyHidden>
+              {cardBrandLabel(card.brand)} ending in {card.last4}
+            </VisuallyHidden>
           </Text>
           <Text size="xs" c="dimmed">
             Expires {expiry}
@@ -118,7 +135,7 @@ export function PaymentMethodCard({ withActions = true }: { withActions?: boolea
   let body: ReactNode;
   if (isLoading) {
     body = (
-      <Group gap="md" aria-label="Loading the payment method">
+      <Group gap="md" role="progressbar" aria-label="Loading the payment method">
         <Skeleton width={54} height={36} radius="sm" />
         <Stack gap={6} style={{ flex: 1 }}>
           <Skeleton height={14} width="50%" />
