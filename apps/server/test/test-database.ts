@@ -7,10 +7,10 @@ import { type DatabaseHandle, openDatabase, pgliteDirFor } from "../src/db/clien
 
 /**
  * Copies the run's migrated PGlite template to where a server with this DATA_DIR keeps its database, and
- * answers that directory, to be opened where it lies as the server opens it. Loading the same cluster into memory from a 42 MB tarball (a 16 MB WAL
- * segment among it, unpacked in JavaScript) cost a third more CPU per open, and the in-memory files
- * slowed the rest of the file too: the server and SDK suites on PGlite went from 596 to 465 core-seconds
- * (330 -> 265 s) when they moved to copies (issue 28).
+ * answers that directory, to be opened where it lies as the server opens it. Loading the same cluster
+ * into memory from a 42 MB tarball (a 16 MB WAL segment among it, unpacked in JavaScript) cost a third
+ * more CPU per open, and the in-memory files slowed the rest of the file too: the server and SDK suites
+ * on PGlite went from 596 to 465 core-seconds (330 -> 265 s) when they moved to copies (issue 28).
  */
 export function copyPgliteTemplate(dataDir: string): string {
   const pgliteDir = pgliteDirFor(dataDir);

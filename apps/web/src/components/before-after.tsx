@@ -1,7 +1,8 @@
-import { Badge, Box, Center, Group, Loader, Stack, Text } from "@mantine/core";
+import { Badge, Box, Center, Group, Stack, Text } from "@mantine/core";
 import type { CSSProperties } from "react";
 import { ReactCompareSlider, ReactCompareSliderImage } from "react-compare-slider";
 import { formatImageSize, useImageSize } from "../lib/use-image-size";
+import { LoadingIndicator } from "./loading-indicator";
 
 /** Pixels added around the original on each side (the result is larger: image extension). */
 export interface BeforeAfterInset {
@@ -44,7 +45,7 @@ export function BeforeAfter({
   if (!beforeSize || !afterSize) {
     return (
       <Center h={240}>
-        <Loader size="sm" role="progressbar" aria-label="Loading the comparison" />
+        <LoadingIndicator label="Loading the comparison" />
       </Center>
     );
   }

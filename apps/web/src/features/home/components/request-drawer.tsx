@@ -6,7 +6,6 @@ import {
   Drawer,
   Group,
   Image,
-  Loader,
   SimpleGrid,
   Stack,
   Table,
@@ -26,6 +25,7 @@ import { IconAlertTriangle, IconExternalLink, IconTrash } from "@tabler/icons-re
 import type { ReactNode } from "react";
 import { ApiCallDetails } from "../../../components/api-call-modal";
 import { CopyField } from "../../../components/copy-field";
+import { LoadingIndicator } from "../../../components/loading-indicator";
 import { formatCost, formatDateTime } from "../../../lib/format";
 import { useIsPhone } from "../../../lib/media";
 import { useRequestDetail } from "../api/get-request";
@@ -287,7 +287,7 @@ export function RequestDrawer({
     >
       {detail.isPending ? (
         <Group justify="center" py="xl">
-          <Loader size="sm" role="progressbar" aria-label="Loading the call" />
+          <LoadingIndicator label="Loading the call" />
         </Group>
       ) : detail.isError || !call ? (
         <Alert color="red" title="The call could not be loaded">

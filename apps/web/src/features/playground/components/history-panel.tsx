@@ -41,6 +41,7 @@ import {
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BeforeAfter } from "../../../components/before-after";
 import { Lightbox, type LightboxImage } from "../../../components/lightbox";
+import { LoadingIndicator } from "../../../components/loading-indicator";
 import { formatDateTime } from "../../../lib/format";
 import { useIsPhone, useStackedPanels } from "../../../lib/media";
 import type { HistoryItem, PlaygroundHistory } from "../api/use-history";
@@ -508,7 +509,7 @@ export function HistoryPanel({
         ))}
         {loading ? (
           <Center py="lg">
-            <Loader size="sm" role="progressbar" aria-label="Loading history" />
+            <LoadingIndicator label="Loading history" />
           </Center>
         ) : null}
         <Box ref={sentinel} h={1} aria-hidden />

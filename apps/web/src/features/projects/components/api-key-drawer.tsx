@@ -1,5 +1,6 @@
-import { Alert, Badge, Drawer, Group, Loader, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Badge, Drawer, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { API_KEY_RECENT_CALLS, featureByEndpoint } from "@prism/contract";
+import { LoadingIndicator } from "../../../components/loading-indicator";
 import { summarizeLimits } from "../../../lib/api-key-limits";
 import { formatCost, formatDateTime, formatUsd } from "../../../lib/format";
 import { useApiKeyDetails } from "../api/get-api-key-details";
@@ -34,7 +35,7 @@ export function ApiKeyDrawer({
     >
       {details.isPending ? (
         <Group justify="center" py="xl">
-          <Loader size="sm" role="progressbar" aria-label="Loading the key's details" />
+          <LoadingIndicator label="Loading the key's details" />
         </Group>
       ) : !data ? (
         <Alert color="red" title="The key's details could not be loaded." />
